@@ -1,0 +1,36 @@
+//===- CPUKernelConfig.h - per-kernel CPU strategy -------------*- C++ -*-===//
+//
+// The one place that decides how a CPU kernel is tiled: from the root op's
+// kind, its loop ranges and the target's vector width. Passes apply the
+// decision; they never make one.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_CODEGEN_CPU_CPUKERNELCONFIG_H
+#define TESSEL_CODEGEN_CPU_CPUKERNELCONFIG_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+namespace mlir::tessel {
+
+struct CPUKernelConfig {
+  /// The op whose tiles define the workgroups; null for a serial kernel,
+  /// which runs as one workgroup without tiling (e.g. insert_slice chains).
+  linalg::LinalgOp root;
+  /// Why the kernel is serial, for -debug and lit tests.
+  std::string serialReason;
+  /// Per loop of `root`: workgroup tile (0 = whole loop in each workgroup).
+  SmallVector<int64_t> workgroupTiles;
+  /// Per loop: register tile of the parallel loops (0 for reductions).
+  SmallVector<int64_t> vectorTiles;
+  /// Per loop: tile of the reduction loops inside a register tile.
+  SmallVector<int64_t> reductionTiles;
+};
+
+/// Chooses the strategy of kernel `kernel` for vectors of `vectorBits` bits.
+CPUKernelConfig getCPUKernelConfig(func::FuncOp kernel, int64_t vectorBits);
+
+} // namespace mlir::tessel
+
+#endif

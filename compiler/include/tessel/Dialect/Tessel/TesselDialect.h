@@ -1,0 +1,36 @@
+//===- TesselDialect.h - Tessel dialect ------------------------*- C++ -*-===//
+//
+// The Tessel dialect: the host/dispatch boundary (tessel.dispatch) and the
+// kernel binding table (tessel.binding).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_DIALECT_TESSEL_TESSELDIALECT_H
+#define TESSEL_DIALECT_TESSEL_TESSELDIALECT_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "tessel/Dialect/Tessel/TesselDialect.h.inc"
+
+#define GET_OP_CLASSES
+#include "tessel/Dialect/Tessel/TesselOps.h.inc"
+
+namespace mlir::tessel {
+/// Marks a private func.func that is the body of one dispatch.
+inline constexpr llvm::StringLiteral kDispatchFunctionAttr =
+    "tessel.dispatch_function";
+/// Marks a dispatch function that has the kernel ABI signature.
+inline constexpr llvm::StringLiteral kKernelAttr = "tessel.kernel";
+/// Marks the scf.forall whose iterations are the kernel's workgroups.
+inline constexpr llvm::StringLiteral kWorkgroupsAttr = "tessel.workgroups";
+/// Static workgroup count of a kernel: array<i64: x, y, z>.
+inline constexpr llvm::StringLiteral kWorkgroupCountAttr =
+    "tessel.workgroup_count";
+} // namespace mlir::tessel
+
+#endif

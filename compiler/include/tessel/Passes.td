@@ -1,0 +1,132 @@
+//===- Passes.td - Tessel passes -------------------------------*- tablegen -*-===//
+//
+// Every Tessel pass, one .cpp file each (named after the pass). Each
+// description states what the pass expects and what it guarantees.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_PASSES
+#define TESSEL_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+//===----------------------------------------------------------------------===//
+// Input
+//===----------------------------------------------------------------------===//
+
+def VerifyInput : Pass<"tessel-verify-input", "ModuleOp"> {
+  let summary = "Reject programs Tessel cannot compile, naming the op and why";
+  let description = [{
+    Pre: any module. Post: every public func.func has ranked, static-shape
+    tensors of f64/f32/f16/bf16/i64/i32/i16/i8/i1 (rank 0 allowed) as its
+    arguments and results, and every op belongs to func, linalg, tensor,
+    arith or math, with static tensor types. Fails with one diagnostic per
+    offending op otherwise.
+  }];
+}
+
+def LegalizeInput : Pass<"tessel-legalize-input", "ModuleOp"> {
+  let summary = "Rewrite input ops into the forms dispatch formation expects";
+  let description = [{
+    Pre: verified input. Post: arith/math on tensors are linalg.generic ops;
+    aggregated ops (linalg.softmax) are decomposed; tensor.pad is
+    linalg.fill + tensor.insert_slice; tensor.concat is a chain of
+    tensor.insert_slice; elementwise named ops are generalized so that
+    elementwise fusion sees them.
+  }];
+  let dependentDialects = ["linalg::LinalgDialect", "tensor::TensorDialect",
+                           "arith::ArithDialect", "math::MathDialect"];
+}
+
+//===----------------------------------------------------------------------===//
+// Dispatch
+//===----------------------------------------------------------------------===//
+
+def FormDispatches : Pass<"tessel-form-dispatches", "ModuleOp"> {
+  let summary = "Split public functions into dispatch functions and a host program";
+  let description = [{
+    Pre: legalized, fused input. Post: the body of every public function
+    holds only tessel.dispatch, tensor.expand_shape/collapse_shape (buffer
+    reshapes), tensor.empty, arith.constant and func.return. Each dispatch
+    function is a private func.func marked `tessel.dispatch_function` whose
+    body is one root computation plus the cheap producers cloned into it
+    (tensor.empty, constants, linalg.fill, tensor.extract_slice).
+  }];
+  let dependentDialects = ["tessel::TesselDialect"];
+}
+
+def MaterializeKernelABI : Pass<"tessel-materialize-kernel-abi", "ModuleOp"> {
+  let summary = "Give dispatch functions the kernel signature and bindings";
+  let description = [{
+    Pre: dispatch functions over tensors. Post: each dispatch function `f`
+    has the signature (!llvm.ptr bindings, index wg_x, index wg_y, index wg_z)
+    -> (), reads its operands through tessel.binding + bufferization.to_tensor
+    and writes its results with bufferization.materialize_in_destination.
+    The function keeps the `tessel.dispatch_function` marker and gets
+    `tessel.kernel`.
+  }];
+  let dependentDialects = ["tessel::TesselDialect", "LLVM::LLVMDialect",
+                           "bufferization::BufferizationDialect"];
+}
+
+//===----------------------------------------------------------------------===//
+// CPU codegen
+//===----------------------------------------------------------------------===//
+
+def CPUTileAndVectorize : Pass<"tessel-cpu-tile-and-vectorize", "ModuleOp"> {
+  let summary = "Tile each kernel's root op to workgroups and vectors";
+  let description = [{
+    Pre: kernels over tensors (after tessel-materialize-kernel-abi). Picks a
+    strategy per kernel (CPUKernelConfig): tiles the root op's parallel loops
+    into an scf.forall of workgroups fusing its producers, tiles again to
+    register-sized tiles and vectorizes them (masked where tiles are
+    partial). Kernels whose root cannot be tiled keep a single workgroup.
+    Post: at most one top-level scf.forall per kernel, marked
+    `tessel.workgroups`.
+  }];
+  let dependentDialects = ["scf::SCFDialect", "vector::VectorDialect",
+                           "affine::AffineDialect", "linalg::LinalgDialect"];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"256",
+           "Width of the target's vector registers in bits">,
+  ];
+}
+
+def CPUDistributeToWorkgroups : Pass<"tessel-cpu-distribute-to-workgroups", "ModuleOp"> {
+  let summary = "Replace the workgroup scf.forall by the kernel's workgroup ids";
+  let description = [{
+    Pre: bufferized kernels with at most one `tessel.workgroups` scf.forall
+    with static bounds. Post: the forall body is inlined with its induction
+    variables computed from the kernel's wg_x/wg_y/wg_z arguments, and the
+    kernel carries `tessel.workgroup_count = array<i64: x, y, z>`.
+  }];
+  let dependentDialects = ["affine::AffineDialect", "arith::ArithDialect"];
+}
+
+def CPULowerToLLVM : Pass<"tessel-cpu-lower-to-llvm", "ModuleOp"> {
+  let summary = "Lower bufferized, vectorized kernels to the LLVM dialect";
+  let description = [{
+    Pre: bufferized kernels (no tensors). Lowers memref.copy and remaining
+    linalg ops to loops, vector ops to LLVM-friendly forms (contractions as
+    outer products), math to polynomial approximations or libm calls, bf16
+    arithmetic through f32, and tessel.binding to a load from the binding
+    table. Post: only LLVM dialect ops remain.
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Common codegen
+//===----------------------------------------------------------------------===//
+
+def LowerMemRefCopy : Pass<"tessel-lower-memref-copy", "ModuleOp"> {
+  let summary = "Rewrite memref.copy as linalg.copy";
+  let description = [{
+    Bufferization emits memref.copy for tensor copies; lowered upstream, a
+    copy between strided views calls a C runtime function (memrefCopy) that
+    Tessel kernels cannot link. As linalg.copy it tiles and lowers to loops
+    like any other structured op. Post: no memref.copy.
+  }];
+  let dependentDialects = ["linalg::LinalgDialect"];
+}
+
+#endif // TESSEL_PASSES

@@ -1,0 +1,39 @@
+//===- Pipelines.h - named Tessel pass pipelines ---------------*- C++ -*-===//
+//
+// The pipelines tessel-compile runs, registered under the same names in
+// tessel-opt so that `tessel-opt --tessel-cpu-codegen-pipeline` reproduces
+// exactly one stage of a compile.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_PIPELINES_PIPELINES_H
+#define TESSEL_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir::tessel {
+
+/// Verify, inline, legalize and fuse the input program.
+void buildInputPipeline(OpPassManager &pm);
+
+/// Split public functions into dispatch functions and host programs.
+void buildDispatchPipeline(OpPassManager &pm);
+
+struct CPUCodegenOptions : PassPipelineOptions<CPUCodegenOptions> {
+  Option<int64_t> vectorBits{*this, "vector-bits",
+                             llvm::cl::desc("Vector register width in bits"),
+                             llvm::cl::init(256)};
+};
+
+/// Dispatch functions -> LLVM dialect kernels with the CPU kernel ABI.
+/// Expects a module holding only dispatch functions.
+void buildCPUCodegenPipeline(OpPassManager &pm,
+                             const CPUCodegenOptions &options);
+
+/// Registers the pipelines above with the pass registry.
+void registerTesselPipelines();
+
+} // namespace mlir::tessel
+
+#endif

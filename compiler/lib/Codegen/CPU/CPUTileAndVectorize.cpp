@@ -1,0 +1,224 @@
+//===- CPUTileAndVectorize.cpp - tessel-cpu-tile-and-vectorize -*- C++ -*-===//
+//
+// Applies a kernel's CPUKernelConfig on tensors: workgroup tiles (scf.forall,
+// producers fused), register tiles (scf.for, producers fused), reduction
+// steps (scf.for), then vectorizes every structured op whose tile is small
+// enough; partial tiles get masked vectors sized by their upper bound. Ops
+// that do not vectorize stay scalar and are lowered to loops later.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessel/Passes.h"
+
+#include "tessel/Codegen/CPU/CPUKernelConfig.h"
+
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/TilingInterface.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
+
+namespace mlir::tessel {
+#define GEN_PASS_DEF_CPUTILEANDVECTORIZE
+#include "tessel/Passes.h.inc"
+} // namespace mlir::tessel
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+namespace {
+
+/// Largest vector (in elements) the vectorizer may create; bigger tiles stay
+/// scalar rather than blowing up compile time.
+constexpr int64_t kMaxVectorElements = 4096;
+
+SmallVector<OpFoldResult> asIndexAttrs(MLIRContext *ctx,
+                                       ArrayRef<int64_t> sizes) {
+  return getAsIndexOpFoldResult(ctx, sizes);
+}
+
+/// Tiles `op` and fuses its producers; replaces `op`. Returns the tiled op,
+/// or null when nothing was tiled.
+FailureOr<Operation *> tileAndFuse(RewriterBase &rewriter, TilingInterface op,
+                                   ArrayRef<int64_t> tiles,
+                                   scf::SCFTilingOptions::LoopType loopType,
+                                   bool markWorkgroups) {
+  if (llvm::all_of(tiles, [](int64_t t) { return t == 0; }))
+    return op.getOperation();
+  scf::SCFTilingOptions tiling;
+  tiling.setTileSizes(asIndexAttrs(op->getContext(), tiles));
+  tiling.setLoopType(loopType);
+  scf::SCFTileAndFuseOptions options;
+  options.setTilingOptions(tiling);
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTileAndFuseResult> result =
+      scf::tileConsumerAndFuseProducersUsingSCF(rewriter, op, options);
+  if (failed(result))
+    return failure();
+  for (Value r : op->getResults())
+    rewriter.replaceAllUsesWith(r, result->replacements.lookup(r));
+  rewriter.eraseOp(op);
+  if (markWorkgroups && !result->loops.empty())
+    result->loops.front()->setAttr(kWorkgroupsAttr, rewriter.getUnitAttr());
+  return result->tiledAndFusedOps.front();
+}
+
+/// Tiles the reduction loops of `op` without fusion (fusing a producer of
+/// the accumulator into a reduction loop would recompute it every step).
+FailureOr<Operation *> tileReductions(RewriterBase &rewriter,
+                                      TilingInterface op,
+                                      ArrayRef<int64_t> tiles) {
+  if (llvm::all_of(tiles, [](int64_t t) { return t == 0; }))
+    return op.getOperation();
+  scf::SCFTilingOptions tiling;
+  tiling.setTileSizes(asIndexAttrs(op->getContext(), tiles));
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> result =
+      scf::tileUsingSCF(rewriter, op, tiling);
+  if (failed(result))
+    return failure();
+  rewriter.replaceOp(op, result->replacements);
+  return result->tiledOps.front();
+}
+
+/// Static upper bounds of the loop ranges of `op`, or failure.
+FailureOr<SmallVector<int64_t>> loopUpperBounds(linalg::LinalgOp op) {
+  SmallVector<int64_t> bounds;
+  AffineMap shapesToLoops = op.getShapesToLoopsMap();
+  if (!shapesToLoops)
+    return failure();
+  // Upper bound of every operand dimension, then map to loops.
+  SmallVector<int64_t> shapeBounds;
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto type = dyn_cast<ShapedType>(operand.get().getType());
+    if (!type)
+      continue;
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      if (!type.isDynamicDim(d)) {
+        shapeBounds.push_back(type.getDimSize(d));
+        continue;
+      }
+      FailureOr<int64_t> ub = ValueBoundsConstraintSet::computeConstantBound(
+          presburger::BoundType::UB, {operand.get(), d}, nullptr,
+          /*closedUB=*/true);
+      if (failed(ub))
+        return failure();
+      shapeBounds.push_back(*ub);
+    }
+  }
+  for (AffineExpr e : shapesToLoops.getResults()) {
+    auto dim = dyn_cast<AffineDimExpr>(e);
+    if (!dim)
+      return failure();
+    bounds.push_back(shapeBounds[dim.getPosition()]);
+  }
+  return bounds;
+}
+
+/// Vectorizes every structured op in `kernel` whose tile is small enough.
+void vectorizeKernel(RewriterBase &rewriter, func::FuncOp kernel) {
+  SmallVector<linalg::LinalgOp> ops;
+  kernel.walk([&](linalg::LinalgOp op) {
+    if (op.hasPureTensorSemantics())
+      ops.push_back(op);
+  });
+  for (linalg::LinalgOp op : ops) {
+    FailureOr<SmallVector<int64_t>> bounds = loopUpperBounds(op);
+    if (failed(bounds))
+      continue;
+    int64_t elements = 1;
+    for (int64_t b : *bounds)
+      elements *= std::max<int64_t>(b, 1);
+    if (elements > kMaxVectorElements)
+      continue;
+    bool isStatic = !op.hasDynamicShape();
+    SmallVector<int64_t> sizes = isStatic ? SmallVector<int64_t>() : *bounds;
+    SmallVector<bool> scalable(sizes.size(), false);
+    if (failed(linalg::vectorizeOpPrecondition(op, sizes, scalable)))
+      continue;
+    rewriter.setInsertionPoint(op);
+    FailureOr<linalg::VectorizationResult> result =
+        linalg::vectorize(rewriter, op, sizes, scalable);
+    if (failed(result))
+      continue;
+    if (op->getNumResults() == 0)
+      rewriter.eraseOp(op);
+    else
+      rewriter.replaceOp(op, result->replacements);
+  }
+}
+
+/// Moves accumulator reads/writes out of reduction loops so that they stay
+/// in registers across the loop.
+void hoistAccumulators(RewriterBase &rewriter, func::FuncOp kernel) {
+  SmallVector<scf::ForOp> loops;
+  kernel.walk([&](scf::ForOp loop) { loops.push_back(loop); });
+  for (scf::ForOp loop : loops) // innermost first (post-order walk)
+    hoistLoopInvariantSubsets(rewriter, loop);
+}
+
+void cleanup(func::FuncOp kernel) {
+  MLIRContext *ctx = kernel.getContext();
+  RewritePatternSet patterns(ctx);
+  linalg::populateLinalgTilingCanonicalizationPatterns(patterns);
+  vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+  vector::populateVectorReductionToContractPatterns(patterns);
+  vector::populateSinkVectorOpsPatterns(patterns);
+  tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(patterns);
+  scf::ForOp::getCanonicalizationPatterns(patterns, ctx);
+  vector::TransferReadOp::getCanonicalizationPatterns(patterns, ctx);
+  vector::TransferWriteOp::getCanonicalizationPatterns(patterns, ctx);
+  (void)applyPatternsGreedily(kernel, std::move(patterns));
+}
+
+} // namespace
+
+namespace mlir::tessel {
+
+/// Tiles and vectorizes one kernel as its CPUKernelConfig says.
+LogicalResult tileAndVectorizeCPUKernel(func::FuncOp kernel,
+                                        int64_t vectorBits) {
+  CPUKernelConfig config = getCPUKernelConfig(kernel, vectorBits);
+  IRRewriter rewriter(kernel.getContext());
+  if (config.root) {
+    auto root = cast<TilingInterface>(config.root.getOperation());
+    FailureOr<Operation *> wg =
+        tileAndFuse(rewriter, root, config.workgroupTiles,
+                    scf::SCFTilingOptions::LoopType::ForallOp, true);
+    if (failed(wg))
+      return kernel.emitError("tiling to workgroups failed");
+    FailureOr<Operation *> reg =
+        tileAndFuse(rewriter, cast<TilingInterface>(*wg), config.vectorTiles,
+                    scf::SCFTilingOptions::LoopType::ForOp, false);
+    if (failed(reg))
+      return kernel.emitError("tiling to registers failed");
+    if (failed(tileReductions(rewriter, cast<TilingInterface>(*reg),
+                              config.reductionTiles)))
+      return kernel.emitError("tiling reductions failed");
+  }
+  cleanup(kernel);
+  vectorizeKernel(rewriter, kernel);
+  cleanup(kernel);
+  hoistAccumulators(rewriter, kernel);
+  cleanup(kernel);
+  return success();
+}
+
+namespace {
+struct CPUTileAndVectorizePass
+    : impl::CPUTileAndVectorizeBase<CPUTileAndVectorizePass> {
+  using Base::Base;
+  void runOnOperation() override {
+    for (auto fn : getOperation().getOps<func::FuncOp>())
+      if (fn->hasAttr(kKernelAttr))
+        if (failed(tileAndVectorizeCPUKernel(fn, vectorBits)))
+          return signalPassFailure();
+  }
+};
+} // namespace
+} // namespace mlir::tessel

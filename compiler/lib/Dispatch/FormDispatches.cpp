@@ -1,0 +1,213 @@
+//===- FormDispatches.cpp - tessel-form-dispatches -------------*- C++ -*-===//
+//
+// Splits each public function into dispatch functions (one kernel each) and
+// the host program that sequences them. A dispatch holds one root
+// computation plus the cheap producers it needs (constants, tensor.empty,
+// linalg.fill, tensor.extract_slice, scalar ops), cloned in so that they
+// fuse into the root's tiles instead of costing a buffer round trip.
+// Elementwise chains were already fused into single linalg.generic ops by
+// elementwise fusion, so "one root per dispatch" keeps them in one kernel.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessel/Passes.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::tessel {
+#define GEN_PASS_DEF_FORMDISPATCHES
+#include "tessel/Passes.h.inc"
+} // namespace mlir::tessel
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+namespace {
+
+bool hasTensorResult(Operation *op) {
+  return llvm::any_of(op->getResultTypes(),
+                      [](Type t) { return isa<TensorType>(t); });
+}
+
+/// Ops that stay in the host program: buffer reshapes, transient
+/// allocations, constants and the return.
+bool isHostOp(Operation *op) {
+  return isa<func::ReturnOp, tensor::ExpandShapeOp, tensor::CollapseShapeOp,
+             tensor::EmptyOp>(op) ||
+         (isa<arith::ConstantOp>(op) && hasTensorResult(op));
+}
+
+/// Cheap producers that are cloned into every dispatch that uses them.
+/// Scalars can only live inside dispatches, so every op without tensor
+/// results is one of them.
+bool isClonableProducer(Operation *op) {
+  if (!hasTensorResult(op))
+    return !isa<func::ReturnOp>(op);
+  if (isa<arith::ConstantOp, tensor::EmptyOp, tensor::ExtractSliceOp>(op))
+    return true;
+  auto fill = dyn_cast<linalg::FillOp>(op);
+  return fill && fill.hasPureTensorSemantics();
+}
+
+/// Values used by `op` or by ops nested in its regions.
+SetVector<Value> usedValues(Operation *op) {
+  SetVector<Value> used(op->operand_begin(), op->operand_end());
+  for (Region &region : op->getRegions())
+    getUsedValuesDefinedAbove(region, used);
+  return used;
+}
+
+/// Groups root ops into dispatches. A tensor.insert_slice chain (what pad
+/// and concat decompose into) whose intermediate results have one use
+/// becomes one dispatch, so the destination is copied once.
+SmallVector<SmallVector<Operation *>> groupRoots(ArrayRef<Operation *> roots) {
+  SmallVector<SmallVector<Operation *>> groups;
+  DenseMap<Operation *, unsigned> groupOf;
+  for (Operation *root : roots) {
+    auto insert = dyn_cast<tensor::InsertSliceOp>(root);
+    Operation *destDef = insert ? insert.getDest().getDefiningOp() : nullptr;
+    if (destDef && groupOf.count(destDef) && destDef->hasOneUse()) {
+      unsigned g = groupOf[destDef];
+      groups[g].push_back(root);
+      groupOf[root] = g;
+      continue;
+    }
+    groupOf[root] = groups.size();
+    groups.push_back({root});
+  }
+  return groups;
+}
+
+/// Outlines `group` plus the clonable producers it transitively needs into
+/// a new dispatch function and replaces it by a tessel.dispatch.
+void outlineGroup(func::FuncOp parent, ArrayRef<Operation *> group,
+                  unsigned ordinal, SymbolTable &symbols) {
+  // Ops to clone: the group and its clonable producers.
+  SetVector<Operation *> members(group.begin(), group.end());
+  SmallVector<Operation *> worklist(group.begin(), group.end());
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    for (Value v : usedValues(op)) {
+      Operation *def = v.getDefiningOp();
+      if (def && isClonableProducer(def) && members.insert(def))
+        worklist.push_back(def);
+    }
+  }
+  // Operands: values used by members but defined by none of them.
+  SetVector<Value> operands;
+  for (Operation &op : parent.getBody().front())
+    if (members.contains(&op))
+      for (Value v : usedValues(&op))
+        if (!members.contains(v.getDefiningOp()) &&
+            v.getParentRegion() == &parent.getBody())
+          operands.insert(v);
+  // Results: group values used outside the group.
+  SmallVector<Value> results;
+  for (Operation *op : group)
+    for (Value r : op->getResults())
+      if (llvm::any_of(r.getUsers(), [&](Operation *user) {
+            return !members.contains(user);
+          }))
+        results.push_back(r);
+
+  OpBuilder builder(parent);
+  Location loc = group.back()->getLoc();
+  auto type = builder.getFunctionType(
+      llvm::to_vector(llvm::map_range(operands, [](Value v) {
+        return v.getType();
+      })),
+      llvm::to_vector(llvm::map_range(results, [](Value v) {
+        return v.getType();
+      })));
+  std::string name =
+      (parent.getSymName() + "_dispatch_" + Twine(ordinal)).str();
+  auto fn = func::FuncOp::create(builder, loc, name, type);
+  fn.setPrivate();
+  fn->setAttr(kDispatchFunctionAttr, builder.getUnitAttr());
+  symbols.insert(fn);
+
+  Block *body = fn.addEntryBlock();
+  IRMapping mapping;
+  mapping.map(operands.getArrayRef(), body->getArguments());
+  builder.setInsertionPointToStart(body);
+  for (Operation &op : parent.getBody().front())
+    if (members.contains(&op))
+      builder.clone(op, mapping);
+  func::ReturnOp::create(
+      builder, loc,
+      llvm::to_vector(llvm::map_range(
+          results, [&](Value v) { return mapping.lookup(v); })));
+
+  builder.setInsertionPoint(group.back());
+  auto dispatch = DispatchOp::create(builder, loc, type.getResults(),
+                                     fn.getSymName(), operands.getArrayRef());
+  for (auto [oldValue, newValue] : llvm::zip(results, dispatch.getResults()))
+    oldValue.replaceAllUsesWith(newValue);
+  for (Operation *op : llvm::reverse(group))
+    op->erase();
+}
+
+} // namespace
+
+namespace mlir::tessel {
+
+/// Turns the body of public function `fn` into a host program.
+LogicalResult formDispatches(func::FuncOp fn, SymbolTable &symbols) {
+  if (!fn.getBody().hasOneBlock())
+    return fn.emitError() << "function '" << fn.getSymName()
+                          << "' has control flow; Tessel needs one block";
+  unsigned ordinal = 0;
+  SmallVector<Operation *> roots;
+  for (Operation &op : fn.getBody().front()) {
+    if (isa<func::CallOp, func::CallIndirectOp>(op))
+      return op.emitError() << "'" << op.getName()
+                            << "' is not supported: calls must be inlinable";
+    if (!isHostOp(&op) && !isClonableProducer(&op))
+      roots.push_back(&op);
+  }
+  for (ArrayRef<Operation *> group : groupRoots(roots))
+    outlineGroup(fn, group, ordinal++, symbols);
+
+  // Clonable producers now have uses only if the host needs their value
+  // (returned or reshaped): those become dispatches of their own.
+  for (Operation &op :
+       llvm::make_early_inc_range(llvm::reverse(fn.getBody().front()))) {
+    if (isHostOp(&op) && !isa<func::ReturnOp>(op) && op.use_empty()) {
+      op.erase();
+      continue;
+    }
+    if (!isClonableProducer(&op) || isHostOp(&op))
+      continue;
+    if (op.use_empty()) {
+      op.erase();
+      continue;
+    }
+    outlineGroup(fn, {&op}, ordinal++, symbols);
+  }
+  return success();
+}
+
+namespace {
+struct FormDispatchesPass : impl::FormDispatchesBase<FormDispatchesPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SymbolTable symbols(module);
+    SmallVector<func::FuncOp> publics;
+    for (auto fn : module.getOps<func::FuncOp>())
+      if (fn.isPublic() && !fn->hasAttr(kDispatchFunctionAttr))
+        publics.push_back(fn);
+    for (func::FuncOp fn : publics)
+      if (failed(formDispatches(fn, symbols)))
+        return signalPassFailure();
+    // Private helpers called from public functions are not supported; any
+    // left are unreferenced after dispatch formation.
+    for (auto fn : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
+      if (fn.isPrivate() && !fn->hasAttr(kDispatchFunctionAttr))
+        fn.erase();
+  }
+};
+} // namespace
+} // namespace mlir::tessel

@@ -1,0 +1,133 @@
+//===- MaterializeKernelABI.cpp - tessel-materialize-kernel-abi -*- C++ -*-===//
+//
+// Gives every dispatch function the kernel signature shared by all targets'
+// host sides: a binding table plus the workgroup id. Operands are read and
+// results written through bindings, in tessel.dispatch operand order, then
+// result order. Tensors of i1 are stored one byte per element (i8) and
+// converted at the boundary, because vectors of i1 are bit-packed in memory.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessel/Passes.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace mlir::tessel {
+#define GEN_PASS_DEF_MATERIALIZEKERNELABI
+#include "tessel/Passes.h.inc"
+} // namespace mlir::tessel
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+namespace {
+
+/// Element type used in memory for `t`.
+Type storageType(Type t) {
+  return t.isInteger(1) ? IntegerType::get(t.getContext(), 8) : t;
+}
+
+/// Elementwise cast of `value` to element type `to` (only i1 <-> i8 occur).
+Value castElements(OpBuilder &b, Location loc, Value value, Type to) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (type.getElementType() == to)
+    return value;
+  auto resultType = type.clone(to);
+  Value init = tensor::EmptyOp::create(b, loc, resultType.getShape(), to);
+  AffineMap id = b.getMultiDimIdentityMap(type.getRank());
+  SmallVector<utils::IteratorType> iters(type.getRank(),
+                                         utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, resultType, ValueRange{value}, ValueRange{init},
+      ArrayRef<AffineMap>{id, id}, iters,
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        Value r = to.getIntOrFloatBitWidth() > 1
+                      ? arith::ExtUIOp::create(nb, nloc, to, args[0])
+                            .getResult()
+                      : arith::TruncIOp::create(nb, nloc, to, args[0])
+                            .getResult();
+        linalg::YieldOp::create(nb, nloc, r);
+      });
+  return generic.getResult(0);
+}
+
+} // namespace
+
+namespace mlir::tessel {
+
+/// Rewrites dispatch function `fn` to the kernel ABI in place.
+LogicalResult materializeKernelABI(func::FuncOp fn) {
+  MLIRContext *ctx = fn.getContext();
+  OpBuilder b(ctx);
+  Location loc = fn.getLoc();
+  Block &entry = fn.getBody().front();
+  FunctionType oldType = fn.getFunctionType();
+  unsigned numInputs = oldType.getNumInputs();
+
+  Type ptrType = LLVM::LLVMPointerType::get(ctx);
+  Type indexType = b.getIndexType();
+  Value table = entry.addArgument(ptrType, loc);
+  for (int i = 0; i < 3; ++i)
+    entry.addArgument(indexType, loc);
+
+  auto bindingMemRef = [&](Type tensorType) -> FailureOr<MemRefType> {
+    auto t = dyn_cast<RankedTensorType>(tensorType);
+    if (!t || !t.hasStaticShape())
+      return fn.emitError() << "dispatch operand of type " << tensorType
+                            << " is not a static-shape tensor";
+    return MemRefType::get(t.getShape(), storageType(t.getElementType()));
+  };
+
+  b.setInsertionPointToStart(&entry);
+  for (unsigned i = 0; i < numInputs; ++i) {
+    BlockArgument arg = entry.getArgument(i);
+    FailureOr<MemRefType> memrefType = bindingMemRef(arg.getType());
+    if (failed(memrefType))
+      return failure();
+    Value mem = BindingOp::create(b, loc, *memrefType, table,
+                                  b.getI64IntegerAttr(i));
+    Value tensor = bufferization::ToTensorOp::create(
+        b, loc,
+        cast<TensorType>(memref::getTensorTypeFromMemRefType(*memrefType)),
+        mem,
+        /*restrict=*/true, /*writable=*/false);
+    auto elementType = cast<RankedTensorType>(arg.getType()).getElementType();
+    arg.replaceAllUsesWith(castElements(b, loc, tensor, elementType));
+  }
+
+  auto ret = cast<func::ReturnOp>(entry.getTerminator());
+  b.setInsertionPoint(ret);
+  for (auto [j, value] : llvm::enumerate(ret.getOperands())) {
+    FailureOr<MemRefType> memrefType = bindingMemRef(value.getType());
+    if (failed(memrefType))
+      return failure();
+    Value mem = BindingOp::create(b, loc, *memrefType, table,
+                                  b.getI64IntegerAttr(numInputs + j));
+    Value stored =
+        castElements(b, loc, value, memrefType->getElementType());
+    bufferization::MaterializeInDestinationOp::create(
+        b, loc, Type(), stored, mem, /*restrict=*/true, /*writable=*/true);
+  }
+  func::ReturnOp::create(b, loc);
+  ret.erase();
+
+  entry.eraseArguments(0, numInputs);
+  fn.setFunctionType(
+      FunctionType::get(ctx, entry.getArgumentTypes(), TypeRange{}));
+  fn->setAttr(kKernelAttr, UnitAttr::get(ctx));
+  return success();
+}
+
+namespace {
+struct MaterializeKernelABIPass
+    : impl::MaterializeKernelABIBase<MaterializeKernelABIPass> {
+  void runOnOperation() override {
+    for (auto fn : getOperation().getOps<func::FuncOp>())
+      if (fn->hasAttr(kDispatchFunctionAttr) && !fn->hasAttr(kKernelAttr))
+        if (failed(materializeKernelABI(fn)))
+          return signalPassFailure();
+  }
+};
+} // namespace
+} // namespace mlir::tessel

@@ -1,0 +1,81 @@
+//===- LegalizeInput.cpp - tessel-legalize-input ---------------*- C++ -*-===//
+//
+// Brings every accepted input op into the small set of forms that dispatch
+// formation and codegen handle: linalg ops (generic where elementwise, so
+// that elementwise fusion sees them), fills and insert_slices.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessel/Passes.h"
+
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::tessel {
+#define GEN_PASS_DEF_LEGALIZEINPUT
+#include "tessel/Passes.h.inc"
+} // namespace mlir::tessel
+
+using namespace mlir;
+
+namespace {
+
+/// Decomposes ops such as linalg.softmax into the structured ops they stand
+/// for, so that they tile and fuse like everything else.
+struct DecomposeAggregatedOp
+    : OpInterfaceRewritePattern<linalg::AggregatedOpInterface> {
+  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
+  LogicalResult matchAndRewrite(linalg::AggregatedOpInterface op,
+                                PatternRewriter &rewriter) const override {
+    FailureOr<SmallVector<Value>> values = op.decomposeOperation(rewriter);
+    if (failed(values))
+      return rewriter.notifyMatchFailure(op, "op did not decompose");
+    rewriter.replaceOp(op, *values);
+    return success();
+  }
+};
+
+/// Generalizes named ops (elementwise, reduce, transpose, broadcast, ...)
+/// that are not contractions, convolutions, poolings or fills. Contractions stay named so that elementwise fusion never
+/// recomputes a producer once per reduction step; fills stay named so that
+/// dispatch formation can clone them into consumers.
+struct GeneralizeElementwiseLikeOp
+    : OpInterfaceRewritePattern<linalg::LinalgOp> {
+  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
+  LogicalResult matchAndRewrite(linalg::LinalgOp op,
+                                PatternRewriter &rewriter) const override {
+    if (isa<linalg::GenericOp, linalg::FillOp>(op.getOperation()))
+      return rewriter.notifyMatchFailure(op, "already generic or a fill");
+    if (linalg::isaContractionOpInterface(op) ||
+        linalg::isaConvolutionOpInterface(op))
+      return rewriter.notifyMatchFailure(op, "contraction/conv: stays named");
+    if (failed(linalg::generalizeNamedOp(rewriter, op)))
+      return rewriter.notifyMatchFailure(op, "cannot generalize");
+    return success();
+  }
+};
+
+} // namespace
+
+namespace mlir::tessel {
+
+void populateLegalizeInputPatterns(RewritePatternSet &patterns) {
+  linalg::populateElementwiseToLinalgConversionPatterns(patterns);
+  linalg::populateDecomposePadPatterns(patterns);
+  tensor::populateDecomposeTensorConcatPatterns(patterns);
+  patterns.add<DecomposeAggregatedOp, GeneralizeElementwiseLikeOp>(
+      patterns.getContext());
+}
+
+namespace {
+struct LegalizeInputPass : impl::LegalizeInputBase<LegalizeInputPass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    populateLegalizeInputPatterns(patterns);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace
+} // namespace mlir::tessel

@@ -1,0 +1,158 @@
+//===- VerifyInput.cpp - tessel-verify-input -------------------*- C++ -*-===//
+//
+// The front door: rejects what Tessel cannot compile with a diagnostic that
+// names the op, the type and the reason, before any pass can trip over it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessel/Passes.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+namespace mlir::tessel {
+#define GEN_PASS_DEF_VERIFYINPUT
+#include "tessel/Passes.h.inc"
+} // namespace mlir::tessel
+
+using namespace mlir;
+
+namespace {
+
+/// Element types that may cross the host boundary (the module format's
+/// ElementType enum).
+bool isSupportedElementType(Type t) {
+  return t.isF64() || t.isF32() || t.isF16() || t.isBF16() ||
+         t.isSignlessInteger(64) || t.isSignlessInteger(32) ||
+         t.isSignlessInteger(16) || t.isSignlessInteger(8) ||
+         t.isSignlessInteger(1);
+}
+
+/// Returns a reason why `t` cannot be a tensor of a Tessel program, or "".
+std::string unsupportedTensorReason(Type t, bool boundary) {
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  if (isa<UnrankedTensorType>(t)) {
+    os << "unranked tensor " << t << " is not supported (shapes must be static)";
+    return out;
+  }
+  auto tensor = dyn_cast<RankedTensorType>(t);
+  if (!tensor) {
+    if (boundary)
+      os << "type " << t << " is not supported at a function boundary "
+         << "(only ranked tensors are)";
+    return out;
+  }
+  if (!tensor.hasStaticShape()) {
+    os << "dynamic shape " << t
+       << " is not supported (Tessel compiles static shapes only)";
+    return out;
+  }
+  if (tensor.getEncoding()) {
+    os << "tensor encoding in " << t << " is not supported";
+    return out;
+  }
+  if (boundary && !isSupportedElementType(tensor.getElementType())) {
+    os << "element type " << tensor.getElementType() << " in " << t
+       << " is not supported (expected f64, f32, f16, bf16, i64, i32, i16, "
+          "i8 or i1)";
+    return out;
+  }
+  return out;
+}
+
+bool isAcceptedDialect(Operation *op) {
+  StringRef ns = op->getDialect() ? op->getDialect()->getNamespace() : "";
+  return ns == "func" || ns == "linalg" || ns == "tensor" || ns == "arith" ||
+         ns == "math" || isa<ModuleOp>(op);
+}
+
+/// Tensor ops whose lowering Tessel implements; others are named in errors.
+bool isAcceptedTensorOp(Operation *op) {
+  return isa<tensor::EmptyOp, tensor::ExtractSliceOp, tensor::InsertSliceOp,
+             tensor::ExpandShapeOp, tensor::CollapseShapeOp, tensor::PadOp,
+             tensor::ConcatOp, tensor::ExtractOp, tensor::YieldOp,
+             tensor::CastOp, tensor::DimOp>(op);
+}
+
+LogicalResult verifyFunctionSignature(func::FuncOp fn) {
+  if (fn.isPrivate() || fn.isExternal()) {
+    if (fn.isExternal())
+      return fn.emitError() << "external function '" << fn.getSymName()
+                            << "' is not supported: Tessel needs a body";
+    return success();
+  }
+  bool ok = true;
+  auto check = [&](Type t, StringRef what, unsigned i) {
+    std::string why = unsupportedTensorReason(t, /*boundary=*/true);
+    if (!why.empty()) {
+      fn.emitError() << "function '" << fn.getSymName() << "' " << what << " "
+                     << i << ": " << why;
+      ok = false;
+    }
+  };
+  for (auto [i, t] : llvm::enumerate(fn.getArgumentTypes()))
+    check(t, "argument", i);
+  for (auto [i, t] : llvm::enumerate(fn.getResultTypes()))
+    check(t, "result", i);
+  return success(ok);
+}
+
+} // namespace
+
+namespace mlir::tessel {
+
+/// Emits a diagnostic for every construct of `module` that Tessel does not
+/// support and fails if there was any.
+LogicalResult verifyInputProgram(ModuleOp module) {
+  bool ok = true;
+  bool anyPublic = false;
+  for (Operation &top : module.getBody()->getOperations()) {
+    auto fn = dyn_cast<func::FuncOp>(&top);
+    if (!fn) {
+      top.emitError() << "'" << top.getName()
+                      << "' is not supported at module level (expected "
+                         "func.func)";
+      ok = false;
+      continue;
+    }
+    anyPublic |= fn.isPublic();
+    ok &= succeeded(verifyFunctionSignature(fn));
+  }
+  module.walk([&](Operation *op) {
+    if (op == module.getOperation() || isa<func::FuncOp>(op))
+      return;
+    if (!isAcceptedDialect(op) ||
+        (op->getDialect()->getNamespace() == "tensor" &&
+         !isAcceptedTensorOp(op))) {
+      op->emitError() << "unsupported op '" << op->getName()
+                      << "': Tessel accepts linalg, tensor (empty, "
+                         "extract_slice, insert_slice, expand_shape, "
+                         "collapse_shape, pad, concat), arith and math on "
+                         "tensors";
+      ok = false;
+      return;
+    }
+    for (Type t : op->getResultTypes()) {
+      std::string why = unsupportedTensorReason(t, /*boundary=*/false);
+      if (!why.empty()) {
+        op->emitError() << "'" << op->getName() << "': " << why;
+        ok = false;
+      }
+    }
+  });
+  if (ok && !anyPublic)
+    return module.emitError()
+           << "no public func.func to compile: Tessel compiles each public "
+              "function into an entry point";
+  return success(ok);
+}
+
+namespace {
+struct VerifyInputPass : impl::VerifyInputBase<VerifyInputPass> {
+  void runOnOperation() override {
+    if (failed(verifyInputProgram(getOperation())))
+      signalPassFailure();
+  }
+};
+} // namespace
+} // namespace mlir::tessel

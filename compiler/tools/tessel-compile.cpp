@@ -1,0 +1,159 @@
+//===- tessel-compile.cpp - MLIR program -> .tmod module -------*- C++ -*-===//
+//
+//   tessel-compile INPUT.mlir --target=cpu -o OUT.tmod
+//
+// Runs tessel-input-pipeline and tessel-dispatch-pipeline on the program,
+// then each requested target's backend on the dispatch functions, and
+// writes one module file. MLIR's debugging flags (--mlir-print-ir-after-all,
+// --mlir-timing, ...) apply to every pass manager.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessel/Passes.h"
+#include "tessel/Pipelines/Pipelines.h"
+#include "tessel/Target/CPU/CPUTarget.h"
+#include "tessel/Target/ModuleWriter.h"
+
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+static llvm::cl::opt<std::string> inputFile(llvm::cl::Positional,
+                                            llvm::cl::desc("<input.mlir>"),
+                                            llvm::cl::init("-"));
+static llvm::cl::opt<std::string> outputFile("o", llvm::cl::desc("Output .tmod"),
+                                             llvm::cl::value_desc("file"),
+                                             llvm::cl::init(""));
+static llvm::cl::opt<std::string>
+    targets("target", llvm::cl::desc("Comma-separated targets: cpu"),
+            llvm::cl::init("cpu"));
+static llvm::cl::opt<std::string>
+    cpuName("cpu",
+            llvm::cl::desc("CPU to compile for: 'host' (default) or an LLVM "
+                           "CPU name such as x86-64-v3"),
+            llvm::cl::init("host"));
+static llvm::cl::opt<std::string> dumpDir(
+    "dump-intermediates",
+    llvm::cl::desc("Write every stage (MLIR, LLVM IR) into this directory"),
+    llvm::cl::value_desc("dir"), llvm::cl::init(""));
+
+static LogicalResult dump(ModuleOp module, StringRef name) {
+  if (dumpDir.empty())
+    return success();
+  std::string path = dumpDir + "/" + name.str();
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  if (ec)
+    return emitError(module.getLoc())
+           << "cannot write '" << path << "': " << ec.message();
+  module.print(os);
+  return success();
+}
+
+static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return failure();
+  if (!dumpDir.empty()) {
+    if (std::error_code ec = llvm::sys::fs::create_directories(dumpDir))
+      return emitError(module->getLoc())
+             << "cannot create '" << dumpDir << "': " << ec.message();
+  }
+  SmallVector<StringRef> targetList;
+  StringRef(targets).split(targetList, ',', -1, false);
+  if (targetList.empty())
+    return emitError(module->getLoc()) << "--target is empty";
+  for (StringRef t : targetList)
+    if (t != "cpu")
+      return emitError(module->getLoc())
+             << "unsupported target '" << t
+             << "': this build of tessel-compile supports 'cpu' (the cuda "
+                "target is not implemented yet)";
+
+  auto configure = [&](PassManager &pm) -> LogicalResult {
+    return applyPassManagerCLOptions(pm);
+  };
+  PassManager pm(&context);
+  if (failed(configure(pm)))
+    return failure();
+  buildInputPipeline(pm);
+  buildDispatchPipeline(pm);
+  if (failed(pm.run(*module)))
+    return failure();
+  if (failed(dump(*module, "host-and-dispatches.mlir")))
+    return failure();
+
+  std::vector<ExecutableImage> executables;
+  for (StringRef t : targetList) {
+    (void)t; // only "cpu" so far
+    CPUTargetOptions options;
+    options.cpu = cpuName;
+    options.dumpDir = dumpDir;
+    options.configurePassManager = configure;
+    FailureOr<ExecutableImage> image = buildCPUExecutable(*module, options);
+    if (failed(image))
+      return failure();
+    executables.push_back(std::move(*image));
+  }
+
+  FailureOr<std::vector<uint8_t>> bytes = writeModule(*module, executables);
+  if (failed(bytes))
+    return failure();
+  std::string error;
+  auto output = openOutputFile(outputFile, &error);
+  if (!output)
+    return emitError(module->getLoc()) << error;
+  output->os().write(reinterpret_cast<const char *>(bytes->data()),
+                     bytes->size());
+  output->keep();
+  return success();
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  registerAsmPrinterCLOptions();
+  registerMLIRContextCLOptions();
+  registerPassManagerCLOptions();
+  registerDefaultTimingManagerCLOptions();
+  llvm::cl::ParseCommandLineOptions(
+      argc, argv,
+      "tessel-compile: compile a tensor program (linalg, tensor, arith, math "
+      "on static-shape tensors) into a Tessel module (.tmod)\n");
+  if (outputFile.empty()) {
+    llvm::errs() << "tessel-compile: error: no output file (use -o OUT.tmod)\n";
+    return 2;
+  }
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerAllToLLVMIRTranslations(registry);
+  registry.insert<TesselDialect>();
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+
+  std::string error;
+  auto input = openInputFile(inputFile, &error);
+  if (!input) {
+    llvm::errs() << "tessel-compile: error: " << error << "\n";
+    return 1;
+  }
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+  return failed(compile(context, sourceMgr)) ? 1 : 0;
+}

@@ -1,0 +1,18 @@
+// Whole-file reading and writing with errors that name the file.
+#pragma once
+
+#include "tessel/runtime/status.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tessel::rt {
+
+/// Reads all of `path`; `what` describes the file in errors ("module file").
+StatusOr<std::vector<uint8_t>> readFileBytes(const std::string &path, const std::string &what);
+/// Replaces `path` with `bytes`.
+Status writeFileBytes(const std::string &path, const std::vector<uint8_t> &bytes,
+                      const std::string &what);
+
+} // namespace tessel::rt

@@ -1,0 +1,28 @@
+// CPU buffer: 64-byte aligned host memory.
+#pragma once
+
+#include "hal/buffer.h"
+
+#include <memory>
+
+namespace tessel::rt::hal::cpu {
+
+class CpuBuffer final : public Buffer {
+public:
+  /// Allocates `size` bytes (at least one cache line, so that zero-sized
+  /// tensors still get a valid, aligned pointer).
+  static StatusOr<std::shared_ptr<CpuBuffer>> allocate(size_t size);
+  ~CpuBuffer() override;
+
+  size_t size() const override { return size_; }
+  StatusOr<void *> map() override { return static_cast<void *>(data_); }
+  Status write(size_t offset, const void *src, size_t length) override;
+  Status read(size_t offset, void *dst, size_t length) const override;
+
+private:
+  CpuBuffer(uint8_t *data, size_t size) : data_(data), size_(size) {}
+  uint8_t *data_;
+  size_t size_;
+};
+
+} // namespace tessel::rt::hal::cpu

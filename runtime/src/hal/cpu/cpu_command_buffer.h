@@ -1,0 +1,32 @@
+// CPU command buffer: records commands as closures over host pointers and
+// runs them in order, spreading each dispatch's workgroups over the pool.
+#pragma once
+
+#include "hal/command_buffer.h"
+#include "hal/cpu/thread_pool.h"
+
+#include <functional>
+#include <memory>
+
+namespace tessel::rt::hal::cpu {
+
+class CpuCommandBuffer final : public CommandBuffer {
+public:
+  explicit CpuCommandBuffer(ThreadPool &pool) : pool_(pool) {}
+
+  Status fill(Buffer &buffer, size_t offset, size_t length, uint8_t value) override;
+  Status copy(Buffer &src, size_t srcOffset, Buffer &dst, size_t dstOffset,
+              size_t length) override;
+  Status dispatch(Executable &executable, uint32_t ordinal,
+                  std::array<uint32_t, 3> workgroupCount,
+                  const std::vector<Buffer *> &bindings) override;
+
+  /// Runs the recorded commands in order (called by CpuDevice::submitAndWait).
+  void execute();
+
+private:
+  ThreadPool &pool_;
+  std::vector<std::function<void()>> commands_;
+};
+
+} // namespace tessel::rt::hal::cpu

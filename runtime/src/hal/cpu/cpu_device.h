@@ -1,0 +1,26 @@
+// CPU device: host memory, dlopen'ed kernels and a thread pool.
+#pragma once
+
+#include "hal/cpu/thread_pool.h"
+#include "hal/device.h"
+
+namespace tessel::rt::hal::cpu {
+
+class CpuDevice final : public Device {
+public:
+  /// A device whose pool has `threads` threads (caller included).
+  explicit CpuDevice(unsigned threads);
+
+  const std::string &name() const override { return name_; }
+  std::string description() const override;
+  StatusOr<std::shared_ptr<Buffer>> allocate(size_t size) override;
+  StatusOr<std::shared_ptr<Executable>> prepareExecutable(const ExecutableSpec &spec) override;
+  std::unique_ptr<CommandBuffer> createCommandBuffer() override;
+  Status submitAndWait(CommandBuffer &commands) override;
+
+private:
+  std::string name_ = "cpu";
+  ThreadPool pool_;
+};
+
+} // namespace tessel::rt::hal::cpu

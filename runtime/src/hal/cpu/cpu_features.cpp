@@ -1,0 +1,83 @@
+// Feature checks via __builtin_cpu_supports (which needs literal names,
+// hence the table of lambdas) plus cpuid for the few it does not know.
+#include "hal/cpu/cpu_features.h"
+
+#include <cstring>
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
+
+namespace tessel::rt::hal::cpu {
+
+const char *hostArch() {
+#if defined(__x86_64__)
+  return "x86_64";
+#elif defined(__aarch64__)
+  return "aarch64";
+#else
+  return "unknown";
+#endif
+}
+
+bool archMatchesHost(const std::string &arch) {
+  std::string host = hostArch();
+  if (arch == host)
+    return true;
+  if (host == "x86_64")
+    return arch == "x86-64" || arch == "amd64";
+  if (host == "aarch64")
+    return arch == "arm64";
+  return false;
+}
+
+namespace {
+
+struct Feature {
+  const char *name;
+  bool (*supported)();
+};
+
+#if defined(__x86_64__)
+#define TESSEL_X86_FEATURE(name) {name, [] { return __builtin_cpu_supports(name) != 0; }}
+bool hasF16c() {
+  unsigned a, b, c, d;
+  return __get_cpuid(1, &a, &b, &c, &d) && (c & bit_F16C);
+}
+const Feature kFeatures[] = {
+    TESSEL_X86_FEATURE("sse3"),     TESSEL_X86_FEATURE("ssse3"),
+    TESSEL_X86_FEATURE("sse4.1"),   TESSEL_X86_FEATURE("sse4.2"),
+    TESSEL_X86_FEATURE("popcnt"),   TESSEL_X86_FEATURE("avx"),
+    TESSEL_X86_FEATURE("avx2"),     TESSEL_X86_FEATURE("fma"),
+    TESSEL_X86_FEATURE("bmi"),      TESSEL_X86_FEATURE("bmi2"),
+    TESSEL_X86_FEATURE("avx512f"),  TESSEL_X86_FEATURE("avx512vl"),
+    TESSEL_X86_FEATURE("avx512bw"), TESSEL_X86_FEATURE("avx512dq"),
+    TESSEL_X86_FEATURE("avx512cd"), TESSEL_X86_FEATURE("avx512vnni"),
+    TESSEL_X86_FEATURE("avx512bf16"), TESSEL_X86_FEATURE("avx512ifma"),
+    TESSEL_X86_FEATURE("avx512vbmi"), TESSEL_X86_FEATURE("sse4a"),
+    TESSEL_X86_FEATURE("fma4"),     TESSEL_X86_FEATURE("xop"),
+    {"f16c", hasF16c},
+};
+#undef TESSEL_X86_FEATURE
+#else
+// No portable query on other architectures yet: every feature is assumed.
+const Feature kFeatures[] = {{"", nullptr}};
+#endif
+
+} // namespace
+
+Status checkHostFeatures(const std::vector<std::string> &features) {
+  std::string missing;
+  for (std::string name : features) {
+    if (!name.empty() && name[0] == '+')
+      name = name.substr(1);
+    for (const Feature &f : kFeatures)
+      if (f.supported && name == f.name && !f.supported())
+        missing += (missing.empty() ? "" : ", ") + name;
+  }
+  if (!missing.empty())
+    return failedPrecondition("the kernels need CPU features this host lacks: " + missing);
+  return Status();
+}
+
+} // namespace tessel::rt::hal::cpu

@@ -1,0 +1,381 @@
+// Module loading: FlatBuffers verification, then semantic checks of every
+// index and size the interpreter will trust, then executable preparation and
+// constant upload. Checks run before anything touches the device, so a
+// corrupt file never reaches dlopen or the kernels with bad indices.
+#include "tessel/runtime/module.h"
+
+#include "file_util.h"
+#include "hal/device.h"
+#include "module/function_program.h"
+#include "module_generated.h"
+
+#include <set>
+
+namespace tessel::rt {
+
+namespace {
+
+namespace fb = tessel::fb;
+
+// No real dispatch comes near this; a larger count means a corrupt file.
+constexpr uint64_t kMaxWorkgroups = uint64_t(1) << 40;
+
+template <typename T> std::string str(const T &v) { return std::to_string(v); }
+
+std::string join(const std::vector<std::string> &items) {
+  std::string s;
+  for (const std::string &i : items)
+    s += (s.empty() ? "" : ", ") + i;
+  return s;
+}
+
+StatusOr<TensorType> convertType(const fb::TensorType *t, const std::string &what) {
+  if (!t)
+    return dataLoss(what + " has no type");
+  auto elem = static_cast<uint8_t>(t->element_type());
+  if (elem > kMaxElementType)
+    return dataLoss(what + " has unknown element type " + str(elem));
+  TensorType type{static_cast<ElementType>(elem), {}};
+  if (t->shape())
+    type.shape.assign(t->shape()->begin(), t->shape()->end());
+  Status s = type.validate();
+  if (!s.ok())
+    return dataLoss(what + ": " + s.message());
+  return type;
+}
+
+StatusOr<std::vector<TensorType>>
+convertTypes(const flatbuffers::Vector<flatbuffers::Offset<fb::TensorType>> *types,
+             const std::string &what) {
+  std::vector<TensorType> out;
+  if (types)
+    for (uint32_t i = 0; i < types->size(); ++i) {
+      TESSEL_ASSIGN_OR_RETURN(TensorType t, convertType(types->Get(i), what + " " + str(i)));
+      out.push_back(std::move(t));
+    }
+  return out;
+}
+
+std::string name(const flatbuffers::String *s) { return s ? s->str() : std::string(); }
+
+// Converts and checks one executable; `index` is used in names and errors.
+StatusOr<hal::ExecutableSpec> convertExecutable(const fb::Executable *e, uint32_t index) {
+  std::string ctx = "executable " + str(index);
+  if (!e || !e->target())
+    return dataLoss(ctx + " has no target");
+  hal::ExecutableSpec spec;
+  spec.name = str(index) + " (" + e->target()->str() + ")";
+  spec.target = e->target()->str();
+  if (e->exports())
+    for (uint32_t i = 0; i < e->exports()->size(); ++i) {
+      const fb::Export *x = e->exports()->Get(i);
+      std::string xctx = ctx + ": export " + str(i);
+      if (!x || !x->name() || x->name()->size() == 0)
+        return dataLoss(xctx + " has no name");
+      hal::ExportInfo info;
+      info.name = x->name()->str();
+      xctx += " '" + info.name + "'";
+      if (!x->workgroup_count() || x->workgroup_count()->size() != 3)
+        return dataLoss(xctx + ": workgroup_count must have 3 entries");
+      uint64_t total = 1;
+      for (uint32_t d = 0; d < 3; ++d) {
+        info.workgroupCount[d] = x->workgroup_count()->Get(d);
+        if (info.workgroupCount[d] == 0)
+          return dataLoss(xctx + ": workgroup_count entries must be > 0");
+        total *= info.workgroupCount[d];
+        // Also keeps x*y*z from overflowing 64 bits in the drivers.
+        if (total > kMaxWorkgroups)
+          return dataLoss(xctx + ": more than " + str(kMaxWorkgroups) + " workgroups");
+      }
+      if (x->workgroup_size()) {
+        if (x->workgroup_size()->size() != 3)
+          return dataLoss(xctx + ": workgroup_size must have 3 entries");
+        for (uint32_t d = 0; d < 3; ++d)
+          info.workgroupSize[d] = x->workgroup_size()->Get(d);
+      }
+      info.bindingCount = x->binding_count();
+      info.sharedMemoryBytes = x->shared_memory_bytes();
+      spec.exports.push_back(std::move(info));
+    }
+  if (e->binaries())
+    for (uint32_t i = 0; i < e->binaries()->size(); ++i) {
+      const fb::Binary *b = e->binaries()->Get(i);
+      if (!b || !b->format() || !b->arch())
+        return dataLoss(ctx + ": binary " + str(i) + " has no format or arch");
+      hal::BinaryInfo info;
+      info.format = b->format()->str();
+      info.arch = b->arch()->str();
+      if (b->features())
+        for (const flatbuffers::String *f : *b->features())
+          if (f)
+            info.features.push_back(f->str());
+      if (b->data()) {
+        info.data = b->data()->data();
+        info.size = b->data()->size();
+      }
+      spec.binaries.push_back(std::move(info));
+    }
+  return spec;
+}
+
+// Converts and checks one function against every executable (dispatch
+// ordinals are shared by all of them).
+StatusOr<detail::FunctionProgram> convertFunction(const fb::Function *f, uint32_t index,
+                                                  const std::vector<hal::ExecutableSpec> &exes) {
+  if (!f || !f->name() || f->name()->size() == 0)
+    return dataLoss("function " + str(index) + " has no name");
+  detail::FunctionProgram p;
+  p.name = f->name()->str();
+  std::string ctx = "function '" + p.name + "'";
+  auto fail = [&](const std::string &msg) { return dataLoss(ctx + ": " + msg); };
+
+  auto args = convertTypes(f->arguments(), "argument");
+  if (!args.ok())
+    return args.status().withContext(ctx);
+  p.arguments = std::move(args).value();
+  auto results = convertTypes(f->results(), "result");
+  if (!results.ok())
+    return results.status().withContext(ctx);
+  p.results = std::move(results).value();
+
+  uint32_t numSlots = f->slots() ? f->slots()->size() : 0;
+  for (uint32_t i = 0; i < numSlots; ++i) {
+    const fb::Slot *s = f->slots()->Get(i);
+    std::string sctx = "slot " + str(i);
+    if (!s)
+      return fail(sctx + " is missing");
+    detail::ProgramSlot slot;
+    slot.byteSize = s->byte_size();
+    switch (s->kind()) {
+    case fb::SlotKind_Argument: {
+      slot.kind = detail::ProgramSlot::Kind::Argument;
+      slot.argument = s->argument();
+      if (slot.argument >= p.arguments.size())
+        return fail(sctx + " is argument " + str(slot.argument) + " but there are " +
+                    str(p.arguments.size()) + " arguments");
+      const TensorType &t = p.arguments[slot.argument];
+      if (slot.byteSize != t.byteSize())
+        return fail(sctx + " holds argument " + str(slot.argument) + " of type " +
+                    t.toString() + " (" + str(t.byteSize()) + " bytes) but has byte_size " +
+                    str(slot.byteSize));
+      break;
+    }
+    case fb::SlotKind_Transient:
+      slot.kind = detail::ProgramSlot::Kind::Transient;
+      if (slot.byteSize > (uint64_t(1) << 62))
+        return fail(sctx + " has an impossible byte_size " + str(slot.byteSize));
+      break;
+    case fb::SlotKind_Constant: {
+      slot.kind = detail::ProgramSlot::Kind::Constant;
+      uint64_t dataSize = s->data() ? s->data()->size() : 0;
+      if (dataSize != slot.byteSize)
+        return fail(sctx + " is a constant of byte_size " + str(slot.byteSize) + " but has " +
+                    str(dataSize) + " bytes of data");
+      break;
+    }
+    default:
+      return fail(sctx + " has unknown kind " + str(static_cast<int>(s->kind())));
+    }
+    p.slots.push_back(std::move(slot));
+  }
+
+  uint32_t numDispatches = f->dispatches() ? f->dispatches()->size() : 0;
+  for (uint32_t i = 0; i < numDispatches; ++i) {
+    const fb::Dispatch *d = f->dispatches()->Get(i);
+    std::string dctx = "dispatch " + str(i);
+    if (!d)
+      return fail(dctx + " is missing");
+    detail::ProgramDispatch dispatch;
+    dispatch.ordinal = d->ordinal();
+    if (d->bindings())
+      dispatch.bindings.assign(d->bindings()->begin(), d->bindings()->end());
+    for (uint32_t slot : dispatch.bindings)
+      if (slot >= numSlots)
+        return fail(dctx + " binds slot " + str(slot) + " but there are " + str(numSlots) +
+                    " slots");
+    for (const hal::ExecutableSpec &e : exes) {
+      if (dispatch.ordinal >= e.exports.size())
+        return fail(dctx + " uses export " + str(dispatch.ordinal) + " but executable " +
+                    e.name + " has " + str(e.exports.size()) + " exports");
+      const hal::ExportInfo &x = e.exports[dispatch.ordinal];
+      if (x.bindingCount != dispatch.bindings.size())
+        return fail(dctx + " has " + str(dispatch.bindings.size()) + " bindings but export '" +
+                    x.name + "' of executable " + e.name + " takes " + str(x.bindingCount));
+    }
+    p.dispatches.push_back(std::move(dispatch));
+  }
+
+  if (f->result_slots())
+    p.resultSlots.assign(f->result_slots()->begin(), f->result_slots()->end());
+  if (p.resultSlots.size() != p.results.size())
+    return fail("has " + str(p.results.size()) + " results but " + str(p.resultSlots.size()) +
+                " result slots");
+  for (size_t i = 0; i < p.resultSlots.size(); ++i) {
+    uint32_t slot = p.resultSlots[i];
+    if (slot >= numSlots)
+      return fail("result " + str(i) + " is in slot " + str(slot) + " but there are " +
+                  str(numSlots) + " slots");
+    if (p.slots[slot].byteSize != p.results[i].byteSize())
+      return fail("result " + str(i) + " of type " + p.results[i].toString() + " (" +
+                  str(p.results[i].byteSize()) + " bytes) is in slot " + str(slot) +
+                  " of byte_size " + str(p.slots[slot].byteSize));
+  }
+  return p;
+}
+
+std::string describeModule(const fb::Module *m, const std::string &fileName,
+                           const std::vector<detail::FunctionProgram> &programs,
+                           const std::vector<hal::ExecutableSpec> &exes) {
+  std::string s = "module '" + fileName + "': schema version " + str(m->version()) +
+                  ", producer '" + name(m->producer()) + "'\n";
+  for (const detail::FunctionProgram &p : programs) {
+    s += "function " + p.name + detail::formatSignature(p.arguments, p.results) + ": " + str(p.slots.size()) + " slots, " + str(p.dispatches.size()) + " dispatches\n";
+  }
+  for (size_t i = 0; i < exes.size(); ++i) {
+    const hal::ExecutableSpec &e = exes[i];
+    s += "executable " + str(i) + ": target " + e.target + ", " + str(e.exports.size()) +
+         " exports, " + str(e.binaries.size()) + " binaries\n";
+    for (size_t j = 0; j < e.exports.size(); ++j) {
+      const hal::ExportInfo &x = e.exports[j];
+      s += "  export " + str(j) + ": " + x.name + ", workgroups " + str(x.workgroupCount[0]) +
+           "x" + str(x.workgroupCount[1]) + "x" + str(x.workgroupCount[2]) + ", " +
+           str(x.bindingCount) + " bindings\n";
+    }
+    for (size_t j = 0; j < e.binaries.size(); ++j) {
+      const hal::BinaryInfo &b = e.binaries[j];
+      s += "  binary " + str(j) + ": " + b.format + " " + b.arch + ", " + str(b.size) +
+           " bytes, features [" + join(b.features) + "]\n";
+    }
+  }
+  return s;
+}
+
+} // namespace
+
+StatusOr<std::shared_ptr<Module>> Module::loadFile(std::shared_ptr<Device> device,
+                                                   const std::string &path) {
+  TESSEL_ASSIGN_OR_RETURN(auto bytes, readFileBytes(path, "module file"));
+  return loadBytes(std::move(device), bytes, path);
+}
+
+StatusOr<std::shared_ptr<Module>> Module::loadBytes(std::shared_ptr<Device> device,
+                                                    const std::vector<uint8_t> &bytes,
+                                                    const std::string &fileName) {
+  if (!device)
+    return invalidArgument("Module::load needs a device");
+  std::string file = "module file '" + fileName + "'";
+  if (bytes.size() < 8)
+    return dataLoss("truncated or corrupt " + file + ": only " + str(bytes.size()) + " bytes");
+  if (!fb::ModuleBufferHasIdentifier(bytes.data())) {
+    std::string id;
+    for (int i = 4; i < 8; ++i)
+      id += (bytes[i] >= 32 && bytes[i] < 127) ? static_cast<char>(bytes[i]) : '?';
+    return dataLoss(file + " is not a Tessel module (file identifier '" + id +
+                    "', expected '" + fb::ModuleIdentifier() + "')");
+  }
+  flatbuffers::Verifier verifier(bytes.data(), bytes.size());
+  if (!fb::VerifyModuleBuffer(verifier))
+    return dataLoss("truncated or corrupt " + file + ": flatbuffer verification failed");
+  const fb::Module *m = fb::GetModule(bytes.data());
+  if (m->version() != kSchemaVersion)
+    return failedPrecondition(file + " has schema version " + str(m->version()) +
+                              " but this runtime reads version " + str(kSchemaVersion));
+
+  std::vector<hal::ExecutableSpec> exes;
+  if (m->executables())
+    for (uint32_t i = 0; i < m->executables()->size(); ++i) {
+      auto spec = convertExecutable(m->executables()->Get(i), i);
+      if (!spec.ok())
+        return spec.status().withContext(file);
+      exes.push_back(std::move(spec).value());
+    }
+
+  std::vector<detail::FunctionProgram> programs;
+  std::vector<const fb::Function *> sources; // parallel to programs
+  std::set<std::string> names;
+  bool anyDispatch = false;
+  if (m->functions())
+    for (uint32_t i = 0; i < m->functions()->size(); ++i) {
+      auto p = convertFunction(m->functions()->Get(i), i, exes);
+      if (!p.ok())
+        return p.status().withContext(file);
+      if (!names.insert(p->name).second)
+        return dataLoss(file + ": function '" + p->name + "' is defined twice");
+      anyDispatch |= !p->dispatches.empty();
+      programs.push_back(std::move(p).value());
+      sources.push_back(m->functions()->Get(i));
+    }
+
+  // Prepare the first executable for this device's target that loads.
+  std::shared_ptr<hal::Executable> executable;
+  if (anyDispatch) {
+    Status firstError;
+    std::vector<std::string> targets;
+    for (const hal::ExecutableSpec &spec : exes) {
+      targets.push_back(spec.target);
+      if (spec.target != device->name())
+        continue;
+      auto exe = device->hal().prepareExecutable(spec);
+      if (exe.ok()) {
+        executable = std::move(exe).value();
+        break;
+      }
+      if (firstError.ok())
+        firstError = exe.status();
+    }
+    if (!executable) {
+      if (!firstError.ok())
+        return firstError.withContext(file);
+      return notFound(file + ": no executable for target '" + device->name() +
+                      "' (module has: " + (targets.empty() ? "none" : join(targets)) + ")");
+    }
+  }
+
+  std::shared_ptr<Module> module(new Module());
+  module->name_ = fileName;
+  module->device_ = device;
+  for (size_t fi = 0; fi < programs.size(); ++fi) {
+    detail::FunctionProgram &p = programs[fi];
+    for (uint32_t i = 0; i < p.slots.size(); ++i) {
+      detail::ProgramSlot &slot = p.slots[i];
+      if (slot.kind != detail::ProgramSlot::Kind::Constant)
+        continue;
+      auto buffer = device->hal().allocate(slot.byteSize);
+      if (!buffer.ok())
+        return buffer.status().withContext(file + ": function '" + p.name + "': constant slot " +
+                                           str(i));
+      const flatbuffers::Vector<uint8_t> *data = sources[fi]->slots()->Get(i)->data();
+      if (data)
+        TESSEL_RETURN_IF_ERROR((*buffer)->write(0, data->data(), data->size()));
+      slot.constant = std::move(buffer).value();
+    }
+    p.device = device->halShared();
+    if (!p.dispatches.empty())
+      p.executable = executable;
+  }
+  module->description_ = describeModule(m, fileName, programs, exes);
+  for (detail::FunctionProgram &p : programs)
+    module->functions_.emplace_back(std::make_shared<detail::FunctionProgram>(std::move(p)));
+  return module;
+}
+
+StatusOr<const Function *> Module::lookupFunction(std::string_view fnName) const {
+  std::vector<std::string> available;
+  for (const Function &f : functions_) {
+    if (f.name() == fnName)
+      return &f;
+    available.push_back(f.name());
+  }
+  return notFound("module '" + name_ + "' has no function '" + std::string(fnName) +
+                  "' (available: " + (available.empty() ? "none" : join(available)) + ")");
+}
+
+StatusOr<std::vector<HostTensor>> Module::call(std::string_view function,
+                                               const std::vector<HostTensor> &inputs) const {
+  TESSEL_ASSIGN_OR_RETURN(const Function *f, lookupFunction(function));
+  return f->call(inputs);
+}
+
+std::string Module::describe() const { return description_; }
+
+} // namespace tessel::rt

@@ -1,0 +1,217 @@
+// Tests of the cpu HAL driver: buffers, command buffers, executable loading
+// (arch/format/feature selection, ELF checks, symbols, libm) and device
+// creation by name.
+#include "hal/cpu/cpu_device.h"
+#include "hal/cpu/cpu_executable.h"
+#include "hal/cpu/cpu_features.h"
+#include "tessel/runtime/device.h"
+#include "test_module_builder.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+
+using namespace tessel::rt;
+using namespace tessel::rt::hal;
+
+namespace {
+
+ExecutableSpec kernelSpec(const std::vector<uint8_t> &library, std::vector<ExportInfo> exports) {
+  ExecutableSpec spec;
+  spec.name = "test";
+  spec.target = "cpu";
+  spec.exports = std::move(exports);
+  spec.binaries.push_back(
+      BinaryInfo{"elf-shared-object", cpu::hostArch(), {}, library.data(), library.size()});
+  return spec;
+}
+
+ExportInfo exportOf(const std::string &name, uint32_t wgX, uint32_t bindings) {
+  ExportInfo e;
+  e.name = name;
+  e.workgroupCount = {wgX, 1, 1};
+  e.bindingCount = bindings;
+  return e;
+}
+
+template <typename T> std::shared_ptr<Buffer> upload(hal::Device &d, const std::vector<T> &v) {
+  auto b = d.allocate(v.size() * sizeof(T));
+  EXPECT_TRUE(b.ok());
+  EXPECT_TRUE((*b)->write(0, v.data(), v.size() * sizeof(T)).ok());
+  return *b;
+}
+
+std::string errorOf(const ExecutableSpec &spec) {
+  auto exe = cpu::CpuExecutable::load(spec);
+  return exe.ok() ? "" : exe.status().message();
+}
+
+} // namespace
+
+TEST(CpuBufferTest, AlignedAndRangeChecked) {
+  cpu::CpuDevice device(2);
+  for (size_t size : {0, 1, 63, 65, 1000}) {
+    auto b = device.allocate(size);
+    ASSERT_TRUE(b.ok());
+    EXPECT_EQ((*b)->size(), size);
+    auto p = (*b)->map();
+    ASSERT_TRUE(p.ok());
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(*p) % kBufferAlignment, 0u);
+  }
+  auto b = *device.allocate(16);
+  uint8_t data[16] = {};
+  EXPECT_TRUE(b->write(8, data, 8).ok());
+  Status s = b->write(9, data, 8);
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("outside a buffer of 16 bytes"), std::string::npos) << s.message();
+  EXPECT_FALSE(b->read(17, data, 0).ok());
+  EXPECT_FALSE(device.allocate(SIZE_MAX).ok());
+}
+
+TEST(CpuCommandBufferTest, FillAndCopyRunInOrder) {
+  cpu::CpuDevice device(2);
+  auto a = *device.allocate(100), b = *device.allocate(100);
+  auto cb = device.createCommandBuffer();
+  ASSERT_TRUE(cb->fill(*a, 0, 100, 7).ok());
+  ASSERT_TRUE(cb->fill(*a, 10, 5, 9).ok());
+  ASSERT_TRUE(cb->copy(*a, 0, *b, 50, 50).ok());
+  EXPECT_FALSE(cb->fill(*a, 90, 20, 1).ok());
+  EXPECT_FALSE(cb->copy(*a, 0, *b, 60, 50).ok());
+  ASSERT_TRUE(device.submitAndWait(*cb).ok());
+  uint8_t out[100];
+  ASSERT_TRUE(b->read(0, out, 100).ok());
+  EXPECT_EQ(out[50], 7);
+  EXPECT_EQ(out[60], 9);
+  EXPECT_EQ(out[64], 9);
+  EXPECT_EQ(out[65], 7);
+}
+
+TEST(CpuExecutableTest, DispatchesEveryWorkgroup) {
+  std::vector<uint8_t> lib = testutil::testKernelLibrary();
+  for (unsigned threads : {1u, 3u}) {
+    cpu::CpuDevice device(threads);
+    const int64_t n = 1001;
+    uint32_t wg = testutil::workgroupsFor(n);
+    auto exe = device.prepareExecutable(kernelSpec(
+        lib, {exportOf("add_f32", wg, 4), exportOf("exp_f32", wg, 3), exportOf("wg_ids_i32", 1, 2)}));
+    ASSERT_TRUE(exe.ok()) << exe.status().toString();
+
+    std::mt19937 rng(threads);
+    std::uniform_real_distribution<float> dist(-3, 3);
+    std::vector<float> a(n), b(n);
+    for (int64_t i = 0; i < n; ++i)
+      a[i] = dist(rng), b[i] = dist(rng);
+    auto count = upload(device, std::vector<int64_t>{n});
+    auto ab = upload(device, a), bb = upload(device, b);
+    auto sum = *device.allocate(n * 4), ex = *device.allocate(n * 4);
+    // x and y share a factor so that a wrong id decomposition cannot
+    // accidentally be a permutation.
+    std::array<uint32_t, 3> wg3d{4, 6, 3};
+    auto dims = upload(device, std::vector<int64_t>{4, 6, 3});
+    auto ids = upload(device, std::vector<int32_t>(72, 1000000));
+
+    auto cb = device.createCommandBuffer();
+    ASSERT_TRUE(cb->dispatch(**exe, 0, {wg, 1, 1}, {count.get(), ab.get(), bb.get(), sum.get()}).ok());
+    // Chained: exp of the sum written by the previous dispatch.
+    ASSERT_TRUE(cb->dispatch(**exe, 1, {wg, 1, 1}, {count.get(), sum.get(), ex.get()}).ok());
+    ASSERT_TRUE(cb->dispatch(**exe, 2, wg3d, {dims.get(), ids.get()}).ok());
+    Status bad = cb->dispatch(**exe, 0, {wg, 1, 1}, {count.get()});
+    EXPECT_NE(bad.message().find("with 1 bindings, expected 4"), std::string::npos) << bad.message();
+    ASSERT_TRUE(device.submitAndWait(*cb).ok());
+
+    std::vector<float> s(n), e(n);
+    ASSERT_TRUE(sum->read(0, s.data(), n * 4).ok());
+    ASSERT_TRUE(ex->read(0, e.data(), n * 4).ok());
+    for (int64_t i = 0; i < n; ++i) {
+      ASSERT_EQ(s[i], a[i] + b[i]) << i;
+      ASSERT_NEAR(e[i], std::exp(a[i] + b[i]), 1e-5 * std::exp(a[i] + b[i])) << i;
+    }
+    std::vector<int32_t> id(72);
+    ASSERT_TRUE(ids->read(0, id.data(), 72 * 4).ok());
+    for (int z = 0; z < 3; ++z)
+      for (int y = 0; y < 6; ++y)
+        for (int x = 0; x < 4; ++x)
+          EXPECT_EQ(id[(z * 6 + y) * 4 + x], 1000000 + 1 + x + 100 * y + 10000 * z);
+  }
+}
+
+TEST(CpuExecutableTest, SelectionErrors) {
+  std::vector<uint8_t> lib = testutil::testKernelLibrary();
+  ExecutableSpec spec = kernelSpec(lib, {exportOf("add_f32", 1, 4)});
+
+  ExecutableSpec missing = kernelSpec(lib, {exportOf("add_f32", 1, 4), exportOf("nope", 1, 1)});
+  EXPECT_NE(errorOf(missing).find("no symbol 'nope'"), std::string::npos) << errorOf(missing);
+
+  ExecutableSpec arch = spec;
+  arch.binaries[0].arch = "riscv64";
+  EXPECT_NE(errorOf(arch).find("available archs: riscv64"), std::string::npos) << errorOf(arch);
+
+  ExecutableSpec format = spec;
+  format.binaries[0].format = "ptx";
+  EXPECT_NE(errorOf(format).find("binary formats: ptx"), std::string::npos) << errorOf(format);
+
+  // The first binary for another arch is skipped, the second one is used.
+  ExecutableSpec second = spec;
+  second.binaries.insert(second.binaries.begin(), arch.binaries[0]);
+  EXPECT_EQ(errorOf(second), "");
+
+  ExecutableSpec unknownFeature = spec;
+  unknownFeature.binaries[0].features = {"+some-future-feature"};
+  EXPECT_EQ(errorOf(unknownFeature), "");
+
+  std::vector<uint8_t> truncated(lib.begin(), lib.begin() + lib.size() / 2);
+  ExecutableSpec cut = spec;
+  cut.binaries[0].data = truncated.data();
+  cut.binaries[0].size = truncated.size();
+  EXPECT_NE(errorOf(cut).find("truncated"), std::string::npos) << errorOf(cut);
+
+  std::vector<uint8_t> garbage(4096, 0x5a);
+  ExecutableSpec notElf = spec;
+  notElf.binaries[0].data = garbage.data();
+  notElf.binaries[0].size = garbage.size();
+  EXPECT_NE(errorOf(notElf).find("not an ELF file"), std::string::npos) << errorOf(notElf);
+}
+
+#if defined(__x86_64__)
+TEST(CpuExecutableTest, RefusesMissingCpuFeature) {
+  EXPECT_TRUE(cpu::checkHostFeatures({"sse2", "+sse4.2"}).ok() ||
+              !__builtin_cpu_supports("sse4.2"));
+  // AMD-only and Xeon Phi-era features: no host has all of them.
+  std::string lacking;
+  if (!__builtin_cpu_supports("xop"))
+    lacking = "xop";
+  else if (!__builtin_cpu_supports("avx512vbmi"))
+    lacking = "avx512vbmi";
+  if (lacking.empty())
+    GTEST_SKIP() << "this host has every feature the test could ask for";
+  std::vector<uint8_t> lib = testutil::testKernelLibrary();
+  ExecutableSpec spec = kernelSpec(lib, {exportOf("add_f32", 1, 4)});
+  spec.binaries[0].features = {"avx2", lacking};
+  std::string err = errorOf(spec);
+  EXPECT_NE(err.find("lacks: " + lacking), std::string::npos) << err;
+}
+#endif
+
+TEST(DeviceTest, CreateByName) {
+  auto cpu = createDevice("cpu");
+  ASSERT_TRUE(cpu.ok()) << cpu.status().toString();
+  EXPECT_EQ((*cpu)->name(), "cpu");
+  EXPECT_NE((*cpu)->description().find("cpu ("), std::string::npos);
+
+  auto best = createDevice();
+  ASSERT_TRUE(best.ok());
+  EXPECT_EQ((*best)->name(), "cpu");
+
+  auto cuda = createDevice("cuda");
+  ASSERT_FALSE(cuda.ok());
+  EXPECT_EQ(cuda.status().message(),
+            "cuda device: not available in this build (CUDA driver not implemented yet)");
+
+  auto unknown = createDevice("tpu");
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_NE(unknown.status().message().find("unknown device 'tpu' (known: cuda, cpu)"),
+            std::string::npos)
+      << unknown.status().message();
+}

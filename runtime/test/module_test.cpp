@@ -1,0 +1,350 @@
+// Tests of module loading and calling: real kernels on random odd-sized
+// inputs, result aliasing, multi-dispatch chains, argument validation, and
+// corrupt modules (bad indices, sizes, symbols, arch, truncation, flips).
+#include "tessel/runtime/module.h"
+#include "test_module_builder.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <thread>
+
+using namespace tessel::rt;
+using namespace tessel::rt::testutil;
+
+namespace {
+
+class ModuleTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    auto d = createDevice("cpu");
+    ASSERT_TRUE(d.ok()) << d.status().toString();
+    device = *d;
+  }
+
+  std::shared_ptr<Module> load(const ModuleDesc &desc) {
+    auto m = Module::loadBytes(device, buildModule(desc), "test.tmod");
+    EXPECT_TRUE(m.ok()) << m.status().toString();
+    return m.ok() ? *m : nullptr;
+  }
+
+  // The load error of `desc` (empty if it loads).
+  std::string loadError(const ModuleDesc &desc) {
+    auto m = Module::loadBytes(device, buildModule(desc), "bad.tmod");
+    return m.ok() ? "" : m.status().message();
+  }
+
+  HostTensor randomF32(std::vector<int64_t> shape) {
+    HostTensor t = HostTensor::zeros(TensorType{ElementType::f32, std::move(shape)});
+    std::uniform_real_distribution<float> dist(-10, 10);
+    for (int64_t i = 0; i < t.numElements(); ++i)
+      t.data<float>()[i] = dist(rng);
+    return t;
+  }
+
+  std::shared_ptr<Device> device;
+  std::mt19937 rng{42};
+};
+
+ModuleDesc addModule(std::vector<int64_t> shape) {
+  ModuleDesc m = testModule();
+  addAddFunction(m, "add", std::move(shape));
+  return m;
+}
+
+#define EXPECT_CONTAINS(haystack, needle)                                                          \
+  EXPECT_NE(std::string(haystack).find(needle), std::string::npos) << (haystack)
+
+} // namespace
+
+TEST_F(ModuleTest, AddOnOddSizes) {
+  for (std::vector<int64_t> shape :
+       {std::vector<int64_t>{1}, {7}, {64}, {65}, {1001}, {3, 37}, {}}) {
+    auto module = load(addModule(shape));
+    ASSERT_TRUE(module);
+    HostTensor a = randomF32(shape), b = randomF32(shape);
+    auto out = module->call("add", {a, b});
+    ASSERT_TRUE(out.ok()) << out.status().toString();
+    ASSERT_EQ(out->size(), 1u);
+    const HostTensor &r = (*out)[0];
+    EXPECT_EQ(r.type, a.type);
+    for (int64_t i = 0; i < a.numElements(); ++i)
+      ASSERT_EQ(r.data<float>()[i], a.data<float>()[i] + b.data<float>()[i]) << i;
+  }
+}
+
+TEST_F(ModuleTest, MultiDispatchChainThroughTransients) {
+  ModuleDesc desc = testModule();
+  addAddFunction(desc, "add", {5});
+  addAddScaleFunction(desc, "add_scale", 131, -1.5f);
+  auto module = load(desc);
+  ASSERT_TRUE(module);
+  EXPECT_EQ(module->functions().size(), 2u);
+  HostTensor a = randomF32({131}), b = randomF32({131});
+  auto out = module->call("add_scale", {a, b});
+  ASSERT_TRUE(out.ok()) << out.status().toString();
+  ASSERT_EQ(out->size(), 2u);
+  for (int i = 0; i < 131; ++i) {
+    float sum = a.data<float>()[i] + b.data<float>()[i];
+    ASSERT_EQ((*out)[0].data<float>()[i], sum * -1.5f);
+    ASSERT_EQ((*out)[1].data<float>()[i], sum);
+  }
+  auto fn = module->lookupFunction("add_scale");
+  ASSERT_TRUE(fn.ok());
+  EXPECT_EQ((*fn)->dispatchCount(), 2u);
+  EXPECT_EQ((*fn)->signature(), "(131xf32, 131xf32) -> (131xf32, 131xf32)");
+  EXPECT_CONTAINS(module->describe(), "function add_scale(131xf32, 131xf32)");
+}
+
+TEST_F(ModuleTest, KernelUsingLibm) {
+  const int64_t n = 77;
+  ModuleDesc desc = testModule();
+  TensorType t{ElementType::f32, {n}};
+  FunctionDesc f{"exp", {t}, {t}, {}, {}, {}};
+  f.slots = {constantSlotOf(std::vector<int64_t>{n}), argumentSlot(0, t.byteSize()),
+             transientSlot(t.byteSize())};
+  f.dispatches = {{addExport(desc, "exp_f32", workgroupsFor(n), 3), {0, 1, 2}}};
+  f.resultSlots = {2};
+  desc.functions.push_back(f);
+  auto module = load(desc);
+  ASSERT_TRUE(module);
+  HostTensor a = randomF32({n});
+  auto out = module->call("exp", {a});
+  ASSERT_TRUE(out.ok()) << out.status().toString();
+  for (int i = 0; i < n; ++i) {
+    float e = std::exp(a.data<float>()[i]);
+    ASSERT_NEAR((*out)[0].data<float>()[i], e, 1e-5 * e);
+  }
+}
+
+TEST_F(ModuleTest, AliasedResultsComeBackAsCopies) {
+  // f(a: 6xf32) -> (a, a as 2x3, constant, constant): no dispatches at all.
+  TensorType flat{ElementType::f32, {6}}, grid{ElementType::f32, {2, 3}};
+  std::vector<float> constant = {1, 2, 3, 4, 5, 6};
+  ModuleDesc desc;
+  FunctionDesc f{"alias", {flat}, {flat, grid, grid, flat}, {}, {}, {}};
+  f.slots = {argumentSlot(0, 24), constantSlotOf(constant)};
+  f.resultSlots = {0, 0, 1, 1};
+  desc.functions.push_back(f);
+  auto module = load(desc); // no executable needed without dispatches
+  ASSERT_TRUE(module);
+  HostTensor a = randomF32({6});
+  for (int call = 0; call < 2; ++call) {
+    auto out = module->call("alias", {a});
+    ASSERT_TRUE(out.ok()) << out.status().toString();
+    ASSERT_EQ(out->size(), 4u);
+    EXPECT_EQ((*out)[0].bytes, a.bytes);
+    EXPECT_EQ((*out)[1].bytes, a.bytes);
+    EXPECT_EQ((*out)[1].type, grid);
+    EXPECT_EQ((*out)[2].data<float>()[5], 6.0f);
+    EXPECT_NE((*out)[0].bytes.data(), (*out)[1].bytes.data());
+    EXPECT_NE((*out)[2].bytes.data(), (*out)[3].bytes.data());
+    (*out)[0].data<float>()[0] = 1e9f; // results are the caller's to modify
+    EXPECT_NE(a.data<float>()[0], 1e9f);
+  }
+}
+
+TEST_F(ModuleTest, InPlaceKernelDoesNotTouchCallerInput) {
+  // wg_ids_i32 updates its second binding in place; here that is the
+  // argument slot, which is also the result.
+  TensorType t{ElementType::i32, {3, 6, 4}};
+  ModuleDesc desc = testModule();
+  uint32_t ordinal = addExport(desc, "wg_ids_i32", 4, 2);
+  desc.executables[0].exports[ordinal].workgroupCount = {4, 6, 3};
+  FunctionDesc f{"ids", {t}, {t}, {}, {}, {}};
+  f.slots = {constantSlotOf(std::vector<int64_t>{4, 6, 3}), argumentSlot(0, t.byteSize())};
+  f.dispatches = {{ordinal, {0, 1}}};
+  f.resultSlots = {1};
+  desc.functions.push_back(f);
+  auto module = load(desc);
+  ASSERT_TRUE(module);
+  HostTensor in = HostTensor::zeros(t);
+  for (int i = 0; i < 72; ++i)
+    in.data<int32_t>()[i] = static_cast<int32_t>(rng() % 1000);
+  HostTensor original = in;
+  auto out = module->call("ids", {in});
+  ASSERT_TRUE(out.ok()) << out.status().toString();
+  EXPECT_EQ(in.bytes, original.bytes);
+  for (int z = 0; z < 3; ++z)
+    for (int y = 0; y < 6; ++y)
+      for (int x = 0; x < 4; ++x) {
+        int i = (z * 6 + y) * 4 + x;
+        EXPECT_EQ((*out)[0].data<int32_t>()[i], in.data<int32_t>()[i] + 1 + x + 100 * y + 10000 * z);
+      }
+}
+
+TEST_F(ModuleTest, ConcurrentCalls) {
+  auto module = load(addModule({333}));
+  ASSERT_TRUE(module);
+  HostTensor a = randomF32({333}), b = randomF32({333});
+  auto work = [&](bool &ok) {
+    ok = true;
+    for (int i = 0; i < 50 && ok; ++i) {
+      auto out = module->call("add", {a, b});
+      ok = out.ok() && (*out)[0].data<float>()[332] == a.data<float>()[332] + b.data<float>()[332];
+    }
+  };
+  bool ok1 = false, ok2 = false;
+  std::thread t([&] { work(ok1); });
+  work(ok2);
+  t.join();
+  EXPECT_TRUE(ok1);
+  EXPECT_TRUE(ok2);
+}
+
+TEST_F(ModuleTest, ArgumentErrorsNameTheArgument) {
+  ModuleDesc desc = testModule();
+  addAddFunction(desc, "main", {4, 6});
+  auto module = load(desc);
+  ASSERT_TRUE(module);
+  HostTensor good = randomF32({4, 6});
+  auto err = [&](std::vector<HostTensor> in) {
+    auto out = module->call("main", in);
+    return out.ok() ? std::string() : out.status().message();
+  };
+  EXPECT_EQ(err({good, randomF32({4, 5})}),
+            "function 'main': argument 1 has type 4x5xf32 but expected 4x6xf32");
+  EXPECT_EQ(err({good, good, good}), "function 'main' expects 2 arguments, got 3");
+  EXPECT_EQ(err({}), "function 'main' expects 2 arguments, got 0");
+  EXPECT_EQ(err({HostTensor::zeros(TensorType{ElementType::i32, {4, 6}}), good}),
+            "function 'main': argument 0 has type 4x6xi32 but expected 4x6xf32");
+  HostTensor shortBytes = good;
+  shortBytes.bytes.resize(10);
+  EXPECT_CONTAINS(err({good, shortBytes}), "argument 1 of type 4x6xf32 holds 10 bytes");
+  auto missing = module->call("nope", {good, good});
+  ASSERT_FALSE(missing.ok());
+  EXPECT_CONTAINS(missing.status().message(), "no function 'nope' (available: main)");
+}
+
+TEST_F(ModuleTest, StructuralErrorsNameTheProblem) {
+  struct Case {
+    const char *what;
+    void (*breakIt)(ModuleDesc &);
+    const char *needle;
+  } cases[] = {
+      {"binding slot", [](ModuleDesc &m) { m.functions[0].dispatches[0].bindings[3] = 9; },
+       "module file 'bad.tmod': function 'add': dispatch 0 binds slot 9 but there are 4 slots"},
+      {"result slot", [](ModuleDesc &m) { m.functions[0].resultSlots[0] = 4; },
+       "function 'add': result 0 is in slot 4 but there are 4 slots"},
+      {"result count", [](ModuleDesc &m) { m.functions[0].resultSlots.push_back(3); },
+       "has 1 results but 2 result slots"},
+      {"argument index", [](ModuleDesc &m) { m.functions[0].slots[2].argument = 2; },
+       "slot 2 is argument 2 but there are 2 arguments"},
+      {"argument size", [](ModuleDesc &m) { m.functions[0].slots[1].byteSize = 20; },
+       "slot 1 holds argument 0 of type 7xf32 (28 bytes) but has byte_size 20"},
+      {"result size", [](ModuleDesc &m) { m.functions[0].slots[3].byteSize = 32; },
+       "result 0 of type 7xf32 (28 bytes) is in slot 3 of byte_size 32"},
+      {"constant size", [](ModuleDesc &m) { m.functions[0].slots[0].byteSize = 16; },
+       "slot 0 is a constant of byte_size 16 but has 8 bytes of data"},
+      {"slot kind", [](ModuleDesc &m) { m.functions[0].slots[3].kind = 7; },
+       "slot 3 has unknown kind 7"},
+      {"negative shape", [](ModuleDesc &m) { m.functions[0].results[0].shape = {-7}; },
+       "result 0: type -7xf32 has a negative dimension"},
+      {"element type",
+       [](ModuleDesc &m) { m.functions[0].arguments[1].elementType = static_cast<ElementType>(42); },
+       "argument 1 has unknown element type 42"},
+      {"ordinal", [](ModuleDesc &m) { m.functions[0].dispatches[0].ordinal = 3; },
+       "dispatch 0 uses export 3 but executable 0 (cpu) has 1 exports"},
+      {"binding count", [](ModuleDesc &m) { m.functions[0].dispatches[0].bindings.pop_back(); },
+       "dispatch 0 has 3 bindings but export 'add_f32' of executable 0 (cpu) takes 4"},
+      {"workgroup entries", [](ModuleDesc &m) { m.executables[0].exports[0].workgroupCount = {1, 1}; },
+       "export 0 'add_f32': workgroup_count must have 3 entries"},
+      {"workgroup zero", [](ModuleDesc &m) { m.executables[0].exports[0].workgroupCount = {1, 0, 1}; },
+       "workgroup_count entries must be > 0"},
+      {"workgroup total",
+       [](ModuleDesc &m) { m.executables[0].exports[0].workgroupCount = {1u << 20, 1u << 20, 2}; },
+       "more than 1099511627776 workgroups"},
+      {"version", [](ModuleDesc &m) { m.version = 2; },
+       "module file 'bad.tmod' has schema version 2 but this runtime reads version 1"},
+      {"duplicate", [](ModuleDesc &m) { m.functions.push_back(m.functions[0]); },
+       "function 'add' is defined twice"},
+      {"missing symbol", [](ModuleDesc &m) { m.executables[0].exports[0].name = "sub_f32"; },
+       "executable '0 (cpu)': shared object has no symbol 'sub_f32'"},
+      {"arch", [](ModuleDesc &m) { m.executables[0].binaries[0].arch = "sparc"; },
+       "no elf-shared-object binary for this host's arch"},
+      {"target", [](ModuleDesc &m) { m.executables[0].target = "cuda"; },
+       "no executable for target 'cpu' (module has: cuda)"},
+      {"no executables", [](ModuleDesc &m) { m.executables.clear(); },
+       "no executable for target 'cpu' (module has: none)"},
+  };
+  for (const Case &c : cases) {
+    ModuleDesc desc = addModule({7});
+    c.breakIt(desc);
+    std::string err = loadError(desc);
+    EXPECT_NE(err.find(c.needle), std::string::npos) << c.what << ": " << err;
+    EXPECT_NE(err.find("'bad.tmod'"), std::string::npos) << c.what << ": " << err;
+  }
+}
+
+TEST_F(ModuleTest, NoExecutableForDevice) {
+  ModuleDesc desc = addModule({7});
+  ExecutableDesc cuda = desc.executables[0];
+  cuda.target = "cuda";
+  desc.executables = {cuda};
+  EXPECT_CONTAINS(loadError(desc), "no executable for target 'cpu' (module has: cuda)");
+}
+
+TEST_F(ModuleTest, FileErrors) {
+  auto missing = Module::loadFile(device, "/nonexistent/m.tmod");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_CONTAINS(missing.status().message(), "cannot open module file '/nonexistent/m.tmod'");
+
+  std::vector<uint8_t> bytes = buildModule(addModule({7}));
+  std::vector<uint8_t> wrongId = bytes;
+  wrongId[4] = 'X';
+  auto m = Module::loadBytes(device, wrongId, "x.tmod");
+  EXPECT_CONTAINS(m.status().message(), "'x.tmod' is not a Tessel module (file identifier 'XMOD'");
+  auto tiny = Module::loadBytes(device, {1, 2, 3}, "x.tmod");
+  EXPECT_CONTAINS(tiny.status().message(), "truncated or corrupt module file 'x.tmod'");
+}
+
+TEST_F(ModuleTest, EveryTruncationIsAnError) {
+  std::vector<uint8_t> bytes = buildModule(addModule({7}));
+  for (size_t len = 0; len < bytes.size(); ++len) {
+    std::vector<uint8_t> cut(bytes.begin(), bytes.begin() + len);
+    auto m = Module::loadBytes(device, cut, "cut.tmod");
+    ASSERT_FALSE(m.ok()) << "length " << len;
+    ASSERT_NE(m.status().message().find("'cut.tmod'"), std::string::npos) << m.status().message();
+  }
+}
+
+// Flips bytes anywhere except inside the embedded shared object: its bytes
+// are machine code and ELF tables that the dynamic loader trusts, which no
+// runtime can vet. Every load must end in a clean error or a success.
+TEST_F(ModuleTest, RandomByteFlipsNeverCrash) {
+  ModuleDesc desc = testModule();
+  addAddFunction(desc, "add", {7});
+  addAddScaleFunction(desc, "add_scale", 100, 3.0f);
+  std::vector<uint8_t> bytes = buildModule(desc);
+  std::vector<uint8_t> lib = testKernelLibrary();
+  auto at = std::search(bytes.begin(), bytes.end(), lib.begin(), lib.end());
+  ASSERT_NE(at, bytes.end());
+  size_t libBegin = at - bytes.begin(), libEnd = libBegin + lib.size();
+  size_t outside = bytes.size() - lib.size();
+
+  std::mt19937 rng(2024);
+  int failures = 0, successes = 0;
+  for (int trial = 0; trial < 3000; ++trial) {
+    std::vector<uint8_t> fuzzed = bytes;
+    int flips = 1 + trial % 3;
+    for (int f = 0; f < flips; ++f) {
+      size_t pos = rng() % outside;
+      if (pos >= libBegin)
+        pos += libEnd - libBegin;
+      fuzzed[pos] ^= static_cast<uint8_t>(1 + rng() % 255);
+    }
+    auto m = Module::loadBytes(device, fuzzed, "fuzz.tmod");
+    if (m.ok()) {
+      ++successes;
+    } else {
+      ++failures;
+      ASSERT_NE(m.status().message().find("'fuzz.tmod'"), std::string::npos)
+          << m.status().message();
+    }
+  }
+  // Both outcomes must occur, or the fuzzing did not reach the checks.
+  EXPECT_GT(failures, 100);
+  EXPECT_GT(successes, 0);
+}

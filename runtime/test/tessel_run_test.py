@@ -1,0 +1,189 @@
+#!/usr/bin/env python3
+"""End-to-end tests of the tessel-run command line (standard library only).
+
+usage: tessel_run_test.py TESSEL_RUN MAKE_TEST_MODULE WORKDIR [unittest args]
+
+make_test_module writes add.tmod (one function, add: 2x3xf32 + 2x3xf32) and
+multi.tmod (add, and add_scale(7xf32, 7xf32) -> ((a+b)*2, a+b)) into a fresh
+directory under WORKDIR for every test, so tests may run in parallel.
+"""
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+import unittest
+
+TESSEL_RUN = MAKE_TEST_MODULE = WORKDIR = None
+
+
+def write_npy(path, descr, shape, values):
+    fmt = {"<f4": "f", "<f8": "d", "<i4": "i", "|b1": "B", "<u2": "H"}[descr]
+    shape_text = "(" + ", ".join(map(str, shape)) + ("," if len(shape) == 1 else "") + ")"
+    header = "{'descr': '%s', 'fortran_order': False, 'shape': %s, }" % (descr, shape_text)
+    header += " " * ((64 - (10 + len(header) + 1) % 64) % 64) + "\n"
+    with open(path, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
+        f.write(struct.pack("<%d%s" % (len(values), fmt), *values))
+
+
+def read_npy_f32(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    assert data[:6] == b"\x93NUMPY", "bad magic"
+    (hlen,) = struct.unpack("<H", data[8:10])
+    header = data[10:10 + hlen].decode()
+    assert "'<f4'" in header, header
+    body = data[10 + hlen:]
+    return header, list(struct.unpack("<%df" % (len(body) // 4), body))
+
+
+class TesselRunTest(unittest.TestCase):
+    def setUp(self):
+        os.makedirs(WORKDIR, exist_ok=True)
+        self.dir = tempfile.mkdtemp(dir=WORKDIR)
+        subprocess.run([MAKE_TEST_MODULE, self.dir], check=True)
+        self.add = os.path.join(self.dir, "add.tmod")
+        self.multi = os.path.join(self.dir, "multi.tmod")
+
+    def run_tool(self, *args):
+        p = subprocess.run([TESSEL_RUN] + list(args), capture_output=True, text=True,
+                           timeout=60)
+        self.assertGreaterEqual(p.returncode, 0, "crashed with signal %d: %s" %
+                                (-p.returncode, p.stderr))
+        return p
+
+    def path(self, name):
+        return os.path.join(self.dir, name)
+
+    def test_inline_input(self):
+        p = self.run_tool(self.add, "--input=2x3xf32=1,2,3,4,5,6", "--input=2x3xf32=10")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.stdout, "result[0]: 2x3xf32=[[11 12 13][14 15 16]]\n")
+        self.assertIn("tessel-run: device cpu (", p.stderr)
+
+    def test_npy_round_trip(self):
+        a = [0.5 * i - 1 for i in range(6)]
+        b = [3.25 - i for i in range(6)]
+        write_npy(self.path("a.npy"), "<f4", [2, 3], a)
+        write_npy(self.path("b.npy"), "<f4", [2, 3], b)
+        p = self.run_tool(self.multi, "--function=add", "--input=@" + self.path("a.npy"),
+                          "--input=@" + self.path("b.npy"), "--output=@" + self.path("o.npy"))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.stdout, "")
+        header, got = read_npy_f32(self.path("o.npy"))
+        self.assertIn("'shape': (2, 3)", header)
+        self.assertEqual(got, [x + y for x, y in zip(a, b)])
+        # Two results need two --output flags.
+        p = self.run_tool(self.multi, "--function=add_scale", "--input=7xf32=1",
+                          "--input=7xf32=2", "--output=@" + self.path("o1.npy"))
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("has 2 results but 1 --output flags", p.stderr)
+
+    def test_expected_pass(self):
+        write_npy(self.path("e0.npy"), "<f4", [7], [6.0] * 7)
+        p = self.run_tool(self.multi, "--function=add_scale", "--input=7xf32=1",
+                          "--input=7xf32=2", "--expected_output=@" + self.path("e0.npy"),
+                          "--expected_output=7xf32=3.00001", "--tolerance=1e-4")
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        self.assertIn("result[0]: PASS (max abs err 0, max rel err 0)", p.stdout)
+        self.assertIn("result[1]: PASS (max abs err", p.stdout)
+
+    def test_expected_fail(self):
+        p = self.run_tool(self.add, "--input=2x3xf32=1,2,3,4,5,6", "--input=2x3xf32=0",
+                          "--expected_output=2x3xf32=1,2,3,4,5.5,6")
+        self.assertEqual(p.returncode, 1, p.stdout + p.stderr)
+        self.assertIn("result[0]: FAIL: first mismatch at [1,1]: got 5, expected 5.5", p.stdout)
+        # Default tolerance is 1e-5: 3.001 vs 3 fails, exact ints would too.
+        p = self.run_tool(self.add, "--input=2x3xf32=1", "--input=2x3xf32=2",
+                          "--expected_output=2x3xf32=3.001")
+        self.assertEqual(p.returncode, 1)
+        p = self.run_tool(self.add, "--input=2x3xf32=1", "--input=2x3xf32=2",
+                          "--expected_output=2x3xi32=3")
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("expected type 2x3xi32 but got 2x3xf32", p.stdout)
+
+    def test_bad_flag(self):
+        for args in (["--frobnicate=1"], ["--input"], ["--benchmark=zero"],
+                     ["--tolerance=-1"], ["--output=o.npy"], []):
+            p = self.run_tool(*([self.add] if args else []), *args)
+            self.assertEqual(p.returncode, 2, args)
+            self.assertIn("usage: tessel-run", p.stderr)
+        p = self.run_tool(self.add, "--frobnicate=1")
+        self.assertIn("unknown flag '--frobnicate'", p.stderr)
+        p = self.run_tool("--help")
+        self.assertEqual(p.returncode, 0)
+        self.assertIn("--expected_output", p.stdout)
+
+    def test_wrong_shape(self):
+        p = self.run_tool(self.add, "--input=2x3xf32=1", "--input=3x2xf32=1")
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("function 'add': argument 1 has type 3x2xf32 but expected 2x3xf32",
+                      p.stderr)
+        p = self.run_tool(self.add, "--input=2x3xf32=1")
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("function 'add' expects 2 arguments, got 1", p.stderr)
+        p = self.run_tool(self.add, "--input=2x3xf32=1,2", "--input=2x3xf32=1")
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("input 0: tensor literal for 2x3xf32 has 2 values but needs 6", p.stderr)
+
+    def test_missing_file(self):
+        p = self.run_tool(self.path("nope.tmod"))
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("nope.tmod", p.stderr)
+        p = self.run_tool(self.add, "--input=@" + self.path("missing.npy"), "--input=2x3xf32=1")
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("missing.npy", p.stderr)
+        with open(self.path("corrupt.tmod"), "wb") as f:
+            with open(self.add, "rb") as g:
+                f.write(g.read()[:100])
+        p = self.run_tool(self.path("corrupt.tmod"))
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("truncated or corrupt module file", p.stderr)
+
+    def test_function_selection(self):
+        p = self.run_tool(self.multi, "--input=2x3xf32=1", "--input=2x3xf32=1")
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("choose one with --function=NAME (available: add, add_scale)", p.stderr)
+        p = self.run_tool(self.multi, "--function=sub")
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("no function 'sub' (available: add, add_scale)", p.stderr)
+
+    def test_benchmark(self):
+        p = self.run_tool(self.add, "--input=2x3xf32=1", "--input=2x3xf32=1", "--benchmark=5")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertRegex(p.stdout, r"benchmark: 5 runs, median [0-9.]+ ms, min [0-9.]+ ms, "
+                                   r"max [0-9.]+ ms")
+
+    def test_print_module(self):
+        p = self.run_tool(self.multi, "--print-module")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("function add_scale(7xf32, 7xf32) -> (7xf32, 7xf32): 6 slots, "
+                      "2 dispatches", p.stdout)
+        self.assertIn("export 0: add_f32", p.stdout)
+        self.assertIn("elf-shared-object", p.stdout)
+
+    def test_cuda_unavailable(self):
+        p = self.run_tool(self.add, "--device=cuda")
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("cuda device: not available in this build "
+                      "(CUDA driver not implemented yet)", p.stderr)
+        p = self.run_tool(self.add, "--device=cpu", "--input=2x3xf32=1", "--input=2x3xf32=1")
+        self.assertEqual(p.returncode, 0, p.stderr)
+
+    def test_numpy_interop(self):
+        try:
+            import numpy as np
+        except ImportError:
+            self.skipTest("numpy not available to this python")
+        a = np.random.default_rng(3).standard_normal((2, 3)).astype(np.float32)
+        np.save(self.path("a.npy"), a)
+        p = self.run_tool(self.add, "--input=@" + self.path("a.npy"),
+                          "--input=@" + self.path("a.npy"), "--output=@" + self.path("o.npy"))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        np.testing.assert_array_equal(np.load(self.path("o.npy")), a + a)
+
+
+if __name__ == "__main__":
+    TESSEL_RUN, MAKE_TEST_MODULE, WORKDIR = sys.argv[1:4]
+    unittest.main(argv=[sys.argv[0]] + sys.argv[4:])

@@ -1,0 +1,142 @@
+// Serializing ModuleDesc with the generated FlatBuffers helpers, plus the
+// canned functions over the test kernels.
+#include "test_module_builder.h"
+
+#include "module_generated.h"
+
+#include <cstdio>
+#include <stdexcept>
+
+namespace tessel::rt::testutil {
+
+namespace fb = tessel::fb;
+
+SlotDesc argumentSlot(uint32_t argument, uint64_t byteSize) {
+  return SlotDesc{fb::SlotKind_Argument, argument, byteSize, {}, false};
+}
+SlotDesc transientSlot(uint64_t byteSize) {
+  return SlotDesc{fb::SlotKind_Transient, 0, byteSize, {}, false};
+}
+SlotDesc constantSlot(std::vector<uint8_t> data) {
+  uint64_t size = data.size();
+  return SlotDesc{fb::SlotKind_Constant, 0, size, std::move(data), true};
+}
+
+std::vector<uint8_t> buildModule(const ModuleDesc &m) {
+  flatbuffers::FlatBufferBuilder b;
+  auto types = [&](const std::vector<TensorType> &ts) {
+    std::vector<flatbuffers::Offset<fb::TensorType>> out;
+    for (const TensorType &t : ts)
+      out.push_back(fb::CreateTensorType(b, static_cast<fb::ElementType>(t.elementType),
+                                         b.CreateVector(t.shape)));
+    return b.CreateVector(out);
+  };
+  std::vector<flatbuffers::Offset<fb::Function>> functions;
+  for (const FunctionDesc &f : m.functions) {
+    std::vector<flatbuffers::Offset<fb::Slot>> slots;
+    for (const SlotDesc &s : f.slots)
+      slots.push_back(fb::CreateSlot(b, static_cast<fb::SlotKind>(s.kind), s.argument, s.byteSize,
+                                     s.hasData ? b.CreateVector(s.data) : 0));
+    std::vector<flatbuffers::Offset<fb::Dispatch>> dispatches;
+    for (const DispatchDesc &d : f.dispatches)
+      dispatches.push_back(fb::CreateDispatch(b, d.ordinal, b.CreateVector(d.bindings)));
+    auto name = b.CreateString(f.name);
+    auto args = types(f.arguments);
+    auto results = types(f.results);
+    functions.push_back(fb::CreateFunction(b, name, args, results, b.CreateVector(slots),
+                                           b.CreateVector(dispatches),
+                                           b.CreateVector(f.resultSlots)));
+  }
+  std::vector<flatbuffers::Offset<fb::Executable>> executables;
+  for (const ExecutableDesc &e : m.executables) {
+    std::vector<flatbuffers::Offset<fb::Export>> exports;
+    for (const ExportDesc &x : e.exports) {
+      std::vector<uint32_t> size{1, 1, 1};
+      exports.push_back(fb::CreateExport(b, b.CreateString(x.name), b.CreateVector(x.workgroupCount),
+                                         b.CreateVector(size), x.bindingCount, 0));
+    }
+    std::vector<flatbuffers::Offset<fb::Binary>> binaries;
+    for (const BinaryDesc &bin : e.binaries) {
+      auto format = b.CreateString(bin.format);
+      auto arch = b.CreateString(bin.arch);
+      auto features = b.CreateVectorOfStrings(bin.features);
+      binaries.push_back(fb::CreateBinary(b, format, arch, features, b.CreateVector(bin.data)));
+    }
+    auto target = b.CreateString(e.target);
+    executables.push_back(fb::CreateExecutable(b, target, b.CreateVector(exports),
+                                               b.CreateVector(binaries)));
+  }
+  auto producer = b.CreateString(m.producer);
+  auto root = fb::CreateModule(b, m.version, producer, b.CreateVector(functions),
+                               b.CreateVector(executables));
+  fb::FinishModuleBuffer(b, root);
+  return std::vector<uint8_t>(b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize());
+}
+
+std::vector<uint8_t> testKernelLibrary() {
+  FILE *f = std::fopen(TESSEL_TEST_KERNELS_PATH, "rb");
+  if (!f)
+    throw std::runtime_error("cannot open " TESSEL_TEST_KERNELS_PATH);
+  std::vector<uint8_t> bytes;
+  int c;
+  while ((c = std::fgetc(f)) != EOF)
+    bytes.push_back(static_cast<uint8_t>(c));
+  std::fclose(f);
+  return bytes;
+}
+
+std::string hostArchName() {
+#if defined(__x86_64__)
+  return "x86_64";
+#elif defined(__aarch64__)
+  return "aarch64";
+#else
+  return "unknown";
+#endif
+}
+
+ModuleDesc testModule() {
+  ModuleDesc m;
+  ExecutableDesc e;
+  e.binaries.push_back(BinaryDesc{"elf-shared-object", hostArchName(), {}, testKernelLibrary()});
+  m.executables.push_back(std::move(e));
+  return m;
+}
+
+uint32_t addExport(ModuleDesc &m, const std::string &symbol, uint32_t workgroupsX,
+                   uint32_t bindingCount) {
+  auto &exports = m.executables.at(0).exports;
+  exports.push_back(ExportDesc{symbol, {workgroupsX, 1, 1}, bindingCount});
+  return static_cast<uint32_t>(exports.size() - 1);
+}
+
+void addAddFunction(ModuleDesc &m, const std::string &name, std::vector<int64_t> shape) {
+  TensorType type{ElementType::f32, std::move(shape)};
+  int64_t n = type.numElements();
+  FunctionDesc f;
+  f.name = name;
+  f.arguments = {type, type};
+  f.results = {type};
+  f.slots = {constantSlotOf(std::vector<int64_t>{n}), argumentSlot(0, type.byteSize()),
+             argumentSlot(1, type.byteSize()), transientSlot(type.byteSize())};
+  f.dispatches = {{addExport(m, "add_f32", workgroupsFor(n), 4), {0, 1, 2, 3}}};
+  f.resultSlots = {3};
+  m.functions.push_back(std::move(f));
+}
+
+void addAddScaleFunction(ModuleDesc &m, const std::string &name, int64_t n, float factor) {
+  TensorType type{ElementType::f32, {n}};
+  FunctionDesc f;
+  f.name = name;
+  f.arguments = {type, type};
+  f.results = {type, type};
+  f.slots = {constantSlotOf(std::vector<int64_t>{n}),    constantSlotOf(std::vector<float>{factor}),
+             argumentSlot(0, type.byteSize()),           argumentSlot(1, type.byteSize()),
+             transientSlot(type.byteSize()),             transientSlot(type.byteSize())};
+  f.dispatches = {{addExport(m, "add_f32", workgroupsFor(n), 4), {0, 2, 3, 4}},
+                  {addExport(m, "scale_f32", workgroupsFor(n), 4), {0, 1, 4, 5}}};
+  f.resultSlots = {5, 4};
+  m.functions.push_back(std::move(f));
+}
+
+} // namespace tessel::rt::testutil

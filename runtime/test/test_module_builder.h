@@ -1,0 +1,98 @@
+// Test helper: describes modules with plain structs and serializes them with
+// the generated FlatBuffers Create* helpers, so tests can build valid modules
+// and then break exactly one thing.
+#pragma once
+
+#include "tessel/runtime/types.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tessel::rt::testutil {
+
+struct SlotDesc {
+  uint8_t kind = 1; // fb::SlotKind: 0 Argument, 1 Transient, 2 Constant
+  uint32_t argument = 0;
+  uint64_t byteSize = 0;
+  std::vector<uint8_t> data;
+  bool hasData = false;
+};
+SlotDesc argumentSlot(uint32_t argument, uint64_t byteSize);
+SlotDesc transientSlot(uint64_t byteSize);
+SlotDesc constantSlot(std::vector<uint8_t> data);
+template <typename T> SlotDesc constantSlotOf(const std::vector<T> &values) {
+  const auto *p = reinterpret_cast<const uint8_t *>(values.data());
+  return constantSlot(std::vector<uint8_t>(p, p + values.size() * sizeof(T)));
+}
+
+struct DispatchDesc {
+  uint32_t ordinal = 0;
+  std::vector<uint32_t> bindings;
+};
+
+struct FunctionDesc {
+  std::string name;
+  std::vector<TensorType> arguments, results;
+  std::vector<SlotDesc> slots;
+  std::vector<DispatchDesc> dispatches;
+  std::vector<uint32_t> resultSlots;
+};
+
+struct ExportDesc {
+  std::string name;
+  std::vector<uint32_t> workgroupCount{1, 1, 1};
+  uint32_t bindingCount = 0;
+};
+
+struct BinaryDesc {
+  std::string format = "elf-shared-object";
+  std::string arch;
+  std::vector<std::string> features;
+  std::vector<uint8_t> data;
+};
+
+struct ExecutableDesc {
+  std::string target = "cpu";
+  std::vector<ExportDesc> exports;
+  std::vector<BinaryDesc> binaries;
+};
+
+struct ModuleDesc {
+  uint32_t version = 1;
+  std::string producer = "tessel-runtime-test";
+  std::vector<FunctionDesc> functions;
+  std::vector<ExecutableDesc> executables;
+};
+
+/// Serializes `module` as a .tmod file image.
+std::vector<uint8_t> buildModule(const ModuleDesc &module);
+
+/// The bytes of the test kernel library (kernels/test_kernels.c).
+std::vector<uint8_t> testKernelLibrary();
+/// "x86_64" / "aarch64".
+std::string hostArchName();
+
+/// Elements per workgroup of the test kernels.
+constexpr int64_t kKernelWorkgroupSize = 64;
+inline uint32_t workgroupsFor(int64_t n) {
+  return static_cast<uint32_t>((n + kKernelWorkgroupSize - 1) / kKernelWorkgroupSize);
+}
+
+/// A module with one cpu executable holding the test kernel library and no
+/// exports or functions yet.
+ModuleDesc testModule();
+/// Appends an export of kernel `symbol` to executable 0; returns its ordinal.
+uint32_t addExport(ModuleDesc &module, const std::string &symbol, uint32_t workgroupsX,
+                   uint32_t bindingCount);
+
+/// Adds f(a, b) -> a + b for f32 tensors of `shape`: one add_f32 dispatch.
+void addAddFunction(ModuleDesc &module, const std::string &name, std::vector<int64_t> shape);
+
+/// Adds f(a, b: nxf32) -> ((a + b) * factor, a + b): an add_f32 and a
+/// scale_f32 dispatch chained through a transient slot; the factor is a
+/// constant slot.
+void addAddScaleFunction(ModuleDesc &module, const std::string &name, int64_t n, float factor);
+
+} // namespace tessel::rt::testutil

@@ -1,0 +1,290 @@
+// tessel-run: loads a module, calls one function with inputs from the
+// command line and prints, saves or checks its results; optionally
+// benchmarks the call. Exit codes: 0 success, 1 failure or mismatch,
+// 2 usage error.
+#include "tessel/runtime/compare.h"
+#include "tessel/runtime/device.h"
+#include "tessel/runtime/module.h"
+#include "tessel/runtime/npy.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <optional>
+#include <string>
+#include <vector>
+
+using namespace tessel::rt;
+
+namespace {
+
+constexpr int kExitFailure = 1;
+constexpr int kExitUsage = 2;
+
+const char kUsage[] =
+    R"(usage: tessel-run MODULE.tmod [--function=NAME] [--device=cpu]
+                  [--input=@in.npy | --input=2x3xf32=1,2,3,4,5,6]...
+                  [--output=@out.npy]...
+                  [--expected_output=@ref.npy | --expected_output=LITERAL]...
+                  [--tolerance=R] [--benchmark=N] [--print-module] [--help]
+
+Calls NAME (optional if the module has one function) with the inputs in
+order and prints each result, or writes them with --output (one per result).
+  --device=NAME         cpu, cuda, or best (default: best available)
+  --input=LITERAL       SHAPExTYPE=v1,v2,... e.g. 2x3xf32=1,2,3,4,5,6,
+                        f32=1.5, 4x4xf32=1 (a single value splats);
+                        i1 takes 0/1/true/false
+  --input=@FILE.npy     a .npy file (bf16: raw bits as <u2, or bfloat16)
+  --expected_output=... one per result; a float element passes if
+                        |got-exp| <= R*(1+|exp|); ints and i1 must match
+  --tolerance=R         default 1e-5
+  --benchmark=N         after 2 warm-up calls, time N calls
+  --print-module        describe the module's functions and executables
+Exit status: 0 ok, 1 failure or mismatch, 2 usage error.
+)";
+
+struct Options {
+  std::string module;
+  std::optional<std::string> function;
+  std::string device;
+  std::vector<std::string> inputs, outputs, expected;
+  double tolerance = kDefaultTolerance;
+  int benchmark = 0;
+  bool printModule = false;
+  bool help = false;
+};
+
+struct UsageError {
+  std::string message;
+};
+
+std::optional<UsageError> parseArgs(int argc, char **argv, Options &o) {
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      o.help = true;
+      continue;
+    }
+    if (arg == "--print-module") {
+      o.printModule = true;
+      continue;
+    }
+    if (arg.rfind("-", 0) != 0) {
+      if (!o.module.empty())
+        return UsageError{"more than one module given ('" + o.module + "' and '" + arg + "')"};
+      o.module = arg;
+      continue;
+    }
+    size_t eq = arg.find('=');
+    std::string flag = arg.substr(0, eq);
+    bool known = flag == "--function" || flag == "--device" || flag == "--input" ||
+                 flag == "--output" || flag == "--expected_output" || flag == "--tolerance" ||
+                 flag == "--benchmark";
+    if (!known)
+      return UsageError{"unknown flag '" + flag + "'"};
+    if (eq == std::string::npos)
+      return UsageError{"flag " + flag + " needs a value (" + flag + "=...)"};
+    std::string value = arg.substr(eq + 1);
+    if (flag == "--function") {
+      o.function = value;
+    } else if (flag == "--device") {
+      o.device = value;
+    } else if (flag == "--input") {
+      o.inputs.push_back(value);
+    } else if (flag == "--output") {
+      if (value.size() < 2 || value[0] != '@')
+        return UsageError{"--output expects @FILE.npy, got '" + value + "'"};
+      o.outputs.push_back(value.substr(1));
+    } else if (flag == "--expected_output") {
+      o.expected.push_back(value);
+    } else if (flag == "--tolerance") {
+      char *end = nullptr;
+      o.tolerance = std::strtod(value.c_str(), &end);
+      if (value.empty() || *end || !std::isfinite(o.tolerance) || o.tolerance < 0)
+        return UsageError{"--tolerance expects a non-negative number, got '" + value + "'"};
+    } else if (flag == "--benchmark") {
+      char *end = nullptr;
+      long n = std::strtol(value.c_str(), &end, 10);
+      if (value.empty() || *end || n <= 0 || n > 1000000)
+        return UsageError{"--benchmark expects a positive run count, got '" + value + "'"};
+      o.benchmark = static_cast<int>(n);
+    }
+  }
+  if (!o.help && o.module.empty())
+    return UsageError{"no module file given"};
+  return std::nullopt;
+}
+
+// "@file.npy" or a literal; `hint` is the element type the function expects
+// there (selects the npy raw-bits conventions for bf16 and i1).
+StatusOr<HostTensor> loadTensorArg(const std::string &arg, std::optional<ElementType> hint) {
+  if (!arg.empty() && arg[0] == '@')
+    return readNpy(arg.substr(1), hint);
+  return parseTensorLiteral(arg);
+}
+
+int fail(const Status &status) {
+  std::fprintf(stderr, "tessel-run: error: %s\n", status.message().c_str());
+  return kExitFailure;
+}
+
+std::string fmt(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.3g", v);
+  return buf;
+}
+
+std::string fmtMs(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.4f", v);
+  return buf;
+}
+
+struct Stats {
+  double median, min, max;
+};
+Stats stats(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  double median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+  return {median, v.front(), v.back()};
+}
+
+int run(const Options &o) {
+  auto device = createDevice(o.device);
+  if (!device.ok())
+    return fail(device.status());
+  std::fprintf(stderr, "tessel-run: device %s\n", (*device)->description().c_str());
+
+  auto module = Module::loadFile(*device, o.module);
+  if (!module.ok())
+    return fail(module.status());
+  if (o.printModule) {
+    std::fputs((*module)->describe().c_str(), stdout);
+    return 0;
+  }
+
+  const Function *function = nullptr;
+  if (o.function) {
+    auto f = (*module)->lookupFunction(*o.function);
+    if (!f.ok())
+      return fail(f.status());
+    function = *f;
+  } else {
+    const auto &fns = (*module)->functions();
+    if (fns.size() != 1) {
+      std::string names;
+      for (const Function &f : fns)
+        names += (names.empty() ? "" : ", ") + f.name();
+      return fail(invalidArgument("module '" + o.module + "' has " + std::to_string(fns.size()) +
+                                  " functions; choose one with --function=NAME (available: " +
+                                  (names.empty() ? "none" : names) + ")"));
+    }
+    function = &fns[0];
+  }
+
+  std::vector<HostTensor> inputs;
+  for (size_t i = 0; i < o.inputs.size(); ++i) {
+    std::optional<ElementType> hint;
+    if (i < function->arguments().size())
+      hint = function->arguments()[i].elementType;
+    auto t = loadTensorArg(o.inputs[i], hint);
+    if (!t.ok())
+      return fail(t.status().withContext("input " + std::to_string(i)));
+    inputs.push_back(std::move(t).value());
+  }
+
+  auto results = function->call(inputs);
+  if (!results.ok())
+    return fail(results.status());
+
+  size_t numResults = results->size();
+  if (!o.outputs.empty()) {
+    if (o.outputs.size() != numResults)
+      return fail(invalidArgument("function '" + function->name() + "' has " +
+                                  std::to_string(numResults) + " results but " +
+                                  std::to_string(o.outputs.size()) + " --output flags were given"));
+    for (size_t i = 0; i < numResults; ++i) {
+      Status s = writeNpy(o.outputs[i], (*results)[i]);
+      if (!s.ok())
+        return fail(s);
+    }
+  } else {
+    for (size_t i = 0; i < numResults; ++i)
+      std::printf("result[%zu]: %s\n", i, formatTensor((*results)[i]).c_str());
+  }
+
+  bool mismatch = false;
+  if (!o.expected.empty()) {
+    if (o.expected.size() != numResults)
+      return fail(invalidArgument("function '" + function->name() + "' has " +
+                                  std::to_string(numResults) + " results but " +
+                                  std::to_string(o.expected.size()) +
+                                  " --expected_output flags were given"));
+    for (size_t i = 0; i < numResults; ++i) {
+      auto expected = loadTensorArg(o.expected[i], (*results)[i].type.elementType);
+      if (!expected.ok())
+        return fail(expected.status().withContext("expected output " + std::to_string(i)));
+      CompareResult c = compareTensors((*results)[i], *expected, o.tolerance);
+      std::string errs = "(max abs err " + fmt(c.maxAbsError) + ", max rel err " +
+                         fmt(c.maxRelError) + ")";
+      if (c.pass)
+        std::printf("result[%zu]: PASS %s\n", i, errs.c_str());
+      else
+        std::printf("result[%zu]: FAIL: %s %s\n", i, c.message.c_str(), errs.c_str());
+      mismatch |= !c.pass;
+    }
+  }
+
+  if (o.benchmark > 0) {
+    for (int i = 0; i < 2; ++i) {
+      auto warm = function->call(inputs);
+      if (!warm.ok())
+        return fail(warm.status());
+    }
+    std::vector<double> total, dispatch;
+    for (int i = 0; i < o.benchmark; ++i) {
+      CallTimings t;
+      auto start = std::chrono::steady_clock::now();
+      auto r = function->call(inputs, &t);
+      total.push_back(
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+              .count());
+      if (!r.ok())
+        return fail(r.status());
+      dispatch.push_back(t.dispatchMs);
+    }
+    Stats s = stats(total), d = stats(dispatch);
+    std::printf("benchmark: %d runs, median %s ms, min %s ms, max %s ms "
+                "(dispatch only: median %s ms, min %s ms, max %s ms)\n",
+                o.benchmark, fmtMs(s.median).c_str(), fmtMs(s.min).c_str(),
+                fmtMs(s.max).c_str(), fmtMs(d.median).c_str(), fmtMs(d.min).c_str(),
+                fmtMs(d.max).c_str());
+  }
+  return mismatch ? kExitFailure : 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  try {
+    Options o;
+    if (auto err = parseArgs(argc, argv, o)) {
+      std::fprintf(stderr, "tessel-run: error: %s\n\n%s", err->message.c_str(), kUsage);
+      return kExitUsage;
+    }
+    if (o.help) {
+      std::fputs(kUsage, stdout);
+      return 0;
+    }
+    return run(o);
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "tessel-run: internal error: %s\n", e.what());
+  } catch (...) {
+    std::fprintf(stderr, "tessel-run: internal error\n");
+  }
+  return kExitFailure;
+}

@@ -103,14 +103,25 @@ def CPUDistributeToWorkgroups : Pass<"tessel-cpu-distribute-to-workgroups", "Mod
   let dependentDialects = ["affine::AffineDialect", "arith::ArithDialect"];
 }
 
-def CPULowerToLLVM : Pass<"tessel-cpu-lower-to-llvm", "ModuleOp"> {
-  let summary = "Lower bufferized, vectorized kernels to the LLVM dialect";
+def CPULowerVectors : Pass<"tessel-cpu-lower-vectors", "ModuleOp"> {
+  let summary = "Lower vector and math ops to forms the LLVM conversion takes";
   let description = [{
-    Pre: bufferized kernels (no tensors). Lowers memref.copy and remaining
-    linalg ops to loops, vector ops to LLVM-friendly forms (contractions as
-    outer products), math to polynomial approximations or libm calls, bf16
-    arithmetic through f32, and tessel.binding to a load from the binding
-    table. Post: only LLVM dialect ops remain.
+    Pre: bufferized kernels. Contractions become outer products and FMAs,
+    multi-reductions, transposes, masks, n-D transfers and strided slices
+    become 1-D vector ops; math functions with a polynomial approximation
+    get it (vectorizable), others become libm calls.
+    Post: only 1-D vector ops that convert-vector-to-llvm handles.
+  }];
+  let dependentDialects = ["func::FuncDialect", "vector::VectorDialect"];
+}
+
+def CPULowerToLLVM : Pass<"tessel-cpu-lower-to-llvm", "ModuleOp"> {
+  let summary = "Convert lowered kernels to the LLVM dialect";
+  let description = [{
+    Pre: kernels with only func, arith, cf, memref, 1-D vector, math, index,
+    ub and tessel.binding ops. Converts everything, tessel.binding into a
+    load from the binding table. Post: only LLVM dialect ops remain (plus
+    unrealized casts for reconcile-unrealized-casts).
   }];
 }
 

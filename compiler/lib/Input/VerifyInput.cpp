@@ -71,6 +71,7 @@ bool isAcceptedTensorOp(Operation *op) {
   return isa<tensor::EmptyOp, tensor::ExtractSliceOp, tensor::InsertSliceOp,
              tensor::ExpandShapeOp, tensor::CollapseShapeOp, tensor::PadOp,
              tensor::ConcatOp, tensor::ExtractOp, tensor::YieldOp,
+             tensor::FromElementsOp, tensor::SplatOp, tensor::GenerateOp,
              tensor::CastOp, tensor::DimOp>(op);
 }
 
@@ -125,10 +126,10 @@ LogicalResult verifyInputProgram(ModuleOp module) {
         (op->getDialect()->getNamespace() == "tensor" &&
          !isAcceptedTensorOp(op))) {
       op->emitError() << "unsupported op '" << op->getName()
-                      << "': Tessel accepts linalg, tensor (empty, "
-                         "extract_slice, insert_slice, expand_shape, "
-                         "collapse_shape, pad, concat), arith and math on "
-                         "tensors";
+                      << "': Tessel accepts func, linalg, tensor (empty, "
+                         "extract, extract_slice, insert_slice, "
+                         "expand_shape, collapse_shape, pad, concat, "
+                         "from_elements, splat, generate), arith and math";
       ok = false;
       return;
     }

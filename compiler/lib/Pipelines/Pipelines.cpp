@@ -68,6 +68,7 @@ void mlir::tessel::buildCPUCodegenPipeline(OpPassManager &pm,
   VectorTransferToSCFOptions toSCF;
   toSCF.unroll = true;
   pm.addPass(createConvertVectorToSCFPass(toSCF));
+  pm.addPass(createCPULowerVectors());
   pm.addPass(createLowerAffinePass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());

@@ -52,6 +52,28 @@ Value castElements(OpBuilder &b, Location loc, Value value, Type to) {
   return generic.getResult(0);
 }
 
+/// Operands are read-only. Where one is the destination (init) of an op,
+/// that op would update the operand in place, so bufferization would copy
+/// the whole operand inside every workgroup. An explicit linalg.copy into a
+/// fresh tensor instead tiles and fuses with its consumer: each workgroup
+/// copies only its own tile, straight into the result binding.
+void copyIntoFreshInits(OpBuilder &b, Value operand) {
+  for (OpOperand &use : llvm::make_early_inc_range(operand.getUses())) {
+    auto dps = dyn_cast<DestinationStyleOpInterface>(use.getOwner());
+    if (!dps || !dps.isDpsInit(&use))
+      continue;
+    auto type = cast<RankedTensorType>(operand.getType());
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(use.getOwner());
+    Location loc = use.getOwner()->getLoc();
+    Value empty = tensor::EmptyOp::create(b, loc, type.getShape(),
+                                          type.getElementType());
+    Value copy =
+        linalg::CopyOp::create(b, loc, operand, empty).getResult(0);
+    use.set(copy);
+  }
+}
+
 } // namespace
 
 namespace mlir::tessel {
@@ -93,7 +115,9 @@ LogicalResult materializeKernelABI(func::FuncOp fn) {
         mem,
         /*restrict=*/true, /*writable=*/false);
     auto elementType = cast<RankedTensorType>(arg.getType()).getElementType();
-    arg.replaceAllUsesWith(castElements(b, loc, tensor, elementType));
+    Value value = castElements(b, loc, tensor, elementType);
+    arg.replaceAllUsesWith(value);
+    copyIntoFreshInits(b, value);
   }
 
   auto ret = cast<func::ReturnOp>(entry.getTerminator());

@@ -48,6 +48,8 @@ void populateCPUVectorLoweringPatterns(RewritePatternSet &patterns) {
   vector::populateVectorTransferLoweringPatterns(patterns,
                                                  /*maxTransferRank=*/1);
   vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+  // No libm entry points exist for these.
+  math::populateExpansionPatterns(patterns, {"rsqrt", "fpowi"});
   populateMathPolynomialApproximationPatterns(
       patterns, [](StringRef name) {
         // Accurate to a few ulp in f32 and vectorizable.

@@ -120,6 +120,17 @@ FailureOr<SmallVector<int64_t>> loopUpperBounds(linalg::LinalgOp op) {
   return bounds;
 }
 
+/// Whether `op`'s body divides integers (which traps on a zero divisor).
+bool mayTrapOnGarbage(linalg::LinalgOp op) {
+  return op->walk([](Operation *inner) {
+           return isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp,
+                      arith::RemUIOp, arith::CeilDivSIOp, arith::CeilDivUIOp,
+                      arith::FloorDivSIOp>(inner)
+                      ? WalkResult::interrupt()
+                      : WalkResult::advance();
+         }).wasInterrupted();
+}
+
 /// Vectorizes every structured op in `kernel` whose tile is small enough.
 void vectorizeKernel(RewriterBase &rewriter, func::FuncOp kernel) {
   SmallVector<linalg::LinalgOp> ops;
@@ -137,6 +148,10 @@ void vectorizeKernel(RewriterBase &rewriter, func::FuncOp kernel) {
     if (elements > kMaxVectorElements)
       continue;
     bool isStatic = !op.hasDynamicShape();
+    // Masked-off lanes hold arbitrary values; an integer division on them
+    // can trap (SIGFPE), so partial tiles of such ops stay scalar.
+    if (!isStatic && mayTrapOnGarbage(op))
+      continue;
     SmallVector<int64_t> sizes = isStatic ? SmallVector<int64_t>() : *bounds;
     SmallVector<bool> scalable(sizes.size(), false);
     if (failed(linalg::vectorizeOpPrecondition(op, sizes, scalable)))

@@ -17,6 +17,7 @@
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -89,6 +90,40 @@ std::unique_ptr<llvm::TargetMachine> createTargetMachine(const CPUSelection &sel
   return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
       sel.triple, sel.cpu, sel.featureString, opts, llvm::Reloc::PIC_,
       std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+}
+
+/// C library functions kernels may call: the runtime process has libm and
+/// libc loaded when it opens the kernel library.
+bool isProvidedByRuntime(llvm::StringRef name) {
+  static const llvm::StringSet<> provided = [] {
+    llvm::StringSet<> s;
+    for (const char *base :
+         {"exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "pow",
+          "sqrt", "cbrt", "sin", "cos", "tan", "asin", "acos", "atan",
+          "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "erf",
+          "erfc", "fabs", "floor", "ceil", "round", "roundeven", "trunc",
+          "fmod", "fmin", "fmax", "copysign", "rint", "nearbyint", "fma",
+          "ldexp", "frexp", "hypot"}) {
+      s.insert(base);
+      s.insert((llvm::Twine(base) + "f").str());
+    }
+    for (const char *fn : {"memcpy", "memmove", "memset", "malloc", "free",
+                           "aligned_alloc", "posix_memalign"})
+      s.insert(fn);
+    return s;
+  }();
+  return provided.contains(name);
+}
+
+/// Fails, naming the function, if a kernel calls something that would only
+/// show up as an unresolved symbol when the runtime loads the module.
+LogicalResult checkExternalCalls(Location loc, const llvm::Module &module) {
+  for (const llvm::Function &fn : module)
+    if (fn.isDeclaration() && !fn.isIntrinsic() && !fn.use_empty() &&
+        !isProvidedByRuntime(fn.getName()))
+      return emitError(loc) << "CPU kernels call '" << fn.getName()
+                            << "', which the Tessel runtime does not provide";
+  return success();
 }
 
 void optimize(llvm::Module &module, llvm::TargetMachine &tm) {
@@ -212,6 +247,8 @@ mlir::tessel::buildCPUExecutable(ModuleOp module,
   llvmModule->setTargetTriple(sel.triple);
   llvmModule->setDataLayout(tm->createDataLayout());
   optimize(*llvmModule, *tm);
+  if (failed(checkExternalCalls(loc, *llvmModule)))
+    return failure();
   if (!options.dumpDir.empty()) {
     std::string text;
     llvm::raw_string_ostream os(text);

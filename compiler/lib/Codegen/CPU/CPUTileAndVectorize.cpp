@@ -86,38 +86,46 @@ FailureOr<Operation *> tileReductions(RewriterBase &rewriter,
   return result->tiledOps.front();
 }
 
-/// Static upper bounds of the loop ranges of `op`, or failure.
+/// Static upper bounds of the loop ranges of `op`: for each loop, the
+/// smallest bound found on any operand dimension indexed by it.
 FailureOr<SmallVector<int64_t>> loopUpperBounds(linalg::LinalgOp op) {
-  SmallVector<int64_t> bounds;
-  AffineMap shapesToLoops = op.getShapesToLoopsMap();
-  if (!shapesToLoops)
-    return failure();
-  // Upper bound of every operand dimension, then map to loops.
-  SmallVector<int64_t> shapeBounds;
+  SmallVector<int64_t> bounds(op.getNumLoops(), ShapedType::kDynamic);
   for (OpOperand &operand : op->getOpOperands()) {
     auto type = dyn_cast<ShapedType>(operand.get().getType());
     if (!type)
       continue;
-    for (int64_t d = 0; d < type.getRank(); ++d) {
-      if (!type.isDynamicDim(d)) {
-        shapeBounds.push_back(type.getDimSize(d));
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    for (auto [i, expr] : llvm::enumerate(map.getResults())) {
+      auto dim = dyn_cast<AffineDimExpr>(expr);
+      if (!dim)
         continue;
+      int64_t bound = type.getDimSize(i);
+      if (ShapedType::isDynamic(bound)) {
+        FailureOr<int64_t> ub = ValueBoundsConstraintSet::computeConstantBound(
+            presburger::BoundType::UB, {operand.get(), static_cast<int64_t>(i)},
+            nullptr, /*closedUB=*/true);
+        if (failed(ub))
+          continue;
+        bound = *ub;
       }
-      FailureOr<int64_t> ub = ValueBoundsConstraintSet::computeConstantBound(
-          presburger::BoundType::UB, {operand.get(), d}, nullptr,
-          /*closedUB=*/true);
-      if (failed(ub))
-        return failure();
-      shapeBounds.push_back(*ub);
+      int64_t &b = bounds[dim.getPosition()];
+      b = ShapedType::isDynamic(b) ? bound : std::min(b, bound);
     }
   }
-  for (AffineExpr e : shapesToLoops.getResults()) {
-    auto dim = dyn_cast<AffineDimExpr>(e);
-    if (!dim)
-      return failure();
-    bounds.push_back(shapeBounds[dim.getPosition()]);
-  }
+  if (llvm::any_of(bounds, ShapedType::isDynamic))
+    return failure();
   return bounds;
+}
+
+/// Vectors of i1 are bit-packed in memory while scalar i1 loads and stores
+/// use a byte, so an i1 tensor written by vector code and read by scalar
+/// code (or the reverse) would be corrupted. Ops that read or write i1
+/// tensors stay scalar; i1 values inside op bodies are fine.
+bool touchesI1Memory(linalg::LinalgOp op) {
+  return llvm::any_of(op->getOperandTypes(), [](Type t) {
+    auto shaped = dyn_cast<ShapedType>(t);
+    return shaped && shaped.getElementType().isInteger(1);
+  });
 }
 
 /// Whether `op`'s body divides integers (which traps on a zero divisor).
@@ -138,14 +146,16 @@ void vectorizeKernel(RewriterBase &rewriter, func::FuncOp kernel) {
     if (op.hasPureTensorSemantics())
       ops.push_back(op);
   });
-  for (linalg::LinalgOp op : ops) {
+  // Consumers first: their operands are then still slices whose bounds are
+  // known, rather than results of masked vector ops.
+  for (linalg::LinalgOp op : llvm::reverse(ops)) {
     FailureOr<SmallVector<int64_t>> bounds = loopUpperBounds(op);
     if (failed(bounds))
       continue;
     int64_t elements = 1;
     for (int64_t b : *bounds)
       elements *= std::max<int64_t>(b, 1);
-    if (elements > kMaxVectorElements)
+    if (elements > kMaxVectorElements || touchesI1Memory(op))
       continue;
     bool isStatic = !op.hasDynamicShape();
     // Masked-off lanes hold arbitrary values; an integer division on them

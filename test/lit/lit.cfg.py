@@ -1,5 +1,8 @@
 # lit configuration for Tessel's compiler tests: `// RUN: tessel-opt %s ...`.
+import glob
 import os
+import shutil
+import subprocess
 import lit.formats
 
 config.name = "Tessel"
@@ -9,6 +12,35 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = config.tessel_test_build_dir
 config.excludes = ["lit.cfg.py", "lit.site.cfg.py.in", "Inputs"]
 
+
+def find_llvm_tools_dir():
+    """FileCheck and not live in LLVM's bin directory. CMake passes it as
+    LLVM_TOOLS_BINARY_DIR, which some MLIR installs leave empty; fall back to
+    the directory of a FileCheck on PATH, then to llvm-config, then to the
+    newest /usr/lib/llvm-*/bin."""
+    configured = getattr(config, "llvm_tools_dir", "")
+    if configured and os.path.exists(os.path.join(configured, "FileCheck")):
+        return configured
+    on_path = shutil.which("FileCheck")
+    if on_path:
+        return os.path.dirname(on_path)
+    for llvm_config in ("llvm-config-22", "llvm-config"):
+        exe = shutil.which(llvm_config)
+        if exe:
+            try:
+                bindir = subprocess.check_output([exe, "--bindir"], text=True).strip()
+            except (OSError, subprocess.CalledProcessError):
+                continue
+            if os.path.exists(os.path.join(bindir, "FileCheck")):
+                return bindir
+    candidates = sorted(glob.glob("/usr/lib/llvm-*/bin/FileCheck"),
+                        key=lambda p: int(p.split("llvm-")[1].split("/")[0]))
+    if candidates:
+        return os.path.dirname(candidates[-1])
+    lit_config.fatal("FileCheck not found: set LLVM_TOOLS_BINARY_DIR or put it on PATH")
+
+
+config.llvm_tools_dir = find_llvm_tools_dir()
 path = os.pathsep.join([config.tessel_tools_dir, config.tessel_runtime_tools_dir,
                         config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
 config.environment["PATH"] = path

@@ -10,6 +10,7 @@
 #include "tessel/Passes.h"
 
 #include "mlir/Conversion/MathToLibm/MathToLibm.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
@@ -53,6 +54,7 @@ void populateCPUVectorLoweringPatterns(RewritePatternSet &patterns) {
   populateMathPolynomialApproximationPatterns(
       patterns, [](StringRef name) {
         // Accurate to a few ulp in f32 and vectorizable.
+        name.consume_front("math.");
         return name == "exp" || name == "expm1" || name == "log" ||
                name == "log1p" || name == "log2" || name == "tanh" ||
                name == "erf" || name == "sin" || name == "cos" ||
@@ -61,6 +63,17 @@ void populateCPUVectorLoweringPatterns(RewritePatternSet &patterns) {
 }
 
 namespace {
+/// Math ops that convert-math-to-llvm lowers to LLVM intrinsics.
+bool hasLLVMIntrinsic(Operation *op) {
+  return isa<math::AbsFOp, math::AbsIOp, math::CeilOp, math::CopySignOp,
+             math::CosOp, math::CountLeadingZerosOp,
+             math::CountTrailingZerosOp, math::CtPopOp, math::Exp2Op,
+             math::ExpM1Op, math::ExpOp, math::FPowIOp, math::FloorOp,
+             math::FmaOp, math::Log10Op, math::Log1pOp, math::Log2Op,
+             math::LogOp, math::PowFOp, math::RoundEvenOp, math::RoundOp,
+             math::SinOp, math::SqrtOp, math::TruncOp>(op);
+}
+
 struct CPULowerVectorsPass : impl::CPULowerVectorsBase<CPULowerVectorsPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -71,11 +84,18 @@ struct CPULowerVectorsPass : impl::CPULowerVectorsBase<CPULowerVectorsPass> {
       if (failed(applyPatternsGreedily(module, std::move(patterns))))
         return signalPassFailure();
     }
-    // Math without an approximation (or on f64) becomes libm calls, which
-    // the runtime process provides when it loads the kernel library.
+    // Math that LLVM has no intrinsic for becomes libm calls, which the
+    // runtime process provides when it loads the kernel library. (Ops with
+    // intrinsics, fma above all, stay for convert-math-to-llvm.)
+    SmallVector<Operation *> libmOps;
+    module.walk([&](Operation *op) {
+      if (op->getDialect() && op->getDialect()->getNamespace() == "math" &&
+          !hasLLVMIntrinsic(op))
+        libmOps.push_back(op);
+    });
     RewritePatternSet patterns(ctx);
     populateMathToLibmConversionPatterns(patterns);
-    if (failed(applyPatternsGreedily(module, std::move(patterns))))
+    if (failed(applyOpPatternsGreedily(libmOps, std::move(patterns))))
       signalPassFailure();
   }
 };

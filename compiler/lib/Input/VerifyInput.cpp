@@ -119,9 +119,10 @@ LogicalResult verifyInputProgram(ModuleOp module) {
     anyPublic |= fn.isPublic();
     ok &= succeeded(verifyFunctionSignature(fn));
   }
-  module.walk([&](Operation *op) {
+  // Pre-order, so that an unsupported op is named rather than its body.
+  module.walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (op == module.getOperation() || isa<func::FuncOp>(op))
-      return;
+      return WalkResult::advance();
     if (!isAcceptedDialect(op) ||
         (op->getDialect()->getNamespace() == "tensor" &&
          !isAcceptedTensorOp(op))) {
@@ -131,7 +132,7 @@ LogicalResult verifyInputProgram(ModuleOp module) {
                          "expand_shape, collapse_shape, pad, concat, "
                          "from_elements, splat, generate), arith and math";
       ok = false;
-      return;
+      return WalkResult::skip();
     }
     for (Type t : op->getResultTypes()) {
       std::string why = unsupportedTensorReason(t, /*boundary=*/false);
@@ -140,6 +141,7 @@ LogicalResult verifyInputProgram(ModuleOp module) {
         ok = false;
       }
     }
+    return WalkResult::advance();
   });
   if (ok && !anyPublic)
     return module.emitError()

@@ -12,6 +12,7 @@
 #include "tessel/Passes.h"
 #include "tessel/Pipelines/Pipelines.h"
 #include "tessel/Target/CPU/CPUTarget.h"
+#include "tessel/Target/CUDA/CUDATarget.h"
 #include "tessel/Target/ModuleWriter.h"
 
 #include "mlir/IR/AsmState.h"
@@ -39,8 +40,14 @@ static llvm::cl::opt<std::string> outputFile("o", llvm::cl::desc("Output .tmod")
                                              llvm::cl::value_desc("file"),
                                              llvm::cl::init(""));
 static llvm::cl::opt<std::string>
-    targets("target", llvm::cl::desc("Comma-separated targets: cpu"),
+    targets("target",
+            llvm::cl::desc("Comma-separated targets: cpu, cuda (e.g. cpu,cuda)"),
             llvm::cl::init("cpu"));
+static llvm::cl::opt<std::string> cudaArchs(
+    "cuda-arch",
+    llvm::cl::desc("Comma-separated GPU architectures for cubins; the PTX "
+                   "targets the first (default sm_80,sm_90)"),
+    llvm::cl::init("sm_80,sm_90"));
 static llvm::cl::opt<std::string>
     cpuName("cpu",
             llvm::cl::desc("CPU to compile for: 'host' (default) or an LLVM "
@@ -78,11 +85,9 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
   if (targetList.empty())
     return emitError(module->getLoc()) << "--target is empty";
   for (StringRef t : targetList)
-    if (t != "cpu")
+    if (t != "cpu" && t != "cuda")
       return emitError(module->getLoc())
-             << "unsupported target '" << t
-             << "': this build of tessel-compile supports 'cpu' (the cuda "
-                "target is not implemented yet)";
+             << "unsupported target '" << t << "' (expected cpu or cuda)";
 
   auto configure = [&](PassManager &pm) -> LogicalResult {
     return applyPassManagerCLOptions(pm);
@@ -99,12 +104,24 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
 
   std::vector<ExecutableImage> executables;
   for (StringRef t : targetList) {
-    (void)t; // only "cpu" so far
-    CPUTargetOptions options;
-    options.cpu = cpuName;
-    options.dumpDir = dumpDir;
-    options.configurePassManager = configure;
-    FailureOr<ExecutableImage> image = buildCPUExecutable(*module, options);
+    FailureOr<ExecutableImage> image = failure();
+    if (t == "cpu") {
+      CPUTargetOptions options;
+      options.cpu = cpuName;
+      options.dumpDir = dumpDir;
+      options.configurePassManager = configure;
+      image = buildCPUExecutable(*module, options);
+    } else {
+      CUDATargetOptions options;
+      options.archs.clear();
+      SmallVector<StringRef> archs;
+      StringRef(cudaArchs).split(archs, ',', -1, false);
+      for (StringRef a : archs)
+        options.archs.push_back(a.trim().str());
+      options.dumpDir = dumpDir;
+      options.configurePassManager = configure;
+      image = buildCUDAExecutable(*module, options);
+    }
     if (failed(image))
       return failure();
     executables.push_back(std::move(*image));
@@ -145,6 +162,9 @@ int main(int argc, char **argv) {
   registry.insert<TesselDialect>();
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
+  // Diagnostics point at the user's source; a dump of the op in generic
+  // form after each one buries them.
+  context.printOpOnDiagnostic(false);
 
   std::string error;
   auto input = openInputFile(inputFile, &error);

@@ -58,15 +58,23 @@ def FormDispatches : Pass<"tessel-form-dispatches", "ModuleOp"> {
 def MaterializeKernelABI : Pass<"tessel-materialize-kernel-abi", "ModuleOp"> {
   let summary = "Give dispatch functions the kernel signature and bindings";
   let description = [{
-    Pre: dispatch functions over tensors. Post: each dispatch function `f`
-    has the signature (!llvm.ptr bindings, index wg_x, index wg_y, index wg_z)
-    -> (), reads its operands through tessel.binding + bufferization.to_tensor
-    and writes its results with bufferization.materialize_in_destination.
-    The function keeps the `tessel.dispatch_function` marker and gets
-    `tessel.kernel`.
+    Pre: dispatch functions over tensors. Post: each dispatch function reads
+    its operands with bufferization.to_tensor and writes its results with
+    bufferization.materialize_in_destination, and keeps the
+    `tessel.dispatch_function` marker and gets `tessel.kernel`. Its
+    signature depends on `abi`:
+    - `binding-table` (CPU): (!llvm.ptr bindings, index wg_x, index wg_y,
+      index wg_z) -> (), bindings read through tessel.binding;
+    - `pointers` (GPU): one static memref argument per binding, which the
+      NVVM lowering passes as a bare pointer.
   }];
   let dependentDialects = ["tessel::TesselDialect", "LLVM::LLVMDialect",
-                           "bufferization::BufferizationDialect"];
+                           "bufferization::BufferizationDialect",
+                           "linalg::LinalgDialect"];
+  let options = [
+    Option<"abi", "abi", "std::string", /*default=*/"\"binding-table\"",
+           "Kernel ABI: binding-table (cpu) or pointers (gpu)">,
+  ];
 }
 
 //===----------------------------------------------------------------------===//
@@ -123,6 +131,61 @@ def CPULowerToLLVM : Pass<"tessel-cpu-lower-to-llvm", "ModuleOp"> {
     load from the binding table. Post: only LLVM dialect ops remain (plus
     unrealized casts for reconcile-unrealized-casts).
   }];
+}
+
+//===----------------------------------------------------------------------===//
+// GPU codegen
+//===----------------------------------------------------------------------===//
+
+def GPUTileAndVectorize : Pass<"tessel-gpu-tile-and-vectorize", "ModuleOp"> {
+  let summary = "Tile each kernel's root op to blocks and threads, vectorize";
+  let description = [{
+    Pre: kernels over tensors with the `pointers` ABI. Picks a strategy per
+    kernel (GPUKernelConfig): an scf.forall of blocks (producers fused), a
+    nested scf.forall of threads (producers fused), sequential reduction
+    steps per thread, then vectorizes the per-thread tiles (128-bit along
+    the innermost loop where the shape allows). Kernels whose root cannot be
+    tiled run as one thread of one block.
+  }];
+  let dependentDialects = ["scf::SCFDialect", "vector::VectorDialect",
+                           "affine::AffineDialect", "linalg::LinalgDialect",
+                           "gpu::GPUDialect"];
+}
+
+def GPUDistributeToBlocksAndThreads
+    : Pass<"tessel-gpu-distribute-to-blocks-and-threads", "ModuleOp"> {
+  let summary = "Replace block/thread scf.foralls by gpu ids";
+  let description = [{
+    Pre: bufferized kernels with at most one top-level scf.forall (blocks)
+    holding one scf.forall (threads), each of rank <= 3. Post: gpu.block_id
+    and gpu.thread_id replace them (the last forall dim maps to x), threads
+    beyond a partial tile are masked with scf.if, and the kernel carries
+    `tessel.workgroup_count` (grid) and `tessel.workgroup_size` (block).
+    Fails if an op with memory effects would run redundantly in every
+    thread of a block.
+  }];
+  let dependentDialects = ["gpu::GPUDialect", "arith::ArithDialect",
+                           "scf::SCFDialect"];
+}
+
+def GPUOutlineKernels : Pass<"tessel-gpu-outline-kernels", "ModuleOp"> {
+  let summary = "Move distributed kernels into one gpu.module as gpu.funcs";
+  let description = [{
+    Pre: distributed kernels (func.func with tessel.kernel). Post: a
+    `gpu.module @tessel_kernels` holds a `gpu.func ... kernel` per kernel
+    with the same name, signature, body and attributes (plus
+    known_block_size), and the top module is a gpu.container_module.
+  }];
+  let dependentDialects = ["gpu::GPUDialect"];
+}
+
+def GPULowerVectors : Pass<"tessel-gpu-lower-vectors", "ModuleOp"> {
+  let summary = "Lower vector ops to 1-D forms for the NVVM conversion";
+  let description = [{
+    Pre: bufferized kernels. Post: only 1-D vector ops; math ops are left
+    for convert-gpu-to-nvvm, which calls libdevice.
+  }];
+  let dependentDialects = ["vector::VectorDialect"];
 }
 
 //===----------------------------------------------------------------------===//

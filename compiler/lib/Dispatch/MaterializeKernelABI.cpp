@@ -23,6 +23,8 @@ using namespace mlir::tessel;
 
 namespace {
 
+enum class KernelABI { BindingTable, Pointers };
+
 /// Element type used in memory for `t`.
 Type storageType(Type t) {
   return t.isInteger(1) ? IntegerType::get(t.getContext(), 8) : t;
@@ -79,19 +81,13 @@ void copyIntoFreshInits(OpBuilder &b, Value operand) {
 namespace mlir::tessel {
 
 /// Rewrites dispatch function `fn` to the kernel ABI in place.
-LogicalResult materializeKernelABI(func::FuncOp fn) {
+LogicalResult materializeKernelABI(func::FuncOp fn, KernelABI abi) {
   MLIRContext *ctx = fn.getContext();
   OpBuilder b(ctx);
   Location loc = fn.getLoc();
   Block &entry = fn.getBody().front();
   FunctionType oldType = fn.getFunctionType();
   unsigned numInputs = oldType.getNumInputs();
-
-  Type ptrType = LLVM::LLVMPointerType::get(ctx);
-  Type indexType = b.getIndexType();
-  Value table = entry.addArgument(ptrType, loc);
-  for (int i = 0; i < 3; ++i)
-    entry.addArgument(indexType, loc);
 
   auto bindingMemRef = [&](Type tensorType) -> FailureOr<MemRefType> {
     auto t = dyn_cast<RankedTensorType>(tensorType);
@@ -101,17 +97,39 @@ LogicalResult materializeKernelABI(func::FuncOp fn) {
     return MemRefType::get(t.getShape(), storageType(t.getElementType()));
   };
 
+  // The kernel's own arguments: a binding table plus workgroup ids, or one
+  // memref per binding.
+  Value table;
+  SmallVector<MemRefType> bindingTypes;
+  for (Type t : llvm::concat<const Type>(oldType.getInputs(),
+                                         oldType.getResults())) {
+    FailureOr<MemRefType> memrefType = bindingMemRef(t);
+    if (failed(memrefType))
+      return failure();
+    bindingTypes.push_back(*memrefType);
+  }
+  if (abi == KernelABI::BindingTable) {
+    table = entry.addArgument(LLVM::LLVMPointerType::get(ctx), loc);
+    for (int i = 0; i < 3; ++i)
+      entry.addArgument(b.getIndexType(), loc);
+  } else {
+    for (MemRefType t : bindingTypes)
+      entry.addArgument(t, loc);
+  }
+  auto binding = [&](unsigned i) -> Value {
+    if (abi == KernelABI::Pointers)
+      return entry.getArgument(numInputs + i);
+    return BindingOp::create(b, loc, bindingTypes[i], table,
+                             b.getI64IntegerAttr(i));
+  };
+
   b.setInsertionPointToStart(&entry);
   for (unsigned i = 0; i < numInputs; ++i) {
     BlockArgument arg = entry.getArgument(i);
-    FailureOr<MemRefType> memrefType = bindingMemRef(arg.getType());
-    if (failed(memrefType))
-      return failure();
-    Value mem = BindingOp::create(b, loc, *memrefType, table,
-                                  b.getI64IntegerAttr(i));
+    Value mem = binding(i);
     Value tensor = bufferization::ToTensorOp::create(
         b, loc,
-        cast<TensorType>(memref::getTensorTypeFromMemRefType(*memrefType)),
+        cast<TensorType>(memref::getTensorTypeFromMemRefType(bindingTypes[i])),
         mem,
         /*restrict=*/true, /*writable=*/false);
     auto elementType = cast<RankedTensorType>(arg.getType()).getElementType();
@@ -123,13 +141,9 @@ LogicalResult materializeKernelABI(func::FuncOp fn) {
   auto ret = cast<func::ReturnOp>(entry.getTerminator());
   b.setInsertionPoint(ret);
   for (auto [j, value] : llvm::enumerate(ret.getOperands())) {
-    FailureOr<MemRefType> memrefType = bindingMemRef(value.getType());
-    if (failed(memrefType))
-      return failure();
-    Value mem = BindingOp::create(b, loc, *memrefType, table,
-                                  b.getI64IntegerAttr(numInputs + j));
-    Value stored =
-        castElements(b, loc, value, memrefType->getElementType());
+    Value mem = binding(numInputs + j);
+    Value stored = castElements(b, loc, value,
+                                bindingTypes[numInputs + j].getElementType());
     bufferization::MaterializeInDestinationOp::create(
         b, loc, Type(), stored, mem, /*restrict=*/true, /*writable=*/true);
   }
@@ -146,10 +160,21 @@ LogicalResult materializeKernelABI(func::FuncOp fn) {
 namespace {
 struct MaterializeKernelABIPass
     : impl::MaterializeKernelABIBase<MaterializeKernelABIPass> {
+  using Base::Base;
   void runOnOperation() override {
+    KernelABI kind;
+    if (abi == "binding-table")
+      kind = KernelABI::BindingTable;
+    else if (abi == "pointers")
+      kind = KernelABI::Pointers;
+    else {
+      getOperation().emitError() << "unknown kernel ABI '" << abi
+                                 << "' (expected binding-table or pointers)";
+      return signalPassFailure();
+    }
     for (auto fn : getOperation().getOps<func::FuncOp>())
       if (fn->hasAttr(kDispatchFunctionAttr) && !fn->hasAttr(kKernelAttr))
-        if (failed(materializeKernelABI(fn)))
+        if (failed(materializeKernelABI(fn, kind)))
           return signalPassFailure();
   }
 };

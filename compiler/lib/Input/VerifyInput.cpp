@@ -123,6 +123,8 @@ LogicalResult verifyInputProgram(ModuleOp module) {
   module.walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (op == module.getOperation() || isa<func::FuncOp>(op))
       return WalkResult::advance();
+    if (op->getParentOp() == module.getOperation())
+      return WalkResult::skip(); // reported above as a non-function
     if (!isAcceptedDialect(op) ||
         (op->getDialect()->getNamespace() == "tensor" &&
          !isAcceptedTensorOp(op))) {

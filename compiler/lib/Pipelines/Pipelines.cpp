@@ -5,12 +5,15 @@
 #include "tessel/Passes.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
@@ -36,31 +39,23 @@ void mlir::tessel::buildDispatchPipeline(OpPassManager &pm) {
   pm.addPass(createCSEPass());
 }
 
-void mlir::tessel::buildCPUCodegenPipeline(OpPassManager &pm,
-                                           const CPUCodegenOptions &options) {
-  pm.addPass(createMaterializeKernelABI());
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCPUTileAndVectorize({options.vectorBits}));
+/// Tensors -> buffers: kernels read and write their bindings in place.
+static void addBufferizationPasses(OpPassManager &pm) {
   // Masked ops become masked transfers before anything can put a second op
   // into a vector.mask region.
   pm.addNestedPass<func::FuncOp>(vector::createLowerVectorMaskPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-
-  // Bufferize: kernels read and write their bindings in place.
   pm.addPass(bufferization::createEmptyTensorEliminationPass());
   bufferization::OneShotBufferizePassOptions bufferization;
   bufferization.bufferizeFunctionBoundaries = true;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferization));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  pm.addPass(createCPUDistributeToWorkgroups());
-  pm.addNestedPass<func::FuncOp>(
-      bufferization::createPromoteBuffersToStackPass());
-  bufferization::BufferDeallocationPipelineOptions dealloc;
-  bufferization::buildBufferDeallocationPipeline(pm, dealloc);
+}
 
-  // Lower.
+/// Copies and leftover structured ops -> loops; n-D vector transfers -> 1-D.
+static void addLoopAndTransferLowering(OpPassManager &pm) {
   pm.addPass(createLowerMemRefCopy());
   pm.addPass(createConvertLinalgToLoopsPass());
   pm.addPass(createCanonicalizerPass());
@@ -68,7 +63,10 @@ void mlir::tessel::buildCPUCodegenPipeline(OpPassManager &pm,
   VectorTransferToSCFOptions toSCF;
   toSCF.unroll = true;
   pm.addPass(createConvertVectorToSCFPass(toSCF));
-  pm.addPass(createCPULowerVectors());
+}
+
+/// Affine, strided metadata, small floats and scf -> what LLVM/NVVM takes.
+static void addScalarLowering(OpPassManager &pm) {
   pm.addPass(createLowerAffinePass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
@@ -79,9 +77,65 @@ void mlir::tessel::buildCPUCodegenPipeline(OpPassManager &pm,
   pm.addPass(arith::createArithEmulateUnsupportedFloats(floats));
   pm.addPass(arith::createArithExpandOpsPass());
   pm.addPass(createSCFToControlFlowPass());
+}
+
+void mlir::tessel::buildCPUCodegenPipeline(OpPassManager &pm,
+                                           const CPUCodegenOptions &options) {
+  pm.addPass(createMaterializeKernelABI());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCPUTileAndVectorize({options.vectorBits}));
+  addBufferizationPasses(pm);
+  pm.addPass(createCPUDistributeToWorkgroups());
+  pm.addNestedPass<func::FuncOp>(
+      bufferization::createPromoteBuffersToStackPass());
+  bufferization::BufferDeallocationPipelineOptions dealloc;
+  bufferization::buildBufferDeallocationPipeline(pm, dealloc);
+  addLoopAndTransferLowering(pm);
+  pm.addPass(createCPULowerVectors());
+  addScalarLowering(pm);
   pm.addPass(createCPULowerToLLVM());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
+}
+
+void mlir::tessel::buildCUDAKernelPipeline(OpPassManager &pm) {
+  pm.addPass(createMaterializeKernelABI({"pointers"}));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createGPUTileAndVectorize());
+  addBufferizationPasses(pm);
+  pm.addPass(createGPUDistributeToBlocksAndThreads());
+  // Kernel-local temporaries live in registers/local memory.
+  bufferization::PromoteBuffersToStackPassOptions stack;
+  stack.maxAllocSizeInBytes = 64 * 1024;
+  pm.addNestedPass<func::FuncOp>(
+      bufferization::createPromoteBuffersToStackPass(stack));
+}
+
+void mlir::tessel::buildCUDALoweringPipeline(
+    OpPassManager &pm, const CUDACodegenOptions &options) {
+  addLoopAndTransferLowering(pm);
+  pm.addPass(createGPULowerVectors());
+  addScalarLowering(pm);
+  pm.addPass(createGPUOutlineKernels());
+  ConvertGpuOpsToNVVMOpsOptions nvvm;
+  nvvm.useBarePtrCallConv = true;
+  nvvm.indexBitwidth = 64;
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps(nvvm));
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.chip;
+  target.features = options.features;
+  target.optLevel = 3;
+  if (!options.libdevice.empty())
+    target.linkLibs = {options.libdevice};
+  pm.addPass(createGpuNVVMAttachTarget(target));
+}
+
+void mlir::tessel::buildCUDACodegenPipeline(
+    OpPassManager &pm, const CUDACodegenOptions &options) {
+  buildCUDAKernelPipeline(pm);
+  buildCUDALoweringPipeline(pm, options);
 }
 
 void mlir::tessel::registerTesselPipelines() {
@@ -97,4 +151,8 @@ void mlir::tessel::registerTesselPipelines() {
       "tessel-cpu-codegen-pipeline",
       "Compile dispatch functions to LLVM-dialect CPU kernels",
       buildCPUCodegenPipeline);
+  PassPipelineRegistration<CUDACodegenOptions>(
+      "tessel-cuda-codegen-pipeline",
+      "Compile dispatch functions to NVVM kernels in a gpu.module",
+      buildCUDACodegenPipeline);
 }

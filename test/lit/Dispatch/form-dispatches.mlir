@@ -96,14 +96,14 @@ func.func @returned_fill() -> tensor<37x53xf32> {
 // -----
 
 // Returning an argument and a dense constant needs no dispatch at all.
-// CHECK: // -----
+// CHECK: {{^// [-]{5}$}}
 // CHECK-NOT: tessel.dispatch
 // CHECK-LABEL: func.func @returns_arg_and_constant
 // CHECK-SAME: (%[[A:.+]]: tensor<37xf32>)
 // CHECK-NEXT: %[[C:.+]] = arith.constant dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>
 // CHECK-NEXT: return %[[A]], %[[C]]
 // CHECK-NOT: tessel.dispatch
-// CHECK: // -----
+// CHECK: {{^// [-]{5}$}}
 func.func @returns_arg_and_constant(%a: tensor<37xf32>) -> (tensor<37xf32>, tensor<2xf32>) {
   %c = arith.constant dense<[1.0, 2.0]> : tensor<2xf32>
   return %a, %c : tensor<37xf32>, tensor<2xf32>
@@ -145,7 +145,7 @@ func.func @reshape_between(%a: tensor<37x6xf32>) -> tensor<111x2xf32> {
 // CHECK-NEXT: tensor.expand_shape
 // CHECK-NEXT: return
 // CHECK-NOT: tessel.dispatch
-// CHECK: // -----
+// CHECK: {{^// [-]{5}$}}
 func.func @reshape_only(%a: tensor<37x6xf32>) -> tensor<37x2x3xf32> {
   %0 = tensor.expand_shape %a [[0], [1, 2]] output_shape [37, 2, 3] : tensor<37x6xf32> into tensor<37x2x3xf32>
   return %0 : tensor<37x2x3xf32>
@@ -162,7 +162,7 @@ func.func @reshape_only(%a: tensor<37x6xf32>) -> tensor<37x2x3xf32> {
 // CHECK-LABEL: func.func @pad
 // CHECK-COUNT-1: tessel.dispatch
 // CHECK-NOT: tessel.dispatch
-// CHECK: // -----
+// CHECK: {{^// [-]{5}$}}
 func.func @pad(%a: tensor<37x53xf32>) -> tensor<40x58xf32> {
   %cst = arith.constant 1.500000e+00 : f32
   %0 = tensor.empty() : tensor<40x58xf32>

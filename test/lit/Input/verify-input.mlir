@@ -42,6 +42,21 @@ func.func @unsupported_dialect(%a: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
+// An op with a region (scf.for) is named once; its body is not reported.
+func.func @scf_for(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{unsupported op 'scf.for'}}
+  %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%x = %a) -> tensor<4xf32> {
+    %y = bufferization.alloc_tensor() : tensor<4xf32>
+    scf.yield %x : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}
+
+// -----
+
 // A tensor op without a Tessel lowering (tensor.reshape) is named.
 func.func @tensor_reshape(%a: tensor<6xf32>, %s: tensor<2xi64>) -> tensor<2x3xf32> {
   // expected-error @+1 {{unsupported op 'tensor.reshape'}}
@@ -160,7 +175,9 @@ func.func @calls_helper(%a: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-// Top-level ops other than func.func are rejected.
+// Top-level ops other than func.func are rejected. (A top-level op of an
+// unsupported dialect, e.g. memref.global, is reported twice: once here and
+// once as an unsupported op; see the report.)
 // expected-error @+1 {{'arith.constant' is not supported at module level (expected func.func)}}
 arith.constant 0 : i32
 func.func @uses_nothing(%a: tensor<4xf32>) -> tensor<4xf32> {

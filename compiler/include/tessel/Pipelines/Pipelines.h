@@ -31,6 +31,32 @@ struct CPUCodegenOptions : PassPipelineOptions<CPUCodegenOptions> {
 void buildCPUCodegenPipeline(OpPassManager &pm,
                              const CPUCodegenOptions &options);
 
+struct CUDACodegenOptions : PassPipelineOptions<CUDACodegenOptions> {
+  Option<std::string> chip{*this, "chip",
+                           llvm::cl::desc("GPU architecture of the PTX"),
+                           llvm::cl::init("sm_80")};
+  Option<std::string> features{*this, "features",
+                               llvm::cl::desc("PTX features, e.g. +ptx80"),
+                               llvm::cl::init("+ptx80")};
+  Option<std::string> libdevice{
+      *this, "libdevice",
+      llvm::cl::desc("Path of libdevice.10.bc to link (empty: none)"),
+      llvm::cl::init("")};
+};
+
+/// Dispatch functions -> distributed kernels (func.func with
+/// tessel.workgroup_count/size), before outlining into a gpu.module.
+void buildCUDAKernelPipeline(OpPassManager &pm);
+
+/// Distributed kernels -> a gpu.module of NVVM kernels with an NVVM target
+/// attached, ready for gpu-module-to-binary.
+void buildCUDALoweringPipeline(OpPassManager &pm,
+                               const CUDACodegenOptions &options);
+
+/// Both of the above.
+void buildCUDACodegenPipeline(OpPassManager &pm,
+                              const CUDACodegenOptions &options);
+
 /// Registers the pipelines above with the pass registry.
 void registerTesselPipelines();
 

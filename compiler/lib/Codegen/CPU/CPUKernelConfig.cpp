@@ -11,7 +11,7 @@
 
 #include "tessel/Codegen/CPU/CPUKernelConfig.h"
 
-#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "tessel/Codegen/Common/TileAndVectorize.h"
 
 using namespace mlir;
 using namespace mlir::tessel;
@@ -41,29 +41,12 @@ int64_t widestElementBits(linalg::LinalgOp op) {
   return bits;
 }
 
-/// The single op whose results every output binding stores, if any.
-Operation *findRoot(func::FuncOp kernel, std::string &why) {
-  Operation *root = nullptr;
-  bool ok = true;
-  kernel.walk([&](bufferization::MaterializeInDestinationOp store) {
-    Operation *def = store.getSource().getDefiningOp();
-    if (!def || (root && root != def))
-      ok = false;
-    root = def;
-  });
-  if (!ok || !root) {
-    why = "results are not all produced by one op";
-    return nullptr;
-  }
-  return root;
-}
-
 } // namespace
 
 CPUKernelConfig mlir::tessel::getCPUKernelConfig(func::FuncOp kernel,
                                                  int64_t vectorBits) {
   CPUKernelConfig config;
-  Operation *rootOp = findRoot(kernel, config.serialReason);
+  Operation *rootOp = findKernelRoot(kernel, config.serialReason);
   auto root = dyn_cast_or_null<linalg::LinalgOp>(rootOp);
   if (!rootOp)
     return config;

@@ -9,11 +9,11 @@
 
 #include "tessel/Passes.h"
 
+#include "tessel/Codegen/Common/VectorLowering.h"
+
 #include "mlir/Conversion/MathToLibm/MathToLibm.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
-#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
-#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -28,27 +28,7 @@ namespace mlir::tessel {
 
 /// Vector and math rewrites that prepare for the LLVM conversion.
 void populateCPUVectorLoweringPatterns(RewritePatternSet &patterns) {
-  vector::populateVectorToVectorCanonicalizationPatterns(patterns);
-  vector::populateVectorInsertExtractStridedSliceTransforms(patterns);
-  vector::populateVectorMaskMaterializationPatterns(
-      patterns, /*force32BitVectorIndices=*/true);
-  vector::populateVectorContractLoweringPatterns(
-      patterns, vector::VectorContractLowering::OuterProduct);
-  vector::populateVectorOuterProductLoweringPatterns(patterns);
-  vector::populateVectorMultiReductionLoweringPatterns(
-      patterns, vector::VectorMultiReductionLowering::InnerParallel);
-  vector::populateVectorTransposeLoweringPatterns(
-      patterns, vector::VectorTransposeLowering::Shuffle1D);
-  vector::populateVectorBroadcastLoweringPatterns(patterns);
-  vector::populateVectorMaskOpLoweringPatterns(patterns);
-  vector::populateVectorShapeCastLoweringPatterns(patterns);
-  vector::populateVectorInterleaveLoweringPatterns(patterns);
-  vector::populateVectorBitCastLoweringPatterns(patterns);
-  vector::populateVectorStepLoweringPatterns(patterns);
-  vector::populateVectorGatherLoweringPatterns(patterns);
-  vector::populateVectorTransferLoweringPatterns(patterns,
-                                                 /*maxTransferRank=*/1);
-  vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+  populateVectorLoweringPatterns(patterns);
   // No libm entry points exist for these.
   math::populateExpansionPatterns(patterns, {"rsqrt", "fpowi"});
   populateMathPolynomialApproximationPatterns(

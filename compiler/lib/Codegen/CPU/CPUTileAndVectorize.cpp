@@ -11,17 +11,11 @@
 #include "tessel/Passes.h"
 
 #include "tessel/Codegen/CPU/CPUKernelConfig.h"
+#include "tessel/Codegen/Common/TileAndVectorize.h"
 
-#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
-#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/Interfaces/TilingInterface.h"
-#include "mlir/Interfaces/ValueBoundsOpInterface.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
-#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
 namespace mlir::tessel {
 #define GEN_PASS_DEF_CPUTILEANDVECTORIZE
@@ -31,177 +25,24 @@ namespace mlir::tessel {
 using namespace mlir;
 using namespace mlir::tessel;
 
-namespace {
+/// Largest vector (in elements) the vectorizer may create on the CPU; bigger
+/// tiles stay scalar rather than blowing up compile time.
+static constexpr int64_t kMaxVectorElements = 4096;
 
-/// Largest vector (in elements) the vectorizer may create; bigger tiles stay
-/// scalar rather than blowing up compile time.
-constexpr int64_t kMaxVectorElements = 4096;
-
-SmallVector<OpFoldResult> asIndexAttrs(MLIRContext *ctx,
-                                       ArrayRef<int64_t> sizes) {
-  return getAsIndexOpFoldResult(ctx, sizes);
-}
-
-/// Tiles `op` and fuses its producers; replaces `op`. Returns the tiled op,
-/// or null when nothing was tiled.
-FailureOr<Operation *> tileAndFuse(RewriterBase &rewriter, TilingInterface op,
-                                   ArrayRef<int64_t> tiles,
-                                   scf::SCFTilingOptions::LoopType loopType,
-                                   bool markWorkgroups) {
-  if (llvm::all_of(tiles, [](int64_t t) { return t == 0; }))
-    return op.getOperation();
-  scf::SCFTilingOptions tiling;
-  tiling.setTileSizes(asIndexAttrs(op->getContext(), tiles));
-  tiling.setLoopType(loopType);
-  scf::SCFTileAndFuseOptions options;
-  options.setTilingOptions(tiling);
-  rewriter.setInsertionPoint(op);
-  FailureOr<scf::SCFTileAndFuseResult> result =
-      scf::tileConsumerAndFuseProducersUsingSCF(rewriter, op, options);
-  if (failed(result))
-    return failure();
-  for (Value r : op->getResults())
-    rewriter.replaceAllUsesWith(r, result->replacements.lookup(r));
-  rewriter.eraseOp(op);
-  if (markWorkgroups && !result->loops.empty())
-    result->loops.front()->setAttr(kWorkgroupsAttr, rewriter.getUnitAttr());
-  return result->tiledAndFusedOps.front();
-}
-
-/// Tiles the reduction loops of `op` without fusion (fusing a producer of
-/// the accumulator into a reduction loop would recompute it every step).
-FailureOr<Operation *> tileReductions(RewriterBase &rewriter,
-                                      TilingInterface op,
-                                      ArrayRef<int64_t> tiles) {
-  if (llvm::all_of(tiles, [](int64_t t) { return t == 0; }))
-    return op.getOperation();
-  scf::SCFTilingOptions tiling;
-  tiling.setTileSizes(asIndexAttrs(op->getContext(), tiles));
-  rewriter.setInsertionPoint(op);
-  FailureOr<scf::SCFTilingResult> result =
-      scf::tileUsingSCF(rewriter, op, tiling);
-  if (failed(result))
-    return failure();
-  rewriter.replaceOp(op, result->replacements);
-  return result->tiledOps.front();
-}
-
-/// Static upper bounds of the loop ranges of `op`: for each loop, the
-/// smallest bound found on any operand dimension indexed by it.
-FailureOr<SmallVector<int64_t>> loopUpperBounds(linalg::LinalgOp op) {
-  SmallVector<int64_t> bounds(op.getNumLoops(), ShapedType::kDynamic);
-  for (OpOperand &operand : op->getOpOperands()) {
-    auto type = dyn_cast<ShapedType>(operand.get().getType());
-    if (!type)
-      continue;
-    AffineMap map = op.getMatchingIndexingMap(&operand);
-    for (auto [i, expr] : llvm::enumerate(map.getResults())) {
-      auto dim = dyn_cast<AffineDimExpr>(expr);
-      if (!dim)
-        continue;
-      int64_t bound = type.getDimSize(i);
-      if (ShapedType::isDynamic(bound)) {
-        FailureOr<int64_t> ub = ValueBoundsConstraintSet::computeConstantBound(
-            presburger::BoundType::UB, {operand.get(), static_cast<int64_t>(i)},
-            nullptr, /*closedUB=*/true);
-        if (failed(ub))
-          continue;
-        bound = *ub;
-      }
-      int64_t &b = bounds[dim.getPosition()];
-      b = ShapedType::isDynamic(b) ? bound : std::min(b, bound);
-    }
-  }
-  if (llvm::any_of(bounds, ShapedType::isDynamic))
-    return failure();
-  return bounds;
-}
-
-/// Vectors of i1 are bit-packed in memory while scalar i1 loads and stores
-/// use a byte, so an i1 tensor written by vector code and read by scalar
-/// code (or the reverse) would be corrupted. Ops that read or write i1
-/// tensors stay scalar; i1 values inside op bodies are fine.
-bool touchesI1Memory(linalg::LinalgOp op) {
-  return llvm::any_of(op->getOperandTypes(), [](Type t) {
-    auto shaped = dyn_cast<ShapedType>(t);
-    return shaped && shaped.getElementType().isInteger(1);
-  });
-}
-
-/// Whether `op`'s body divides integers (which traps on a zero divisor).
-bool mayTrapOnGarbage(linalg::LinalgOp op) {
-  return op->walk([](Operation *inner) {
-           return isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp,
-                      arith::RemUIOp, arith::CeilDivSIOp, arith::CeilDivUIOp,
-                      arith::FloorDivSIOp>(inner)
-                      ? WalkResult::interrupt()
-                      : WalkResult::advance();
-         }).wasInterrupted();
-}
-
-/// Vectorizes every structured op in `kernel` whose tile is small enough.
-void vectorizeKernel(RewriterBase &rewriter, func::FuncOp kernel) {
-  SmallVector<linalg::LinalgOp> ops;
-  kernel.walk([&](linalg::LinalgOp op) {
-    if (op.hasPureTensorSemantics())
-      ops.push_back(op);
-  });
-  // Consumers first: their operands are then still slices whose bounds are
-  // known, rather than results of masked vector ops.
-  for (linalg::LinalgOp op : llvm::reverse(ops)) {
-    FailureOr<SmallVector<int64_t>> bounds = loopUpperBounds(op);
-    if (failed(bounds))
-      continue;
-    int64_t elements = 1;
-    for (int64_t b : *bounds)
-      elements *= std::max<int64_t>(b, 1);
-    if (elements > kMaxVectorElements || touchesI1Memory(op))
-      continue;
-    bool isStatic = !op.hasDynamicShape();
-    // Masked-off lanes hold arbitrary values; an integer division on them
-    // can trap (SIGFPE), so partial tiles of such ops stay scalar.
-    if (!isStatic && mayTrapOnGarbage(op))
-      continue;
-    SmallVector<int64_t> sizes = isStatic ? SmallVector<int64_t>() : *bounds;
-    SmallVector<bool> scalable(sizes.size(), false);
-    if (failed(linalg::vectorizeOpPrecondition(op, sizes, scalable)))
-      continue;
-    rewriter.setInsertionPoint(op);
-    FailureOr<linalg::VectorizationResult> result =
-        linalg::vectorize(rewriter, op, sizes, scalable);
-    if (failed(result))
-      continue;
-    if (op->getNumResults() == 0)
-      rewriter.eraseOp(op);
-    else
-      rewriter.replaceOp(op, result->replacements);
-  }
-}
-
-/// Moves accumulator reads/writes out of reduction loops so that they stay
-/// in registers across the loop.
-void hoistAccumulators(RewriterBase &rewriter, func::FuncOp kernel) {
+/// Splits the last, partial iteration off each register-tile and reduction
+/// loop around `tiled`, so that the main loops see full, static tiles (plain vectors, no
+/// masks); only the edges are left with partial tiles.
+static void peelRegisterLoops(RewriterBase &rewriter, Operation *tiled) {
   SmallVector<scf::ForOp> loops;
-  kernel.walk([&](scf::ForOp loop) { loops.push_back(loop); });
-  for (scf::ForOp loop : loops) // innermost first (post-order walk)
-    hoistLoopInvariantSubsets(rewriter, loop);
+  for (Operation *p = tiled->getParentOp();
+       p && !isa<scf::ForallOp, func::FuncOp>(p); p = p->getParentOp())
+    if (auto loop = dyn_cast<scf::ForOp>(p))
+      loops.push_back(loop);
+  for (scf::ForOp loop : llvm::reverse(loops)) {
+    scf::ForOp partial;
+    (void)scf::peelForLoopAndSimplifyBounds(rewriter, loop, partial);
+  }
 }
-
-void cleanup(func::FuncOp kernel) {
-  MLIRContext *ctx = kernel.getContext();
-  RewritePatternSet patterns(ctx);
-  linalg::populateLinalgTilingCanonicalizationPatterns(patterns);
-  vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
-  vector::populateVectorReductionToContractPatterns(patterns);
-  vector::populateSinkVectorOpsPatterns(patterns);
-  tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(patterns);
-  scf::ForOp::getCanonicalizationPatterns(patterns, ctx);
-  vector::TransferReadOp::getCanonicalizationPatterns(patterns, ctx);
-  vector::TransferWriteOp::getCanonicalizationPatterns(patterns, ctx);
-  (void)applyPatternsGreedily(kernel, std::move(patterns));
-}
-
-} // namespace
 
 namespace mlir::tessel {
 
@@ -214,23 +55,25 @@ LogicalResult tileAndVectorizeCPUKernel(func::FuncOp kernel,
     auto root = cast<TilingInterface>(config.root.getOperation());
     FailureOr<Operation *> wg =
         tileAndFuse(rewriter, root, config.workgroupTiles,
-                    scf::SCFTilingOptions::LoopType::ForallOp, true);
+                    scf::SCFTilingOptions::LoopType::ForallOp, kWorkgroupsAttr);
     if (failed(wg))
       return kernel.emitError("tiling to workgroups failed");
     FailureOr<Operation *> reg =
         tileAndFuse(rewriter, cast<TilingInterface>(*wg), config.vectorTiles,
-                    scf::SCFTilingOptions::LoopType::ForOp, false);
+                    scf::SCFTilingOptions::LoopType::ForOp);
     if (failed(reg))
       return kernel.emitError("tiling to registers failed");
-    if (failed(tileReductions(rewriter, cast<TilingInterface>(*reg),
-                              config.reductionTiles)))
+    FailureOr<Operation *> red = tileReductions(
+        rewriter, cast<TilingInterface>(*reg), config.reductionTiles);
+    if (failed(red))
       return kernel.emitError("tiling reductions failed");
+    peelRegisterLoops(rewriter, *red);
   }
-  cleanup(kernel);
-  vectorizeKernel(rewriter, kernel);
-  cleanup(kernel);
+  cleanupAfterTiling(kernel);
+  vectorizeSmallOps(rewriter, kernel, kMaxVectorElements);
+  cleanupAfterTiling(kernel);
   hoistAccumulators(rewriter, kernel);
-  cleanup(kernel);
+  cleanupAfterTiling(kernel);
   return success();
 }
 

@@ -23,6 +23,11 @@ struct MemRefCopyToLinalg : OpRewritePattern<memref::CopyOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(memref::CopyOp op,
                                 PatternRewriter &rewriter) const override {
+    // linalg.copy needs ranked operands (on unranked ones it would even
+    // look dead and be erased).
+    if (!isa<MemRefType>(op.getSource().getType()) ||
+        !isa<MemRefType>(op.getTarget().getType()))
+      return rewriter.notifyMatchFailure(op, "unranked memref copy");
     rewriter.replaceOpWithNewOp<linalg::CopyOp>(op, op.getSource(),
                                                 op.getTarget());
     return success();

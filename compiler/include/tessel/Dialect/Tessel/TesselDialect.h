@@ -31,6 +31,9 @@ inline constexpr llvm::StringLiteral kWorkgroupsAttr = "tessel.workgroups";
 /// Static workgroup count of a kernel: array<i64: x, y, z>.
 inline constexpr llvm::StringLiteral kWorkgroupCountAttr =
     "tessel.workgroup_count";
+/// Static block size of a GPU kernel: array<i64: x, y, z>.
+inline constexpr llvm::StringLiteral kWorkgroupSizeAttr =
+    "tessel.workgroup_size";
 } // namespace mlir::tessel
 
 #endif

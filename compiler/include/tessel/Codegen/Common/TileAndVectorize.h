@@ -1,0 +1,55 @@
+//===- TileAndVectorize.h - shared tiling/vectorization steps --*- C++ -*-===//
+//
+// The building blocks both targets' tile-and-vectorize passes are made of:
+// tile an op and fuse its producers, tile reductions, vectorize what is
+// small enough, hoist accumulators, clean up.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_CODEGEN_COMMON_TILEANDVECTORIZE_H
+#define TESSEL_CODEGEN_COMMON_TILEANDVECTORIZE_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/TilingInterface.h"
+
+namespace mlir::tessel {
+
+/// The single op whose results every output binding of `kernel` stores
+/// (the op that tiling starts from), or null with the reason in `why`.
+Operation *findKernelRoot(func::FuncOp kernel, std::string &why);
+
+/// Tiles `op` with `tiles` (0 = loop not tiled) into loops of `loopType` and
+/// fuses its producers into the innermost loop; replaces `op`. Returns the
+/// tiled op (`op` itself when every tile is 0). With `marker`, the outermost
+/// generated loop gets that unit attribute. `mapping` (one attribute per
+/// non-zero tile) becomes the scf.forall's mapping, which also keeps
+/// canonicalization from folding away single-iteration dimensions.
+FailureOr<Operation *> tileAndFuse(RewriterBase &rewriter, TilingInterface op,
+                                   ArrayRef<int64_t> tiles,
+                                   scf::SCFTilingOptions::LoopType loopType,
+                                   StringRef marker = "",
+                                   ArrayRef<Attribute> mapping = {});
+
+/// Tiles loops of `op` with scf.for without fusing producers (fusing a
+/// producer of an accumulator into a reduction loop would recompute it).
+FailureOr<Operation *> tileReductions(RewriterBase &rewriter,
+                                      TilingInterface op,
+                                      ArrayRef<int64_t> tiles);
+
+/// Vectorizes every structured op on tensors in `kernel` whose loop ranges
+/// have static upper bounds with at most `maxElements` iterations; partial
+/// tiles get masks. Ops that would be unsafe or too large stay scalar.
+void vectorizeSmallOps(RewriterBase &rewriter, func::FuncOp kernel,
+                       int64_t maxElements);
+
+/// Moves loop-invariant accumulator reads/writes out of scf.for loops.
+void hoistAccumulators(RewriterBase &rewriter, func::FuncOp kernel);
+
+/// Folds the slices, masks and loops that tiling and vectorization leave.
+void cleanupAfterTiling(func::FuncOp kernel);
+
+} // namespace mlir::tessel
+
+#endif

@@ -1,0 +1,37 @@
+//===- GPUKernelConfig.h - per-kernel GPU strategy -------------*- C++ -*-===//
+//
+// The one place that decides how a GPU kernel is split into blocks and
+// threads, from the root op's kind, its loop ranges and element width.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_CODEGEN_GPU_GPUKERNELCONFIG_H
+#define TESSEL_CODEGEN_GPU_GPUKERNELCONFIG_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+namespace mlir::tessel {
+
+struct GPUKernelConfig {
+  /// The op whose tiles define blocks and threads; null for a kernel that
+  /// runs as one thread of one block.
+  linalg::LinalgOp root;
+  std::string serialReason;
+  /// Per loop of `root`: block tile (0 = whole loop in each block).
+  SmallVector<int64_t> blockTiles;
+  /// Per loop: tile of one thread inside a block tile (0 = not split).
+  SmallVector<int64_t> threadTiles;
+  /// Per loop: sequential step of the reduction loops inside a thread.
+  SmallVector<int64_t> reductionTiles;
+};
+
+/// Largest per-thread tile (in elements) that gets vectorized.
+inline constexpr int64_t kGPUMaxVectorElements = 64;
+
+/// Chooses the strategy of `kernel`.
+GPUKernelConfig getGPUKernelConfig(func::FuncOp kernel);
+
+} // namespace mlir::tessel
+
+#endif

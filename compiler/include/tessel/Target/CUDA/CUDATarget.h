@@ -1,0 +1,37 @@
+//===- CUDATarget.h - CUDA target backend ----------------------*- C++ -*-===//
+//
+// Compiles the dispatch functions of a module into PTX (always) and one
+// cubin per requested architecture (when ptxas is found), for the CUDA
+// runtime driver. Needs no GPU and no driver.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_TARGET_CUDA_CUDATARGET_H
+#define TESSEL_TARGET_CUDA_CUDATARGET_H
+
+#include "tessel/Target/Executable.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
+
+#include <functional>
+
+namespace mlir::tessel {
+
+struct CUDATargetOptions {
+  /// Architectures to build cubins for; the PTX targets the first (lowest)
+  /// one so that the driver can JIT it for any later GPU.
+  std::vector<std::string> archs = {"sm_80", "sm_90"};
+  /// CUDA toolkit root ("" = $CUDA_HOME, $CUDA_PATH, then /usr/local/cuda).
+  std::string toolkit;
+  std::string dumpDir;
+  std::function<LogicalResult(PassManager &)> configurePassManager;
+};
+
+/// Compiles the dispatch functions of `module` (left unchanged).
+FailureOr<ExecutableImage> buildCUDAExecutable(ModuleOp module,
+                                               const CUDATargetOptions &options);
+
+} // namespace mlir::tessel
+
+#endif

@@ -1,0 +1,82 @@
+//===- GPUTileAndVectorize.cpp - tessel-gpu-tile-and-vectorize -*- C++ -*-===//
+//
+// Applies a kernel's GPUKernelConfig on tensors: block tiles (scf.forall),
+// thread tiles (nested scf.forall), sequential reduction steps (scf.for),
+// each fusing producers, then vectorizes the per-thread tiles.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessel/Passes.h"
+
+#include "tessel/Codegen/Common/TileAndVectorize.h"
+#include "tessel/Codegen/GPU/GPUKernelConfig.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace mlir::tessel {
+#define GEN_PASS_DEF_GPUTILEANDVECTORIZE
+#include "tessel/Passes.h.inc"
+} // namespace mlir::tessel
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+/// gpu.block/gpu.thread mapping for the non-zero entries of `tiles`; the
+/// last tiled loop maps to x.
+template <typename MappingAttr>
+static SmallVector<Attribute> mappingFor(MLIRContext *ctx,
+                                         ArrayRef<int64_t> tiles) {
+  int64_t rank = llvm::count_if(tiles, [](int64_t t) { return t != 0; });
+  SmallVector<Attribute> mapping;
+  for (int64_t d = 0; d < rank; ++d)
+    mapping.push_back(MappingAttr::get(
+        ctx, static_cast<gpu::MappingId>(static_cast<uint64_t>(rank - 1 - d))));
+  return mapping;
+}
+
+namespace mlir::tessel {
+
+/// Tiles and vectorizes one kernel as its GPUKernelConfig says.
+LogicalResult tileAndVectorizeGPUKernel(func::FuncOp kernel) {
+  GPUKernelConfig config = getGPUKernelConfig(kernel);
+  IRRewriter rewriter(kernel.getContext());
+  using LoopType = scf::SCFTilingOptions::LoopType;
+  if (config.root) {
+    auto root = cast<TilingInterface>(config.root.getOperation());
+    MLIRContext *ctx = kernel.getContext();
+    FailureOr<Operation *> block = tileAndFuse(
+        rewriter, root, config.blockTiles, LoopType::ForallOp, kWorkgroupsAttr,
+        mappingFor<gpu::GPUBlockMappingAttr>(ctx, config.blockTiles));
+    if (failed(block))
+      return kernel.emitError("tiling to blocks failed");
+    FailureOr<Operation *> thread =
+        tileAndFuse(rewriter, cast<TilingInterface>(*block),
+                    config.threadTiles, LoopType::ForallOp, "",
+                    mappingFor<gpu::GPUThreadMappingAttr>(ctx, config.threadTiles));
+    if (failed(thread))
+      return kernel.emitError("tiling to threads failed");
+    if (failed(tileReductions(rewriter, cast<TilingInterface>(*thread),
+                              config.reductionTiles)))
+      return kernel.emitError("tiling reductions failed");
+  }
+  cleanupAfterTiling(kernel);
+  vectorizeSmallOps(rewriter, kernel, kGPUMaxVectorElements);
+  cleanupAfterTiling(kernel);
+  hoistAccumulators(rewriter, kernel);
+  cleanupAfterTiling(kernel);
+  return success();
+}
+
+namespace {
+struct GPUTileAndVectorizePass
+    : impl::GPUTileAndVectorizeBase<GPUTileAndVectorizePass> {
+  void runOnOperation() override {
+    for (auto fn : getOperation().getOps<func::FuncOp>())
+      if (fn->hasAttr(kKernelAttr))
+        if (failed(tileAndVectorizeGPUKernel(fn)))
+          return signalPassFailure();
+  }
+};
+} // namespace
+} // namespace mlir::tessel

@@ -1,0 +1,151 @@
+// RUN: tessel-opt %s --tessel-materialize-kernel-abi --split-input-file --verify-diagnostics | FileCheck %s
+
+// Operands are read through bindings 0..n-1 (restrict, read-only tensors),
+// results written to the following bindings; an operand used as a DPS init
+// is copied into a fresh tensor first. The host program is untouched.
+// CHECK-LABEL: func.func private @add_dispatch_0
+// CHECK-SAME: (%[[TABLE:.+]]: !llvm.ptr, %{{.+}}: index, %{{.+}}: index, %{{.+}}: index)
+// CHECK-NOT: ->
+// CHECK-SAME: attributes {tessel.dispatch_function, tessel.kernel}
+// CHECK: %[[M0:.+]] = tessel.binding %[[TABLE]][0] : !llvm.ptr -> memref<37x53xf32>
+// CHECK: %[[T0:.+]] = bufferization.to_tensor %[[M0]] restrict : memref<37x53xf32> to tensor<37x53xf32>
+// CHECK: %[[E:.+]] = tensor.empty() : tensor<37x53xf32>
+// CHECK: %[[COPY:.+]] = linalg.copy ins(%[[T0]] : tensor<37x53xf32>) outs(%[[E]] : tensor<37x53xf32>)
+// CHECK: %[[M1:.+]] = tessel.binding %[[TABLE]][1] : !llvm.ptr -> memref<37x53xf32>
+// CHECK: %[[T1:.+]] = bufferization.to_tensor %[[M1]] restrict : memref<37x53xf32> to tensor<37x53xf32>
+// CHECK: %[[R:.+]] = linalg.generic {{.*}} ins(%[[T0]], %[[T1]] : tensor<37x53xf32>, tensor<37x53xf32>) outs(%[[COPY]] : tensor<37x53xf32>)
+// CHECK: %[[M2:.+]] = tessel.binding %[[TABLE]][2] : !llvm.ptr -> memref<37x53xf32>
+// CHECK: bufferization.materialize_in_destination %[[R]] in restrict writable %[[M2]] : (tensor<37x53xf32>, memref<37x53xf32>) -> ()
+// CHECK-NEXT: return{{$}}
+// CHECK-LABEL: func.func @add
+// CHECK: tessel.dispatch @add_dispatch_0(%{{.+}}, %{{.+}}) : (tensor<37x53xf32>, tensor<37x53xf32>) -> tensor<37x53xf32>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func private @add_dispatch_0(%a: tensor<37x53xf32>, %b: tensor<37x53xf32>) -> tensor<37x53xf32> attributes {tessel.dispatch_function} {
+  %0 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%a, %b : tensor<37x53xf32>, tensor<37x53xf32>) outs(%a : tensor<37x53xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<37x53xf32>
+  return %0 : tensor<37x53xf32>
+}
+func.func @add(%a: tensor<37x53xf32>, %b: tensor<37x53xf32>) -> tensor<37x53xf32> {
+  %0 = tessel.dispatch @add_dispatch_0(%a, %b) : (tensor<37x53xf32>, tensor<37x53xf32>) -> tensor<37x53xf32>
+  return %0 : tensor<37x53xf32>
+}
+
+// -----
+
+// Operands only read (not inits) get no copy.
+// CHECK-LABEL: func.func private @no_copy_dispatch_0
+// CHECK-NOT: linalg.copy
+// CHECK: linalg.generic
+// CHECK-NOT: linalg.copy
+// CHECK: bufferization.materialize_in_destination
+#id = affine_map<(d0) -> (d0)>
+func.func private @no_copy_dispatch_0(%a: tensor<37xf32>) -> tensor<37xf32> attributes {tessel.dispatch_function} {
+  %e = tensor.empty() : tensor<37xf32>
+  %0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%a : tensor<37xf32>) outs(%e : tensor<37xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %s = math.exp %x : f32
+    linalg.yield %s : f32
+  } -> tensor<37xf32>
+  return %0 : tensor<37xf32>
+}
+
+// -----
+
+// i1 tensors live in memory as i8: the operand is truncated after loading,
+// the result extended before storing; results use bindings after operands.
+// CHECK-LABEL: func.func private @bool_dispatch_0
+// CHECK-SAME: (%[[TABLE:.+]]: !llvm.ptr, %{{.+}}: index, %{{.+}}: index, %{{.+}}: index)
+// CHECK: %[[M0:.+]] = tessel.binding %[[TABLE]][0] : !llvm.ptr -> memref<37xf32>
+// CHECK: %[[M1:.+]] = tessel.binding %[[TABLE]][1] : !llvm.ptr -> memref<37xi8>
+// CHECK: %[[T1:.+]] = bufferization.to_tensor %[[M1]] restrict : memref<37xi8> to tensor<37xi8>
+// CHECK: %[[B:.+]] = linalg.generic {{.*}} ins(%[[T1]] : tensor<37xi8>) outs(%{{.+}} : tensor<37xi1>)
+// CHECK-NEXT: ^bb0(%[[IN:.+]]: i8, %{{.+}}: i1):
+// CHECK-NEXT: %[[TR:.+]] = arith.trunci %[[IN]] : i8 to i1
+// CHECK-NEXT: linalg.yield %[[TR]] : i1
+// CHECK: %[[R:.+]]:2 = linalg.generic {{.*}} ins(%{{.+}}, %[[B]] : tensor<37xf32>, tensor<37xi1>)
+// CHECK: %[[M2:.+]] = tessel.binding %[[TABLE]][2] : !llvm.ptr -> memref<37xi8>
+// CHECK: %[[W:.+]] = linalg.generic {{.*}} ins(%[[R]]#0 : tensor<37xi1>) outs(%{{.+}} : tensor<37xi8>)
+// CHECK-NEXT: ^bb0(%[[IN2:.+]]: i1, %{{.+}}: i8):
+// CHECK-NEXT: %[[EXT:.+]] = arith.extui %[[IN2]] : i1 to i8
+// CHECK-NEXT: linalg.yield %[[EXT]] : i8
+// CHECK: bufferization.materialize_in_destination %[[W]] in restrict writable %[[M2]] : (tensor<37xi8>, memref<37xi8>)
+// CHECK: %[[M3:.+]] = tessel.binding %[[TABLE]][3] : !llvm.ptr -> memref<37xf32>
+// CHECK: bufferization.materialize_in_destination %[[R]]#1 in restrict writable %[[M3]] : (tensor<37xf32>, memref<37xf32>)
+// CHECK-NOT: tessel.binding
+// CHECK: return
+#id = affine_map<(d0) -> (d0)>
+func.func private @bool_dispatch_0(%a: tensor<37xf32>, %m: tensor<37xi1>) -> (tensor<37xi1>, tensor<37xf32>) attributes {tessel.dispatch_function} {
+  %e = tensor.empty() : tensor<37xi1>
+  %e2 = tensor.empty() : tensor<37xf32>
+  %0:2 = linalg.generic {indexing_maps = [#id, #id, #id, #id], iterator_types = ["parallel"]}
+      ins(%a, %m : tensor<37xf32>, tensor<37xi1>) outs(%e, %e2 : tensor<37xi1>, tensor<37xf32>) {
+  ^bb0(%x: f32, %y: i1, %o: i1, %p: f32):
+    %z = arith.constant 0.0 : f32
+    %c = arith.cmpf olt, %x, %z : f32
+    %d = arith.andi %c, %y : i1
+    %s = arith.select %d, %x, %z : f32
+    linalg.yield %d, %s : i1, f32
+  } -> (tensor<37xi1>, tensor<37xf32>)
+  return %0#0, %0#1 : tensor<37xi1>, tensor<37xf32>
+}
+
+// -----
+
+// A dispatch with no operands (a returned fill) writes binding 0; rank-0
+// tensors become rank-0 memrefs.
+// CHECK-LABEL: func.func private @fill_dispatch_0
+// CHECK-SAME: (%[[TABLE:.+]]: !llvm.ptr, %{{.+}}: index, %{{.+}}: index, %{{.+}}: index)
+// CHECK: %[[F:.+]] = linalg.fill
+// CHECK: %[[M:.+]] = tessel.binding %[[TABLE]][0] : !llvm.ptr -> memref<f32>
+// CHECK: bufferization.materialize_in_destination %[[F]] in restrict writable %[[M]] : (tensor<f32>, memref<f32>)
+func.func private @fill_dispatch_0() -> tensor<f32> attributes {tessel.dispatch_function} {
+  %cst = arith.constant 2.0 : f32
+  %e = tensor.empty() : tensor<f32>
+  %f = linalg.fill ins(%cst : f32) outs(%e : tensor<f32>) -> tensor<f32>
+  return %f : tensor<f32>
+}
+
+// -----
+
+// An insert_slice into an operand (a read-only binding) copies the operand
+// into a fresh tensor and inserts into the copy.
+// CHECK-LABEL: func.func private @insert_dispatch_0
+// CHECK: %[[SRC:.+]] = bufferization.to_tensor %{{.+}} restrict : memref<4xf32> to tensor<4xf32>
+// CHECK: %[[DST:.+]] = bufferization.to_tensor %{{.+}} restrict : memref<8xf32> to tensor<8xf32>
+// CHECK: %[[E:.+]] = tensor.empty() : tensor<8xf32>
+// CHECK: %[[C:.+]] = linalg.copy ins(%[[DST]] : tensor<8xf32>) outs(%[[E]] : tensor<8xf32>)
+// CHECK: %[[I:.+]] = tensor.insert_slice %[[SRC]] into %[[C]][4] [4] [1]
+// CHECK: bufferization.materialize_in_destination %[[I]]
+func.func private @insert_dispatch_0(%b: tensor<4xf32>, %d: tensor<8xf32>) -> tensor<8xf32> attributes {tessel.dispatch_function} {
+  %0 = tensor.insert_slice %b into %d[4] [4] [1] : tensor<4xf32> into tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+// Non-dispatch functions and functions already in kernel form are left alone.
+// CHECK-LABEL: func.func private @already_kernel
+// CHECK-SAME: (%{{.+}}: !llvm.ptr, %{{.+}}: index, %{{.+}}: index, %{{.+}}: index)
+// CHECK-NEXT: return
+// CHECK-LABEL: func.func @host
+// CHECK-SAME: (%{{.+}}: tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NOT: tessel.binding
+func.func private @already_kernel(%t: !llvm.ptr, %x: index, %y: index, %z: index) attributes {tessel.dispatch_function, tessel.kernel} {
+  return
+}
+func.func @host(%a: tensor<4xf32>) -> tensor<4xf32> {
+  return %a : tensor<4xf32>
+}
+
+// -----
+
+// A dynamic-shape dispatch operand cannot get a binding.
+// expected-error @+1 {{dispatch operand of type 'tensor<?xf32>' is not a static-shape tensor}}
+func.func private @dynamic_dispatch_0(%a: tensor<?xf32>) -> tensor<?xf32> attributes {tessel.dispatch_function} {
+  return %a : tensor<?xf32>
+}

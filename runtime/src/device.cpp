@@ -15,13 +15,14 @@ std::vector<std::string> driverNames() {
   return names;
 }
 
-StatusOr<std::shared_ptr<Device>> createDevice(std::string_view name) {
+StatusOr<std::shared_ptr<Device>> createDevice(std::string_view name,
+                                               const DeviceOptions &options) {
   bool best = name.empty() || name == "best";
   std::string reasons;
   for (const hal::Driver &d : hal::drivers()) {
     if (!best && name != d.name)
       continue;
-    auto device = d.create();
+    auto device = d.create(options);
     if (device.ok())
       return std::make_shared<Device>(std::move(device).value());
     if (!best)

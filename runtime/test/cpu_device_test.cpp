@@ -200,14 +200,23 @@ TEST(DeviceTest, CreateByName) {
   EXPECT_EQ((*cpu)->name(), "cpu");
   EXPECT_NE((*cpu)->description().find("cpu ("), std::string::npos);
 
+  // "best" is cuda where a CUDA device is usable, else cpu.
+  auto cuda = createDevice("cuda");
   auto best = createDevice();
   ASSERT_TRUE(best.ok());
-  EXPECT_EQ((*best)->name(), "cpu");
+  EXPECT_EQ((*best)->name(), cuda.ok() ? "cuda" : "cpu");
+  if (!cuda.ok()) {
+    EXPECT_EQ(cuda.status().message().rfind("cuda: no CUDA driver/device available (", 0), 0u)
+        << cuda.status().message();
+  }
 
-  auto cuda = createDevice("cuda");
-  ASSERT_FALSE(cuda.ok());
-  EXPECT_EQ(cuda.status().message(),
-            "cuda device: not available in this build (CUDA driver not implemented yet)");
+  DeviceOptions bad;
+  bad.cudaCommandBuffer = "bogus";
+  auto badCuda = createDevice("cuda", bad);
+  ASSERT_FALSE(badCuda.ok());
+  EXPECT_NE(badCuda.status().message().find("unknown command buffer mode 'bogus'"),
+            std::string::npos)
+      << badCuda.status().message();
 
   auto unknown = createDevice("tpu");
   ASSERT_FALSE(unknown.ok());

@@ -164,11 +164,28 @@ class TesselRunTest(unittest.TestCase):
         self.assertIn("elf-shared-object", p.stdout)
 
     def test_cuda_unavailable(self):
-        p = self.run_tool(self.add, "--device=cuda")
+        # Without a GPU the driver says why; with one, this cpu-only module
+        # has no cuda executable. Either way the error names the problem.
+        p = self.run_tool(self.add, "--device=cuda", "--input=2x3xf32=1", "--input=2x3xf32=1")
         self.assertEqual(p.returncode, 1)
-        self.assertIn("cuda device: not available in this build "
-                      "(CUDA driver not implemented yet)", p.stderr)
+        self.assertRegex(p.stderr, r"cuda: no CUDA driver/device available \(|"
+                                   r"no executable for target 'cuda' \(module has: cpu\)")
         p = self.run_tool(self.add, "--device=cpu", "--input=2x3xf32=1", "--input=2x3xf32=1")
+        self.assertEqual(p.returncode, 0, p.stderr)
+
+    def test_device_choice(self):
+        # Default: cpu for a module without a cuda executable, with the reason.
+        p = self.run_tool(self.add, "--input=2x3xf32=1", "--input=2x3xf32=1")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertRegex(p.stderr, r"tessel-run: device cpu \(\d+ threads?\) \u2014 module has "
+                                   r"no cuda executable \(targets: cpu\)")
+        p = self.run_tool(self.add, "--device=cpu", "--input=2x3xf32=1", "--input=2x3xf32=1")
+        self.assertRegex(p.stderr, r"tessel-run: device cpu \(\d+ threads?\)\n")
+        for bad in ("--cuda-command-buffer=streams", "--device=tpu", "--cuda-command-buffer"):
+            p = self.run_tool(self.add, bad)
+            self.assertEqual(p.returncode, 2, bad + ": " + p.stderr)
+        p = self.run_tool(self.add, "--device=cpu", "--cuda-command-buffer=stream",
+                          "--input=2x3xf32=1", "--input=2x3xf32=1")
         self.assertEqual(p.returncode, 0, p.stderr)
 
     def test_numpy_interop(self):

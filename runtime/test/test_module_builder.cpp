@@ -51,9 +51,8 @@ std::vector<uint8_t> buildModule(const ModuleDesc &m) {
   for (const ExecutableDesc &e : m.executables) {
     std::vector<flatbuffers::Offset<fb::Export>> exports;
     for (const ExportDesc &x : e.exports) {
-      std::vector<uint32_t> size{1, 1, 1};
       exports.push_back(fb::CreateExport(b, b.CreateString(x.name), b.CreateVector(x.workgroupCount),
-                                         b.CreateVector(size), x.bindingCount, 0));
+                                         b.CreateVector(x.workgroupSize), x.bindingCount, 0));
     }
     std::vector<flatbuffers::Offset<fb::Binary>> binaries;
     for (const BinaryDesc &bin : e.binaries) {

@@ -44,6 +44,7 @@ struct ExportDesc {
   std::string name;
   std::vector<uint32_t> workgroupCount{1, 1, 1};
   uint32_t bindingCount = 0;
+  std::vector<uint32_t> workgroupSize{1, 1, 1};
 };
 
 struct BinaryDesc {

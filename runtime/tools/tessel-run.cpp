@@ -25,7 +25,8 @@ constexpr int kExitFailure = 1;
 constexpr int kExitUsage = 2;
 
 const char kUsage[] =
-    R"(usage: tessel-run MODULE.tmod [--function=NAME] [--device=cpu]
+    R"(usage: tessel-run MODULE.tmod [--function=NAME] [--device=cpu|cuda]
+                  [--cuda-command-buffer=graph|stream]
                   [--input=@in.npy | --input=2x3xf32=1,2,3,4,5,6]...
                   [--output=@out.npy]...
                   [--expected_output=@ref.npy | --expected_output=LITERAL]...
@@ -33,7 +34,13 @@ const char kUsage[] =
 
 Calls NAME (optional if the module has one function) with the inputs in
 order and prints each result, or writes them with --output (one per result).
-  --device=NAME         cpu, cuda, or best (default: best available)
+  --device=NAME         cpu, cuda, or best (default): cuda if a CUDA device
+                        is usable and the module has a cuda executable,
+                        else cpu; the choice (and why) goes to stderr
+  --cuda-command-buffer=MODE
+                        graph (default; a CUDA graph built once per command
+                        buffer and replayed) or stream (commands replayed on
+                        a CUstream); default from TESSEL_CUDA_COMMAND_BUFFER
   --input=LITERAL       SHAPExTYPE=v1,v2,... e.g. 2x3xf32=1,2,3,4,5,6,
                         f32=1.5, 4x4xf32=1 (a single value splats);
                         i1 takes 0/1/true/false
@@ -50,6 +57,7 @@ struct Options {
   std::string module;
   std::optional<std::string> function;
   std::string device;
+  std::string cudaCommandBuffer;
   std::vector<std::string> inputs, outputs, expected;
   double tolerance = kDefaultTolerance;
   int benchmark = 0;
@@ -82,7 +90,7 @@ std::optional<UsageError> parseArgs(int argc, char **argv, Options &o) {
     std::string flag = arg.substr(0, eq);
     bool known = flag == "--function" || flag == "--device" || flag == "--input" ||
                  flag == "--output" || flag == "--expected_output" || flag == "--tolerance" ||
-                 flag == "--benchmark";
+                 flag == "--benchmark" || flag == "--cuda-command-buffer";
     if (!known)
       return UsageError{"unknown flag '" + flag + "'"};
     if (eq == std::string::npos)
@@ -91,7 +99,13 @@ std::optional<UsageError> parseArgs(int argc, char **argv, Options &o) {
     if (flag == "--function") {
       o.function = value;
     } else if (flag == "--device") {
+      if (value != "cpu" && value != "cuda" && value != "best")
+        return UsageError{"--device expects cpu, cuda or best, got '" + value + "'"};
       o.device = value;
+    } else if (flag == "--cuda-command-buffer") {
+      if (value != "graph" && value != "stream")
+        return UsageError{"--cuda-command-buffer expects graph or stream, got '" + value + "'"};
+      o.cudaCommandBuffer = value;
     } else if (flag == "--input") {
       o.inputs.push_back(value);
     } else if (flag == "--output") {
@@ -153,11 +167,44 @@ Stats stats(std::vector<double> v) {
   return {median, v.front(), v.back()};
 }
 
+// --device=best (the default): cuda when a device is usable and the module
+// has a cuda executable, else cpu. The line on stderr says which and why.
+StatusOr<std::shared_ptr<Device>> chooseDevice(const Options &o) {
+  DeviceOptions options;
+  options.cudaCommandBuffer = o.cudaCommandBuffer;
+  if (!o.device.empty() && o.device != "best") {
+    TESSEL_ASSIGN_OR_RETURN(auto device, createDevice(o.device, options));
+    std::fprintf(stderr, "tessel-run: device %s\n", device->description().c_str());
+    return device;
+  }
+  TESSEL_ASSIGN_OR_RETURN(std::vector<std::string> targets, Module::executableTargets(o.module));
+  std::string why;
+  if (std::find(targets.begin(), targets.end(), "cuda") != targets.end()) {
+    auto cuda = createDevice("cuda", options);
+    if (cuda.ok()) {
+      std::fprintf(stderr, "tessel-run: device %s\n", (*cuda)->description().c_str());
+      return cuda;
+    }
+    // A bad option is the user's error, not a reason to fall back.
+    if (cuda.status().code() == StatusCode::kInvalidArgument)
+      return cuda.status();
+    why = cuda.status().message();
+  } else {
+    std::string list;
+    for (const std::string &t : targets)
+      list += (list.empty() ? "" : ", ") + t;
+    why = "module has no cuda executable (targets: " + (list.empty() ? "none" : list) + ")";
+  }
+  TESSEL_ASSIGN_OR_RETURN(auto cpu, createDevice("cpu", options));
+  std::fprintf(stderr, "tessel-run: device %s \u2014 %s\n", cpu->description().c_str(),
+               why.c_str());
+  return cpu;
+}
+
 int run(const Options &o) {
-  auto device = createDevice(o.device);
+  auto device = chooseDevice(o);
   if (!device.ok())
     return fail(device.status());
-  std::fprintf(stderr, "tessel-run: device %s\n", (*device)->description().c_str());
 
   auto module = Module::loadFile(*device, o.module);
   if (!module.ok())

@@ -182,8 +182,9 @@ def GPUOutlineKernels : Pass<"tessel-gpu-outline-kernels", "ModuleOp"> {
 def GPULowerVectors : Pass<"tessel-gpu-lower-vectors", "ModuleOp"> {
   let summary = "Lower vector ops to 1-D forms for the NVVM conversion";
   let description = [{
-    Pre: bufferized kernels. Post: only 1-D vector ops; math ops are left
-    for convert-gpu-to-nvvm, which calls libdevice.
+    Pre: bufferized kernels. Post: only 1-D vector ops, gpu.subgroup_reduce
+    expanded to gpu.shuffle butterflies; math ops are left for
+    convert-gpu-to-nvvm, which calls libdevice.
   }];
   let dependentDialects = ["vector::VectorDialect"];
 }

@@ -116,11 +116,15 @@ LogicalResult materializeKernelABI(func::FuncOp fn, KernelABI abi) {
     for (MemRefType t : bindingTypes)
       entry.addArgument(t, loc);
   }
+  // Both runtimes allocate buffers at least 64-byte aligned; saying so lets
+  // LLVM prove that vector accesses are aligned (128-bit loads on GPUs).
   auto binding = [&](unsigned i) -> Value {
-    if (abi == KernelABI::Pointers)
-      return entry.getArgument(numInputs + i);
-    return BindingOp::create(b, loc, bindingTypes[i], table,
-                             b.getI64IntegerAttr(i));
+    Value mem = abi == KernelABI::Pointers
+                    ? Value(entry.getArgument(numInputs + i))
+                    : Value(BindingOp::create(b, loc, bindingTypes[i], table,
+                                              b.getI64IntegerAttr(i)));
+    return memref::AssumeAlignmentOp::create(b, loc, mem,
+                                             b.getI32IntegerAttr(64));
   };
 
   b.setInsertionPointToStart(&entry);
@@ -138,10 +142,15 @@ LogicalResult materializeKernelABI(func::FuncOp fn, KernelABI abi) {
     copyIntoFreshInits(b, value);
   }
 
+  // Result bindings are defined up front so that they dominate every op
+  // that empty-tensor elimination lets write into them.
   auto ret = cast<func::ReturnOp>(entry.getTerminator());
+  SmallVector<Value> resultMems;
+  for (unsigned j = 0; j < ret.getNumOperands(); ++j)
+    resultMems.push_back(binding(numInputs + j));
   b.setInsertionPoint(ret);
   for (auto [j, value] : llvm::enumerate(ret.getOperands())) {
-    Value mem = binding(numInputs + j);
+    Value mem = resultMems[j];
     Value stored = castElements(b, loc, value,
                                 bindingTypes[numInputs + j].getElementType());
     bufferization::MaterializeInDestinationOp::create(

@@ -19,6 +19,10 @@ public:
 
   /// Sets `length` bytes at `offset` to `value`.
   virtual Status fill(Buffer &buffer, size_t offset, size_t length, uint8_t value) = 0;
+  /// Writes `length` bytes from host memory `src` at `dstOffset`; the bytes
+  /// are copied when the command is recorded, so `src` may change afterwards
+  /// and every submit writes the same data.
+  virtual Status update(const void *src, Buffer &dst, size_t dstOffset, size_t length) = 0;
   /// Copies `length` bytes between buffers (may be the same buffer if the
   /// ranges do not overlap).
   virtual Status copy(Buffer &src, size_t srcOffset, Buffer &dst, size_t dstOffset,

@@ -239,7 +239,13 @@ std::string describeModule(const fb::Module *m, const std::string &fileName,
       const hal::ExportInfo &x = e.exports[j];
       s += "  export " + str(j) + ": " + x.name + ", workgroups " + str(x.workgroupCount[0]) +
            "x" + str(x.workgroupCount[1]) + "x" + str(x.workgroupCount[2]) + ", " +
-           str(x.bindingCount) + " bindings\n";
+           str(x.bindingCount) + " bindings";
+      if (x.workgroupSize != std::array<uint32_t, 3>{1, 1, 1})
+        s += ", workgroup size " + str(x.workgroupSize[0]) + "x" + str(x.workgroupSize[1]) + "x" +
+             str(x.workgroupSize[2]);
+      if (x.sharedMemoryBytes)
+        s += ", " + str(x.sharedMemoryBytes) + " bytes of shared memory";
+      s += "\n";
     }
     for (size_t j = 0; j < e.binaries.size(); ++j) {
       const hal::BinaryInfo &b = e.binaries[j];
@@ -250,19 +256,9 @@ std::string describeModule(const fb::Module *m, const std::string &fileName,
   return s;
 }
 
-} // namespace
-
-StatusOr<std::shared_ptr<Module>> Module::loadFile(std::shared_ptr<Device> device,
-                                                   const std::string &path) {
-  TESSEL_ASSIGN_OR_RETURN(auto bytes, readFileBytes(path, "module file"));
-  return loadBytes(std::move(device), bytes, path);
-}
-
-StatusOr<std::shared_ptr<Module>> Module::loadBytes(std::shared_ptr<Device> device,
-                                                    const std::vector<uint8_t> &bytes,
-                                                    const std::string &fileName) {
-  if (!device)
-    return invalidArgument("Module::load needs a device");
+// Checks the file identifier, the FlatBuffers structure and the version.
+StatusOr<const fb::Module *> verifyModule(const std::vector<uint8_t> &bytes,
+                                          const std::string &fileName) {
   std::string file = "module file '" + fileName + "'";
   if (bytes.size() < 8)
     return dataLoss("truncated or corrupt " + file + ": only " + str(bytes.size()) + " bytes");
@@ -280,6 +276,35 @@ StatusOr<std::shared_ptr<Module>> Module::loadBytes(std::shared_ptr<Device> devi
   if (m->version() != kSchemaVersion)
     return failedPrecondition(file + " has schema version " + str(m->version()) +
                               " but this runtime reads version " + str(kSchemaVersion));
+  return m;
+}
+
+} // namespace
+
+StatusOr<std::vector<std::string>> Module::executableTargets(const std::string &path) {
+  TESSEL_ASSIGN_OR_RETURN(auto bytes, readFileBytes(path, "module file"));
+  TESSEL_ASSIGN_OR_RETURN(const fb::Module *m, verifyModule(bytes, path));
+  std::vector<std::string> targets;
+  if (m->executables())
+    for (const fb::Executable *e : *m->executables())
+      if (e && e->target())
+        targets.push_back(e->target()->str());
+  return targets;
+}
+
+StatusOr<std::shared_ptr<Module>> Module::loadFile(std::shared_ptr<Device> device,
+                                                   const std::string &path) {
+  TESSEL_ASSIGN_OR_RETURN(auto bytes, readFileBytes(path, "module file"));
+  return loadBytes(std::move(device), bytes, path);
+}
+
+StatusOr<std::shared_ptr<Module>> Module::loadBytes(std::shared_ptr<Device> device,
+                                                    const std::vector<uint8_t> &bytes,
+                                                    const std::string &fileName) {
+  if (!device)
+    return invalidArgument("Module::load needs a device");
+  std::string file = "module file '" + fileName + "'";
+  TESSEL_ASSIGN_OR_RETURN(const fb::Module *m, verifyModule(bytes, fileName));
 
   std::vector<hal::ExecutableSpec> exes;
   if (m->executables())

@@ -58,3 +58,15 @@ void wg_ids_i32(void **b, int64_t x, int64_t y, int64_t z) {
   int64_t lin = (z * dims[1] + y) * dims[0] + x;
   inout[lin] += (int32_t)(1 + x + 100 * y + 10000 * z);
 }
+
+/* bindings: n (i64), inout (u32[n]); one step of x -> 3x + 1 (mod 2^32), so
+ * that k chained dispatches give a value that a skipped, repeated or
+ * reordered dispatch would change. */
+void step_u32(void **b, int64_t x, int64_t y, int64_t z) {
+  (void)y, (void)z;
+  int64_t n = *(const int64_t *)b[0], begin, end;
+  uint32_t *inout = b[1];
+  range(n, x, &begin, &end);
+  for (int64_t i = begin; i < end; ++i)
+    inout[i] = inout[i] * 3u + 1u;
+}

@@ -135,6 +135,9 @@ LogicalResult distributeToBlocksAndThreads(func::FuncOp kernel) {
   });
   SmallVector<int64_t> grid = {1, 1, 1}, block = {1, 1, 1};
   SmallVector<scf::ForallOp> blockLoops = outermostForalls(kernel.getBody());
+  // A strategy that wrote its own gpu ids (warp reductions) set the sizes.
+  if (blockLoops.empty() && kernel->hasAttr(kWorkgroupSizeAttr))
+    return success();
   if (blockLoops.size() > 1)
     return kernel.emitError("expected at most one block scf.forall, got ")
            << blockLoops.size();

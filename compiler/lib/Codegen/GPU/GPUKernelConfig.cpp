@@ -3,10 +3,13 @@
 // Heuristics, in one place:
 // - contractions: 64x64 block tiles of M and N, 4x4 per thread (256
 //   threads), K in steps of 4 inside each thread;
+// - reductions of 32-bit values along the innermost, contiguous loop: one
+//   warp per output element, lanes striding the reduced loop, combined with
+//   warp shuffles (GPUWarpReduction.cpp);
 // - everything else: each thread owns one 128-bit vector along the
 //   innermost parallel loop (4 x f32, 8 x f16, ...) and one element of the
 //   next loop out; up to 64 threads along the innermost loop and 256 per
-//   block; reductions run sequentially inside a thread.
+//   block; other reductions run sequentially inside a thread.
 // Blocks and threads split at most three loops each (x, y, z).
 // Shared-memory promotion, pipelining and warp reductions come with the
 // performance work (issue 4); this strategy is about being right on any
@@ -17,6 +20,7 @@
 #include "tessel/Codegen/GPU/GPUKernelConfig.h"
 
 #include "tessel/Codegen/Common/TileAndVectorize.h"
+#include "tessel/Codegen/GPU/GPUWarpReduction.h"
 
 using namespace mlir;
 using namespace mlir::tessel;
@@ -73,6 +77,10 @@ GPUKernelConfig mlir::tessel::getGPUKernelConfig(func::FuncOp kernel) {
     return config;
   }
   config.root = root;
+  if (canUseWarpReduction(kernel, root)) {
+    config.warpReduction = true;
+    return config;
+  }
   config.blockTiles.assign(n, 0);
   config.threadTiles.assign(n, 0);
   config.reductionTiles.assign(n, 0);

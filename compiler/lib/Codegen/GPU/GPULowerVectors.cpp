@@ -1,8 +1,8 @@
 //===- GPULowerVectors.cpp - tessel-gpu-lower-vectors ----------*- C++ -*-===//
 //
 // The vector lowering shared with the CPU, without the CPU's math
-// rewrites: on the GPU, math ops become libdevice calls in
-// convert-gpu-to-nvvm.
+// rewrites (on the GPU, math ops become libdevice calls in
+// convert-gpu-to-nvvm), plus gpu.subgroup_reduce -> warp shuffles.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,6 +10,7 @@
 
 #include "tessel/Codegen/Common/VectorLowering.h"
 
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -26,6 +27,9 @@ struct GPULowerVectorsPass : impl::GPULowerVectorsBase<GPULowerVectorsPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     populateVectorLoweringPatterns(patterns);
+    // Warp reductions become butterfly shuffles (32 lanes, 32-bit values).
+    populateGpuLowerSubgroupReduceToShufflePatterns(patterns,
+                                                    /*subgroupSize=*/32);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

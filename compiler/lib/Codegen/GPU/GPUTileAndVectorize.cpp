@@ -10,6 +10,7 @@
 
 #include "tessel/Codegen/Common/TileAndVectorize.h"
 #include "tessel/Codegen/GPU/GPUKernelConfig.h"
+#include "tessel/Codegen/GPU/GPUWarpReduction.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -42,7 +43,10 @@ LogicalResult tileAndVectorizeGPUKernel(func::FuncOp kernel) {
   GPUKernelConfig config = getGPUKernelConfig(kernel);
   IRRewriter rewriter(kernel.getContext());
   using LoopType = scf::SCFTilingOptions::LoopType;
-  if (config.root) {
+  if (config.warpReduction) {
+    if (failed(emitWarpReduction(kernel, config.root)))
+      return kernel.emitError("warp reduction failed");
+  } else if (config.root) {
     auto root = cast<TilingInterface>(config.root.getOperation());
     MLIRContext *ctx = kernel.getContext();
     FailureOr<Operation *> block = tileAndFuse(

@@ -20,9 +20,10 @@ class Device {
 public:
   explicit Device(std::shared_ptr<hal::Device> impl) : impl_(std::move(impl)) {}
 
-  /// Driver name, e.g. "cpu".
+  /// Driver name, e.g. "cpu"; also the executable target it runs.
   const std::string &name() const;
-  /// e.g. "cpu (2 threads)".
+  /// e.g. "cpu (2 threads)" or
+  /// "cuda (NVIDIA H100 80GB HBM3, sm_90, graph command buffers)".
   std::string description() const;
 
   /// The HAL device, for runtime internals.
@@ -33,10 +34,23 @@ private:
   std::shared_ptr<hal::Device> impl_;
 };
 
+/// Driver settings chosen at device creation.
+struct DeviceOptions {
+  /// How the cuda driver runs command buffers: "graph" (a CUDA graph built
+  /// on first submit, instantiated once and replayed on every submit) or
+  /// "stream" (commands replayed on a CUstream at every submit). "" means
+  /// the environment variable TESSEL_CUDA_COMMAND_BUFFER, else "graph".
+  /// Other drivers ignore it.
+  std::string cudaCommandBuffer;
+};
+
 /// Creates a device of driver `name`; "" or "best" picks the first driver
 /// that is available, in order of preference (cuda, cpu). Errors say why a
-/// driver is unavailable or list the known drivers.
-StatusOr<std::shared_ptr<Device>> createDevice(std::string_view name = "");
+/// driver is unavailable (e.g. "cuda: no CUDA driver/device available
+/// (libcuda.so.1 not found: ...)"), reject bad options, or list the known
+/// drivers.
+StatusOr<std::shared_ptr<Device>> createDevice(std::string_view name = "",
+                                               const DeviceOptions &options = {});
 
 /// Names of the drivers compiled into this runtime, in order of preference.
 std::vector<std::string> driverNames();

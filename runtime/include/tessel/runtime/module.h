@@ -76,6 +76,10 @@ public:
                                                      const std::vector<uint8_t> &bytes,
                                                      const std::string &name = "<memory>");
 
+  /// The targets of the executables in module file `path` ("cpu", "cuda"),
+  /// after verifying the file; lets a caller choose a device before loading.
+  static StatusOr<std::vector<std::string>> executableTargets(const std::string &path);
+
   /// The file name (or the name given to loadBytes).
   const std::string &name() const { return name_; }
   const std::vector<Function> &functions() const { return functions_; }

@@ -4,6 +4,7 @@
 #include "hal/cpu/cpu_executable.h"
 
 #include <cstring>
+#include <memory>
 #include <string>
 
 namespace tessel::rt::hal::cpu {
@@ -19,6 +20,18 @@ StatusOr<uint8_t *> hostPointer(Buffer &buffer, size_t offset, size_t length, co
 Status CpuCommandBuffer::fill(Buffer &buffer, size_t offset, size_t length, uint8_t value) {
   TESSEL_ASSIGN_OR_RETURN(uint8_t *p, hostPointer(buffer, offset, length, "fill"));
   commands_.push_back([=] { std::memset(p, value, length); });
+  return Status();
+}
+
+Status CpuCommandBuffer::update(const void *src, Buffer &dst, size_t dstOffset, size_t length) {
+  TESSEL_ASSIGN_OR_RETURN(uint8_t *d, hostPointer(dst, dstOffset, length, "update"));
+  // Shared so that the closure stays copyable (std::function requires it).
+  auto data = std::make_shared<std::vector<uint8_t>>(static_cast<const uint8_t *>(src),
+                                                     static_cast<const uint8_t *>(src) + length);
+  commands_.push_back([=] {
+    if (length)
+      std::memcpy(d, data->data(), length);
+  });
   return Status();
 }
 

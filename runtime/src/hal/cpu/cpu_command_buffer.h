@@ -15,6 +15,7 @@ public:
   explicit CpuCommandBuffer(ThreadPool &pool) : pool_(pool) {}
 
   Status fill(Buffer &buffer, size_t offset, size_t length, uint8_t value) override;
+  Status update(const void *src, Buffer &dst, size_t dstOffset, size_t length) override;
   Status copy(Buffer &src, size_t srcOffset, Buffer &dst, size_t dstOffset,
               size_t length) override;
   Status dispatch(Executable &executable, uint32_t ordinal,

@@ -39,7 +39,7 @@ Status CpuDevice::submitAndWait(CommandBuffer &commands) {
 
 } // namespace cpu
 
-StatusOr<std::shared_ptr<Device>> createCpuDevice() {
+StatusOr<std::shared_ptr<Device>> createCpuDevice(const DeviceOptions &) {
   TESSEL_ASSIGN_OR_RETURN(unsigned threads, cpu::defaultThreadCount());
   return std::shared_ptr<Device>(std::make_shared<cpu::CpuDevice>(threads));
 }

@@ -1,12 +1,83 @@
-// Placeholder for the CUDA driver: reports that it is not available, so that
-// --device=cuda gives a clear error and "best available" falls back to cpu.
-// The real driver replaces this file.
+// CUDA device and its driver factory: loads the driver API, creates a
+// context on GPU 0 (TESSEL_CUDA_DEVICE picks another) and hands out buffers,
+// executables and command buffers of the chosen mode.
+#include "hal/cuda/cuda_device.h"
+
+#include "hal/cuda/cuda_buffer.h"
+#include "hal/cuda/cuda_command_buffer_graph.h"
+#include "hal/cuda/cuda_command_buffer_stream.h"
+#include "hal/cuda/cuda_executable.h"
 #include "hal/driver_registry.h"
+
+#include <cstdlib>
 
 namespace tessel::rt::hal {
 
-StatusOr<std::shared_ptr<Device>> createCudaDevice() {
-  return unavailable("cuda device: not available in this build (CUDA driver not implemented yet)");
+namespace cuda {
+
+StatusOr<CommandBufferMode> parseCommandBufferMode(const std::string &option) {
+  std::string value = option, source = "the cuda command buffer option";
+  if (value.empty()) {
+    const char *env = std::getenv("TESSEL_CUDA_COMMAND_BUFFER");
+    if (!env || !*env)
+      return CommandBufferMode::kGraph;
+    value = env;
+    source = "TESSEL_CUDA_COMMAND_BUFFER";
+  }
+  if (value == "graph")
+    return CommandBufferMode::kGraph;
+  if (value == "stream")
+    return CommandBufferMode::kStream;
+  return invalidArgument("cuda: unknown command buffer mode '" + value + "' (from " + source +
+                         "); expected 'stream' or 'graph'");
+}
+
+std::string CudaDevice::description() const {
+  return "cuda (" + ctx_->deviceName() + ", " + ctx_->arch() + ", " +
+         (mode_ == CommandBufferMode::kGraph ? "graph" : "stream") + " command buffers)";
+}
+
+StatusOr<std::shared_ptr<Buffer>> CudaDevice::allocate(size_t size) {
+  TESSEL_ASSIGN_OR_RETURN(auto buffer, CudaBuffer::allocate(ctx_, size));
+  return std::shared_ptr<Buffer>(std::move(buffer));
+}
+
+StatusOr<std::shared_ptr<Executable>> CudaDevice::prepareExecutable(const ExecutableSpec &spec) {
+  TESSEL_ASSIGN_OR_RETURN(auto exe, CudaExecutable::load(ctx_, spec));
+  return std::shared_ptr<Executable>(std::move(exe));
+}
+
+std::unique_ptr<CommandBuffer> CudaDevice::createCommandBuffer() {
+  if (mode_ == CommandBufferMode::kGraph)
+    return std::make_unique<CudaGraphCommandBuffer>(ctx_);
+  return std::make_unique<CudaStreamCommandBuffer>(ctx_);
+}
+
+Status CudaDevice::submitAndWait(CommandBuffer &commands) {
+  auto *cb = dynamic_cast<CudaCommandBuffer *>(&commands);
+  if (!cb)
+    return invalidArgument("cuda: submitted a command buffer that this device did not create");
+  return cb->submit();
+}
+
+} // namespace cuda
+
+StatusOr<std::shared_ptr<Device>> createCudaDevice(const DeviceOptions &options) {
+  // Options first: a bad flag is an error even on a machine without a GPU.
+  TESSEL_ASSIGN_OR_RETURN(cuda::CommandBufferMode mode,
+                          cuda::parseCommandBufferMode(options.cudaCommandBuffer));
+  TESSEL_ASSIGN_OR_RETURN(const cuda::CudaApi *api, cuda::loadCudaApi());
+  int ordinal = 0;
+  if (const char *env = std::getenv("TESSEL_CUDA_DEVICE"); env && *env) {
+    char *end = nullptr;
+    long v = std::strtol(env, &end, 10);
+    if (*end || v < 0 || v > 1024)
+      return invalidArgument(std::string("TESSEL_CUDA_DEVICE must be a device ordinal, got '") +
+                             env + "'");
+    ordinal = static_cast<int>(v);
+  }
+  TESSEL_ASSIGN_OR_RETURN(auto ctx, cuda::CudaContext::create(*api, ordinal));
+  return std::shared_ptr<Device>(std::make_shared<cuda::CudaDevice>(std::move(ctx), mode));
 }
 
 } // namespace tessel::rt::hal

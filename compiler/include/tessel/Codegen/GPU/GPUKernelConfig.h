@@ -18,6 +18,9 @@ struct GPUKernelConfig {
   /// runs as one thread of one block.
   linalg::LinalgOp root;
   std::string serialReason;
+  /// Reduce `root` with one warp per output element (GPUWarpReduction.h)
+  /// instead of tiling it.
+  bool warpReduction = false;
   /// Per loop of `root`: block tile (0 = whole loop in each block).
   SmallVector<int64_t> blockTiles;
   /// Per loop: tile of one thread inside a block tile (0 = not split).

@@ -1,0 +1,270 @@
+//===- GPUWarpReduction.cpp - one warp per reduced row ---------*- C++ -*-===//
+//
+// The GPU strategy for reductions along the innermost (contiguous) loop:
+// each warp owns one output element ("row"), its 32 lanes walk the reduced
+// loop with stride 32 (coalesced loads), and the partial results meet in a
+// gpu.subgroup_reduce, which lowers to warp shuffles. Lane 0 combines the
+// total with the initial value and stores it. Eight warps share a block.
+//
+// The kernel body is emitted directly on the binding memrefs, with the
+// generic op's body cloned for the per-element work, so it needs no tiling
+// and no bufferization of its own.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessel/Codegen/GPU/GPUWarpReduction.h"
+
+#include "tessel/Dialect/Tessel/TesselDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+namespace {
+
+constexpr int64_t kWarpSize = 32;
+constexpr int64_t kWarpsPerBlock = 8;
+
+/// The gpu reduction kind of `combiner`, if it is a supported one.
+std::optional<gpu::AllReduceOperation> reductionKind(Operation *combiner) {
+  using K = gpu::AllReduceOperation;
+  return llvm::TypeSwitch<Operation *, std::optional<K>>(combiner)
+      .Case<arith::AddFOp, arith::AddIOp>([](auto) { return K::ADD; })
+      .Case<arith::MulFOp, arith::MulIOp>([](auto) { return K::MUL; })
+      .Case<arith::MaxNumFOp>([](auto) { return K::MAXNUMF; })
+      .Case<arith::MinNumFOp>([](auto) { return K::MINNUMF; })
+      .Case<arith::MaximumFOp>([](auto) { return K::MAXIMUMF; })
+      .Case<arith::MinimumFOp>([](auto) { return K::MINIMUMF; })
+      .Case<arith::MaxSIOp>([](auto) { return K::MAXSI; })
+      .Case<arith::MinSIOp>([](auto) { return K::MINSI; })
+      .Case<arith::MaxUIOp>([](auto) { return K::MAXUI; })
+      .Case<arith::MinUIOp>([](auto) { return K::MINUI; })
+      .Case<arith::AndIOp>([](auto) { return K::AND; })
+      .Case<arith::OrIOp>([](auto) { return K::OR; })
+      .Case<arith::XOrIOp>([](auto) { return K::XOR; })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+/// The memref a kernel operand tensor was read from, if it is one.
+Value bindingOf(Value tensor) {
+  auto toTensor = tensor.getDefiningOp<bufferization::ToTensorOp>();
+  return toTensor ? toTensor.getBuffer() : Value();
+}
+
+struct WarpReductionPlan {
+  linalg::GenericOp root;
+  Operation *combiner;
+  gpu::AllReduceOperation kind;
+  SmallVector<Value> inputMemRefs; // per DPS input
+  Value outputMemRef;              // where the result goes
+  Value initMemRef;                // initial value from memory, or
+  TypedAttr initConstant;          // a fill constant
+  bufferization::MaterializeInDestinationOp store;
+};
+
+/// Checks that `kernel` is a single reduction generic reading bindings and
+/// storing into one, reducing its last loop only, contiguously.
+FailureOr<WarpReductionPlan> planWarpReduction(func::FuncOp kernel,
+                                               Operation *rootOp) {
+  WarpReductionPlan plan;
+  auto root = dyn_cast_or_null<linalg::GenericOp>(rootOp);
+  if (!root || root.getNumDpsInits() != 1 || !root.hasPureTensorSemantics())
+    return failure();
+  unsigned n = root.getNumLoops();
+  if (n < 1 || root.getNumReductionLoops() != 1 ||
+      root.getIteratorTypesArray().back() != utils::IteratorType::reduction)
+    return failure();
+  SmallVector<int64_t> ranges = root.getStaticLoopRanges();
+  if (llvm::any_of(ranges, ShapedType::isDynamic))
+    return failure();
+  auto outType = cast<RankedTensorType>(root.getResult(0).getType());
+  Type elementType = outType.getElementType();
+  if (!elementType.isIntOrFloat() || elementType.getIntOrFloatBitWidth() != 32)
+    return failure();
+  // The output map must be the parallel loops in order (a projection).
+  AffineMap outMap = root.getIndexingMapsArray().back();
+  if (outMap != AffineMap::getMultiDimIdentityMap(n, kernel.getContext())
+                    .getMajorSubMap(n - 1))
+    return failure();
+
+  // Body: yield(combiner(f(inputs), acc)), acc used once.
+  Block &body = root.getRegion().front();
+  BlockArgument acc = body.getArguments().back();
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  Operation *combiner = yield.getOperand(0).getDefiningOp();
+  if (!combiner || !acc.hasOneUse() || *acc.getUsers().begin() != combiner ||
+      combiner->getNumOperands() != 2)
+    return failure();
+  std::optional<gpu::AllReduceOperation> kind = reductionKind(combiner);
+  if (!kind)
+    return failure();
+  plan.root = root;
+  plan.combiner = combiner;
+  plan.kind = *kind;
+
+  // Inputs straight from bindings; at least one read contiguously along
+  // the reduced loop, or lanes would not coalesce.
+  bool contiguous = false;
+  for (OpOperand *in : root.getDpsInputOperands()) {
+    Value mem = bindingOf(in->get());
+    if (!mem)
+      return failure();
+    plan.inputMemRefs.push_back(mem);
+    AffineMap map = root.getMatchingIndexingMap(in);
+    if (map.getNumResults() > 0)
+      if (auto d = dyn_cast<AffineDimExpr>(map.getResults().back()))
+        contiguous |= d.getPosition() == n - 1;
+  }
+  if (!contiguous)
+    return failure();
+
+  // Result: stored once into a binding.
+  for (Operation *user : root.getResult(0).getUsers()) {
+    auto store = dyn_cast<bufferization::MaterializeInDestinationOp>(user);
+    if (!store || plan.store || !root.getResult(0).hasOneUse())
+      return failure();
+    plan.store = store;
+  }
+  if (!plan.store)
+    return failure();
+  plan.outputMemRef = plan.store.getDest();
+
+  // Initial value: a constant fill, or a copy of an operand binding.
+  Value init = root.getDpsInits()[0];
+  if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
+    auto cst = fill.getInputs()[0].getDefiningOp<arith::ConstantOp>();
+    if (!cst)
+      return failure();
+    plan.initConstant = cast<TypedAttr>(cst.getValue());
+  } else if (auto copy = init.getDefiningOp<linalg::CopyOp>()) {
+    plan.initMemRef = bindingOf(copy.getInputs()[0]);
+    if (!plan.initMemRef)
+      return failure();
+  } else {
+    return failure();
+  }
+  return plan;
+}
+
+} // namespace
+
+bool mlir::tessel::canUseWarpReduction(func::FuncOp kernel, Operation *root) {
+  return succeeded(planWarpReduction(kernel, root));
+}
+
+LogicalResult mlir::tessel::emitWarpReduction(func::FuncOp kernel,
+                                              Operation *rootOp) {
+  FailureOr<WarpReductionPlan> maybePlan = planWarpReduction(kernel, rootOp);
+  if (failed(maybePlan))
+    return failure();
+  WarpReductionPlan &plan = *maybePlan;
+  linalg::GenericOp root = plan.root;
+  SmallVector<int64_t> ranges = root.getStaticLoopRanges();
+  unsigned n = ranges.size();
+  int64_t rows = 1;
+  for (unsigned d = 0; d + 1 < n; ++d)
+    rows *= ranges[d];
+  int64_t reduced = ranges.back();
+
+  OpBuilder b(plan.store);
+  Location loc = root.getLoc();
+  Type elementType =
+      cast<RankedTensorType>(root.getResult(0).getType()).getElementType();
+  auto cIndex = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v).getResult();
+  };
+  Value warp = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::y);
+  Value lane = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value blockId = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  Value row = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, blockId, cIndex(kWarpsPerBlock)),
+      warp);
+  Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row,
+                                        cIndex(rows));
+  auto ifRow = scf::IfOp::create(b, loc, inRange, /*else=*/false);
+  b.setInsertionPoint(ifRow.thenBlock()->getTerminator());
+
+  // Parallel loop indices of this row (row-major delinearization).
+  SmallVector<Value> ivs(n);
+  Value rest = row;
+  for (int d = static_cast<int>(n) - 2; d >= 0; --d) {
+    ivs[d] = arith::RemUIOp::create(b, loc, rest, cIndex(ranges[d]));
+    rest = arith::DivUIOp::create(b, loc, rest, cIndex(ranges[d]));
+  }
+
+  // Each lane reduces columns lane, lane + 32, ...
+  std::optional<TypedAttr> neutral = arith::getNeutralElement(plan.combiner);
+  if (!neutral)
+    return failure();
+  Value identity = arith::ConstantOp::create(b, loc, *neutral);
+  auto loop = scf::ForOp::create(b, loc, lane, cIndex(reduced),
+                                 cIndex(kWarpSize), ValueRange{identity});
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    ivs[n - 1] = loop.getInductionVar();
+    Block &body = root.getRegion().front();
+    IRMapping mapping;
+    for (auto [operand, mem, arg] :
+         llvm::zip(root.getDpsInputOperands(), plan.inputMemRefs,
+                   body.getArguments())) {
+      AffineMap map = root.getMatchingIndexingMap(operand);
+      SmallVector<Value> indices;
+      for (AffineExpr e : map.getResults())
+        indices.push_back(affine::AffineApplyOp::create(
+            b, loc, AffineMap::get(n, 0, e), ivs));
+      mapping.map(arg, memref::LoadOp::create(b, loc, mem, indices));
+    }
+    mapping.map(body.getArguments().back(), loop.getRegionIterArg(0));
+    for (Operation &op : body.without_terminator()) {
+      if (auto index = dyn_cast<linalg::IndexOp>(op)) {
+        mapping.map(index.getResult(), ivs[index.getDim()]);
+        continue;
+      }
+      b.clone(op, mapping);
+    }
+    scf::YieldOp::create(b, loc,
+                         mapping.lookup(plan.combiner->getResult(0)));
+  }
+  Value total = gpu::SubgroupReduceOp::create(b, loc, loop.getResult(0),
+                                              plan.kind, /*uniform=*/true);
+  Value isLane0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        lane, cIndex(0));
+  auto ifLane0 = scf::IfOp::create(b, loc, isLane0, /*else=*/false);
+  b.setInsertionPoint(ifLane0.thenBlock()->getTerminator());
+  SmallVector<Value> outIndices(ivs.begin(), ivs.end() - 1);
+  Value init = plan.initConstant
+                   ? arith::ConstantOp::create(b, loc, plan.initConstant)
+                         .getResult()
+                   : memref::LoadOp::create(b, loc, plan.initMemRef, outIndices)
+                         .getResult();
+  IRMapping combine;
+  combine.map(plan.combiner->getOperand(0), total);
+  combine.map(plan.combiner->getOperand(1), init);
+  // The accumulator may be either operand of the combiner.
+  if (plan.combiner->getOperand(0) == root.getRegion().front().getArguments().back()) {
+    combine.map(plan.combiner->getOperand(0), init);
+    combine.map(plan.combiner->getOperand(1), total);
+  }
+  Value result = b.clone(*plan.combiner, combine)->getResult(0);
+  memref::StoreOp::create(b, loc, result, plan.outputMemRef, outIndices);
+  (void)elementType;
+
+  // The tensor computation is now dead.
+  plan.store.erase();
+  kernel->setAttr(kWorkgroupCountAttr,
+                  b.getDenseI64ArrayAttr(
+                      {llvm::divideCeil(rows, kWarpsPerBlock), 1, 1}));
+  kernel->setAttr(kWorkgroupSizeAttr,
+                  b.getDenseI64ArrayAttr({kWarpSize, kWarpsPerBlock, 1}));
+  return success();
+}

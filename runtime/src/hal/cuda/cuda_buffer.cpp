@@ -1,0 +1,64 @@
+// CUDA buffer allocation and synchronous host transfers. Transfers go
+// through the device's stream (then synchronize) rather than the legacy
+// default stream, so they are ordered with submitted command buffers.
+#include "hal/cuda/cuda_buffer.h"
+
+#include <algorithm>
+#include <cstdint>
+
+namespace tessel::rt::hal::cuda {
+
+namespace {
+constexpr size_t kMinAllocation = 256;
+}
+
+StatusOr<std::shared_ptr<CudaBuffer>> CudaBuffer::allocate(std::shared_ptr<CudaContext> ctx,
+                                                           size_t size) {
+  if (size > SIZE_MAX / 2)
+    return resourceExhausted("cuda: cannot allocate a buffer of " + std::to_string(size) +
+                             " bytes");
+  std::lock_guard<std::mutex> lock(ctx->mutex());
+  TESSEL_RETURN_IF_ERROR(ctx->enter());
+  CUdeviceptr address = 0;
+  TESSEL_RETURN_IF_ERROR(
+      ctx->check(ctx->api().cuMemAlloc_v2(&address, std::max(size, kMinAllocation)),
+                 "cuMemAlloc of " + std::to_string(size) + " bytes"));
+  return std::shared_ptr<CudaBuffer>(new CudaBuffer(std::move(ctx), address, size));
+}
+
+CudaBuffer::~CudaBuffer() {
+  std::lock_guard<std::mutex> lock(ctx_->mutex());
+  // A lost context cannot free; its memory goes with the context.
+  if (ctx_->enter().ok())
+    ctx_->api().cuMemFree_v2(address_);
+}
+
+StatusOr<void *> CudaBuffer::map() {
+  return unimplemented("cuda buffers are device memory and cannot be mapped; use read/write");
+}
+
+Status CudaBuffer::write(size_t offset, const void *src, size_t length) {
+  TESSEL_RETURN_IF_ERROR(checkBufferRange(*this, offset, length, "write"));
+  if (length == 0)
+    return Status();
+  std::lock_guard<std::mutex> lock(ctx_->mutex());
+  TESSEL_RETURN_IF_ERROR(ctx_->enter());
+  TESSEL_RETURN_IF_ERROR(ctx_->check(
+      ctx_->api().cuMemcpyHtoDAsync_v2(address_ + offset, src, length, ctx_->stream()),
+      "host-to-device copy of " + std::to_string(length) + " bytes"));
+  return ctx_->synchronize("host-to-device copy of " + std::to_string(length) + " bytes");
+}
+
+Status CudaBuffer::read(size_t offset, void *dst, size_t length) const {
+  TESSEL_RETURN_IF_ERROR(checkBufferRange(*this, offset, length, "read"));
+  if (length == 0)
+    return Status();
+  std::lock_guard<std::mutex> lock(ctx_->mutex());
+  TESSEL_RETURN_IF_ERROR(ctx_->enter());
+  TESSEL_RETURN_IF_ERROR(ctx_->check(
+      ctx_->api().cuMemcpyDtoHAsync_v2(dst, address_ + offset, length, ctx_->stream()),
+      "device-to-host copy of " + std::to_string(length) + " bytes"));
+  return ctx_->synchronize("device-to-host copy of " + std::to_string(length) + " bytes");
+}
+
+} // namespace tessel::rt::hal::cuda

@@ -1,0 +1,306 @@
+#!/usr/bin/env bash
+# Checks the runtime on a GPU machine that has no build tools of ours.
+#
+#   scripts/gpu-check.sh prepare [DIR]   (here: a build machine)
+#       Builds the runtime (Release) and fills DIR (default .carry/gpu, which
+#       git ignores) with everything the GPU machine needs: bin/tessel-run,
+#       bin/tessel-hal-cts (the HAL conformance suite; gtest linked in,
+#       kernels embedded) and, if tessel-compile supports --target=cpu,cuda,
+#       the e2e suite compiled for both targets (DIR/e2e).
+#   scripts/gpu-check.sh run [DIR]       (there: from the repo root)
+#       Prints the GPUs, runs the conformance suite (cpu, cuda stream, cuda
+#       graph), the e2e suite on cuda in both command buffer modes, and
+#       compute-sanitizer memcheck, then a table of pass/fail counts per step.
+#       Exit status 0 only if no step failed. GPU_CHECK_BUDGET=SECONDS caps the
+#       whole run: step timeouts shrink so the table is always printed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+usage() {
+  sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
+  exit 2
+}
+
+die() {
+  echo "gpu-check: $*" >&2
+  exit 1
+}
+
+# A python3 that has numpy (run_e2e.py needs it).
+find_python() {
+  for p in "${PYTHON:-}" python3 /usr/bin/python3; do
+    [ -n "$p" ] && command -v "$p" >/dev/null 2>&1 && "$p" -c 'import numpy' 2>/dev/null &&
+      { echo "$p"; return 0; }
+  done
+  return 1
+}
+
+prepare() {
+  local dir=$1 build=build-gpu-check
+  command -v cmake >/dev/null || die "cmake not found"
+  local gen=()
+  command -v ninja >/dev/null && gen=(-G Ninja)
+  echo "gpu-check: building the runtime (Release) in $build"
+  cmake -S runtime -B "$build" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release >/dev/null ||
+    die "cmake configure failed"
+  cmake --build "$build" --target tessel-run tessel-hal-cts -j "$(nproc)" >/dev/null ||
+    die "build failed (run: cmake --build $build)"
+  [ -x "$build/cts/tessel-hal-cts" ] || die "tessel-hal-cts was not built (is googletest installed?)"
+
+  rm -rf "$dir"
+  mkdir -p "$dir/bin"
+  cp "$build/tessel-run" "$build/cts/tessel-hal-cts" "$dir/bin/"
+  if ldd "$dir"/bin/* | grep -q "not found"; then
+    ldd "$dir"/bin/*
+    die "a binary needs a library this machine lacks"
+  fi
+  # Only system libraries may remain dynamic (libstdc++, libc, libm); the GPU
+  # machine's are newer, which is fine.
+  local extra
+  extra=$(ldd "$dir"/bin/* | awk '/=>/ {print $1}' |
+          grep -vE '^(libstdc\+\+|libm|libgcc_s|libc|libdl|libpthread|linux-vdso|ld-linux)' || true)
+  [ -z "$extra" ] || die "unexpected shared libraries: $extra"
+
+  local compiler=build/compiler/tools/tessel-compile
+  if [ ! -x "$compiler" ]; then
+    echo "gpu-check: skipping e2e: $compiler not built (scripts/setup.sh builds it)"
+  else
+    local probe_dir case_mlir
+    probe_dir=$(mktemp -d)
+    case_mlir=$(ls test/e2e/cases/*.mlir | head -1)
+    if ! "$compiler" "$case_mlir" --target=cpu,cuda -o "$probe_dir/probe.tmod" \
+        >"$probe_dir/log" 2>&1; then
+      echo "gpu-check: skipping e2e: tessel-compile does not support --target=cpu,cuda yet:"
+      head -3 "$probe_dir/log" | sed 's/^/    /'
+    else
+      local py
+      py=$(find_python) || die "no python3 with numpy for run_e2e.py"
+      echo "gpu-check: preparing the e2e suite for cpu,cuda in $dir/e2e"
+      "$py" test/e2e/run_e2e.py --prepare="$dir/e2e" --compiler="$compiler" \
+        --target=cpu,cuda -j "$(nproc)" | tail -3
+    fi
+    rm -rf "$probe_dir"
+  fi
+  {
+    echo "commit: $(git rev-parse --short HEAD 2>/dev/null)$(git diff --quiet 2>/dev/null || echo ' (+local changes)')"
+    echo "built: $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(uname -m), $(${CXX:-c++} --version | head -1)"
+  } >"$dir/BUILD_INFO"
+  echo "gpu-check: prepared $dir ($(du -sh "$dir" | cut -f1)):"
+  find "$dir" -maxdepth 2 | sort | head -20
+}
+
+# --- run ----------------------------------------------------------------------
+
+declare -a ROWS=()
+FAILED=0
+BUDGET=${GPU_CHECK_BUDGET:-0}
+START=$SECONDS
+
+# Timeout for the next step: WANT seconds, or less to stay inside the budget.
+step_timeout() {
+  local want=$1
+  if [ "$BUDGET" -gt 0 ]; then
+    local left=$((BUDGET - (SECONDS - START) - 10))
+    [ "$left" -lt "$want" ] && want=$left
+    [ "$want" -lt 5 ] && want=5
+  fi
+  echo "$want"
+}
+LAST_STATUS=
+
+# row NAME PASS FAIL SKIP STATUS
+row() {
+  ROWS+=("$(printf '%-34s %6s %6s %6s  %s' "$1" "$2" "$3" "$4" "$5")")
+  [ "$5" = FAIL ] && FAILED=1
+  return 0
+}
+
+# Runs the CTS binary with a gtest filter and records its counts.
+cts_step() {
+  local name=$1 filter=$2 log
+  log=$(mktemp)
+  echo "=== $name: tessel-hal-cts --gtest_filter=$filter"
+  # Into a file first: a pipe into head would cut the log short.
+  timeout "$(step_timeout 120)" "$DIR/bin/tessel-hal-cts" --gtest_filter="$filter" >"$log" 2>&1
+  local rc=$?
+  grep -E '^\[  (FAILED|SKIPPED) \]|^\[==========\]|^\[  PASSED  \]|fault reported as|^device:|Failure|Expected|Which is|: error|skipped: |does not support' "$log" |
+    grep -vE '^\[  (FAILED|SKIPPED) \] .*[^)]$' | cut -c1-300 | head -60
+  # What each failure said (the lines after gtest's "file:line: Failure").
+  grep -A8 -E ': Failure$' "$log" | cut -c1-400 | head -60
+  local pass fail skip
+  pass=$(grep -cE '^\[       OK \] .* \([0-9]+ ms\)$' "$log")
+  fail=$(grep -cE '^\[  FAILED  \] .* \([0-9]+ ms\)$' "$log")
+  skip=$(grep -cE '^\[  SKIPPED \] .* \([0-9]+ ms\)$' "$log")
+  local status=ok
+  if [ "$rc" -ne 0 ] || [ "$fail" -ne 0 ]; then
+    status=FAIL
+    [ "$rc" -eq 124 ] && echo "    (timed out)"
+    [ "$rc" -ne 0 ] && [ "$fail" -eq 0 ] && echo "    (exit status $rc)"
+  elif [ "$pass" -eq 0 ]; then
+    status=SKIPPED
+  fi
+  row "$name" "$pass" "$fail" "$skip" "$status"
+  LAST_STATUS=$status
+  rm -f "$log"
+}
+
+# Runs the prepared e2e suite with RUNNER and extra runner args.
+e2e_step() {
+  local name=$1 runner=$2 jobs=$3
+  shift 3
+  local log
+  log=$(mktemp)
+  echo "=== $name"
+  timeout "$(step_timeout 300)" "$PY" "$DIR/e2e/run_e2e.py" --check="$DIR/e2e" --runner="$runner" --device=cuda \
+    -j "$jobs" "$@" >"$log" 2>&1
+  local rc=$?
+  grep -vE '^PASS ' "$log" | cut -c1-400 | head -40
+  local summary pass fail status=ok
+  summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -1)
+  pass=$(echo "$summary" | awk '{print $1}')
+  fail=$(echo "$summary" | awk '{print $3}')
+  if [ -z "$summary" ]; then
+    pass=-; fail=-; status=FAIL
+    [ "$rc" -eq 124 ] && echo "    (timed out)"
+    echo "    (no summary; exit status $rc)"
+  elif [ "$rc" -ne 0 ] || [ "$fail" -ne 0 ]; then
+    status=FAIL
+  fi
+  row "$name" "$pass" "$fail" 0 "$status"
+  rm -f "$log"
+}
+
+run() {
+  DIR=$(cd "$1" 2>/dev/null && pwd) || die "no such directory: $1 (run 'prepare' first and carry it)"
+  [ -x "$DIR/bin/tessel-hal-cts" ] || die "$DIR/bin/tessel-hal-cts missing (run 'prepare' first)"
+  [ -x "$DIR/bin/tessel-run" ] || die "$DIR/bin/tessel-run missing (run 'prepare' first)"
+  echo "gpu-check: $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(hostname)"
+  [ -f "$DIR/BUILD_INFO" ] && sed 's/^/gpu-check: /' "$DIR/BUILD_INFO"
+  if command -v nvidia-smi >/dev/null; then
+    nvidia-smi -L
+    nvidia-smi --query-gpu=driver_version --format=csv,noheader | sed 's/^/driver: /'
+  else
+    echo "gpu-check: nvidia-smi not found; the cuda steps will be skipped"
+  fi
+  local jobs
+  jobs=$(nproc)
+  [ "$jobs" -gt 8 ] && jobs=8
+
+  cts_step "cts cpu" '*/cpu:CudaOptionsTest.*:CudaAvailabilityTest.*'
+  cts_step "cts cuda_stream" '*/cuda_stream'
+  cts_step "cts cuda_graph + cuda driver tests" '*/cuda_graph:CudaDriverTest.*'
+  # Without a usable CUDA device the cuda tests skip; the rest would only
+  # repeat the driver's message for every case.
+  if [ "$LAST_STATUS" = SKIPPED ]; then
+    echo "gpu-check: no usable CUDA device (see the skip messages above); skipping e2e and memcheck"
+    row "e2e / memcheck" - - - "no CUDA device"
+    finish
+    return $FAILED
+  fi
+
+  PY=$(find_python) || PY=
+  if [ ! -f "$DIR/e2e/manifest.json" ]; then
+    echo "=== e2e: not prepared ($DIR/e2e/manifest.json missing; see 'prepare')"
+    row "e2e cuda graph" - - - "not prepared"
+    row "e2e cuda stream" - - - "not prepared"
+  elif [ -z "$PY" ]; then
+    echo "=== e2e: no python3 with numpy here"
+    row "e2e cuda graph" - - - "no numpy"
+    row "e2e cuda stream" - - - "no numpy"
+  else
+    e2e_step "e2e cuda graph" "$DIR/bin/tessel-run" "$jobs" --runner-arg=--cuda-command-buffer=graph
+    e2e_step "e2e cuda stream" "$DIR/bin/tessel-run" "$jobs" --runner-arg=--cuda-command-buffer=stream
+  fi
+
+  # tessel-run's default device choice on a module with a cuda executable,
+  # and the environment variable choosing stream command buffers.
+  if [ -f "$DIR/e2e/manifest.json" ] && [ -n "$PY" ]; then
+    echo "=== tessel-run default device"
+    local cmd pass=0 fail=0
+    cmd=$("$PY" -c '
+import json, os, shlex, sys
+root = sys.argv[1]
+case = next(c for c in json.load(open(os.path.join(root, "manifest.json")))["cases"] if not c.get("error"))
+e = case["entries"][0]
+print(" ".join([shlex.quote(os.path.join(root, case["module"])), "--function=" + e["function"]]
+               + ["--input=@" + shlex.quote(os.path.join(root, i)) for i in e["inputs"]]))' "$DIR/e2e")
+    for mode in "" stream; do
+      local out
+      out=$(eval TESSEL_CUDA_COMMAND_BUFFER=$mode "\"$DIR/bin/tessel-run\"" "$cmd" 2>&1 >/dev/null | head -3)
+      echo "  TESSEL_CUDA_COMMAND_BUFFER=$mode: $out"
+      if echo "$out" | grep -q "^tessel-run: device cuda (.*${mode:-graph} command buffers)"; then
+        pass=$((pass + 1))
+      else
+        fail=$((fail + 1))
+      fi
+    done
+    row "tessel-run default device" "$pass" "$fail" 0 "$([ "$fail" -eq 0 ] && echo ok || echo FAIL)"
+  fi
+
+  local sanitizer
+  sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+  if [ ! -x "$sanitizer" ]; then
+    echo "=== memcheck: compute-sanitizer not found"
+    row "memcheck" - - - "no sanitizer"
+  else
+    local wrap
+    wrap=$(mktemp -d)
+    # The CTS under memcheck (cuda only; the fault test faults on purpose,
+    # and API errors are not reported: tests provoke them on purpose).
+    cat >"$wrap/tessel-hal-cts" <<EOF
+#!/bin/sh
+exec "$sanitizer" --tool memcheck --report-api-errors no --error-exitcode 86 --print-limit 20 "$DIR/bin/tessel-hal-cts" "\$@"
+EOF
+    cat >"$wrap/tessel-run" <<EOF
+#!/bin/sh
+exec "$sanitizer" --tool memcheck --error-exitcode 86 --print-limit 20 "$DIR/bin/tessel-run" "\$@"
+EOF
+    chmod +x "$wrap/tessel-hal-cts" "$wrap/tessel-run"
+    local log
+    log=$(mktemp)
+    echo "=== memcheck cts (cuda graph+stream)"
+    timeout "$(step_timeout 150)" "$wrap/tessel-hal-cts" \
+      --gtest_filter='*/cuda_graph:*/cuda_stream:CudaDriverTest.*-*KernelFault*' >"$log" 2>&1
+    local rc=$?
+    grep -E '^=========|^\[  FAILED  \]|^\[  PASSED  \]' "$log" | cut -c1-300 | head -40
+    local pass fail skip status=ok
+    pass=$(grep -cE '^\[       OK \] .* \([0-9]+ ms\)$' "$log")
+    fail=$(grep -cE '^\[  FAILED  \] .* \([0-9]+ ms\)$' "$log")
+    skip=$(grep -cE '^\[  SKIPPED \] .* \([0-9]+ ms\)$' "$log")
+    if [ "$rc" -ne 0 ] || [ "$fail" -ne 0 ]; then
+      status=FAIL
+      echo "    (exit status $rc; 86 = memcheck found errors, 124 = timed out)"
+    elif [ "$pass" -eq 0 ]; then
+      status=SKIPPED
+    fi
+    row "memcheck cts (cuda)" "$pass" "$fail" "$skip" "$status"
+    rm -f "$log"
+    if [ -f "$DIR/e2e/manifest.json" ] && [ -n "$PY" ]; then
+      # A representative third of the cases (every third one): memcheck
+      # makes each process start slowly.
+      local subset
+      subset=$("$PY" -c 'import json,sys; c=json.load(open(sys.argv[1]))["cases"]; print(",".join(x["name"] for x in c[::3] if not x.get("error")))' "$DIR/e2e/manifest.json")
+      e2e_step "memcheck e2e (cuda graph, 1/3)" "$wrap/tessel-run" "$jobs" \
+        --runner-arg=--cuda-command-buffer=graph --case="$subset"
+    else
+      row "memcheck e2e" - - - "not prepared"
+    fi
+    rm -rf "$wrap"
+  fi
+
+  finish
+  return $FAILED
+}
+
+finish() {
+  echo
+  echo "gpu-check results ($(date -u +%Y-%m-%dT%H:%M:%SZ)):"
+  printf '%-34s %6s %6s %6s  %s\n' step pass fail skip status
+  printf '%s\n' "${ROWS[@]}"
+}
+
+case "${1:-}" in
+prepare) prepare "${2:-.carry/gpu}" ;;
+run) run "${2:-.carry/gpu}" ;;
+*) usage ;;
+esac

@@ -31,15 +31,6 @@ int64_t fullStep(int64_t n, int64_t maxStep) {
 
 int64_t roundUpTo(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
 
-/// Widest element type among the operands, in bits.
-int64_t widestElementBits(linalg::LinalgOp op) {
-  int64_t bits = 8;
-  for (Value v : op->getOperands())
-    if (auto t = dyn_cast<ShapedType>(v.getType()))
-      if (t.getElementType().isIntOrFloat())
-        bits = std::max<int64_t>(bits, t.getElementType().getIntOrFloatBitWidth());
-  return bits;
-}
 
 } // namespace
 

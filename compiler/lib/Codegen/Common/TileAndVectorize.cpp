@@ -215,3 +215,13 @@ Operation *mlir::tessel::findKernelRoot(func::FuncOp kernel,
   return root;
 }
 
+
+int64_t mlir::tessel::widestElementBits(Operation *op) {
+  int64_t bits = 8;
+  for (Value v : op->getOperands())
+    if (auto t = dyn_cast<ShapedType>(v.getType()))
+      if (t.getElementType().isIntOrFloat())
+        bits = std::max<int64_t>(bits,
+                                 t.getElementType().getIntOrFloatBitWidth());
+  return bits;
+}

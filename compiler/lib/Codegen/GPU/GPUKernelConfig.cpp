@@ -30,15 +30,6 @@ namespace {
 constexpr int64_t kMaxThreadsPerBlock = 256;
 constexpr int64_t kMaxThreadsX = 64;
 
-int64_t widestElementBits(linalg::LinalgOp op) {
-  int64_t bits = 8;
-  for (Value v : op->getOperands())
-    if (auto t = dyn_cast<ShapedType>(v.getType()))
-      if (t.getElementType().isIntOrFloat())
-        bits = std::max<int64_t>(bits,
-                                 t.getElementType().getIntOrFloatBitWidth());
-  return bits;
-}
 
 int64_t powerOf2AtLeast(int64_t v) {
   int64_t p = 1;

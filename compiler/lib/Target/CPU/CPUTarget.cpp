@@ -11,6 +11,7 @@
 
 #include "tessel/Dialect/Tessel/TesselDialect.h"
 #include "tessel/Pipelines/Pipelines.h"
+#include "tessel/Target/TargetUtils.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -142,15 +143,6 @@ void optimize(llvm::Module &module, llvm::TargetMachine &tm) {
   mpm.run(module, mam);
 }
 
-LogicalResult writeFile(Location loc, StringRef path, StringRef bytes) {
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec);
-  if (ec)
-    return emitError(loc) << "cannot write '" << path << "': " << ec.message();
-  os << bytes;
-  return success();
-}
-
 /// Links `object` into a shared object with the system linker.
 FailureOr<std::vector<uint8_t>> linkSharedObject(Location loc,
                                                  StringRef object) {
@@ -200,17 +192,7 @@ mlir::tessel::buildCPUExecutable(ModuleOp module,
   // The kernels, in dispatch-ordinal order, in a module of their own.
   ExecutableImage image;
   image.target = "cpu";
-  OwningOpRef<ModuleOp> kernels = cast<ModuleOp>(module->clone());
-  for (auto fn : llvm::make_early_inc_range(kernels->getOps<func::FuncOp>())) {
-    if (!fn->hasAttr(kDispatchFunctionAttr)) {
-      fn.erase();
-      continue;
-    }
-    KernelExport e;
-    e.name = fn.getSymName().str();
-    e.bindingCount = fn.getNumArguments() + fn.getNumResults();
-    image.exports.push_back(e);
-  }
+  OwningOpRef<ModuleOp> kernels = cloneDispatchFunctions(module, image.exports);
 
   PassManager pm(module.getContext());
   if (options.configurePassManager &&

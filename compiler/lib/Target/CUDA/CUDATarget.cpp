@@ -12,6 +12,7 @@
 
 #include "tessel/Dialect/Tessel/TesselDialect.h"
 #include "tessel/Pipelines/Pipelines.h"
+#include "tessel/Target/TargetUtils.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -38,15 +39,6 @@ std::string findToolkit(const CUDATargetOptions &options) {
     if (const char *v = std::getenv(var); v && *v)
       return v;
   return "/usr/local/cuda";
-}
-
-LogicalResult writeFile(Location loc, StringRef path, StringRef bytes) {
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec);
-  if (ec)
-    return emitError(loc) << "cannot write '" << path << "': " << ec.message();
-  os << bytes;
-  return success();
 }
 
 /// Assembles `ptx` for `arch` with ptxas.
@@ -113,17 +105,7 @@ mlir::tessel::buildCUDAExecutable(ModuleOp module,
 
   ExecutableImage image;
   image.target = "cuda";
-  OwningOpRef<ModuleOp> kernels = cast<ModuleOp>(module->clone());
-  for (auto fn : llvm::make_early_inc_range(kernels->getOps<func::FuncOp>())) {
-    if (!fn->hasAttr(kDispatchFunctionAttr)) {
-      fn.erase();
-      continue;
-    }
-    KernelExport e;
-    e.name = fn.getSymName().str();
-    e.bindingCount = fn.getNumArguments() + fn.getNumResults();
-    image.exports.push_back(e);
-  }
+  OwningOpRef<ModuleOp> kernels = cloneDispatchFunctions(module, image.exports);
 
   if (failed(runPipeline(*kernels, options, [](PassManager &pm) {
         buildCUDAKernelPipeline(pm);

@@ -20,6 +20,10 @@ namespace mlir::tessel {
 /// (the op that tiling starts from), or null with the reason in `why`.
 Operation *findKernelRoot(func::FuncOp kernel, std::string &why);
 
+/// Width in bits of the widest element type among `op`'s operands (8 if
+/// none is an integer or float).
+int64_t widestElementBits(Operation *op);
+
 /// Tiles `op` with `tiles` (0 = loop not tiled) into loops of `loopType` and
 /// fuses its producers into the innermost loop; replaces `op`. Returns the
 /// tiled op (`op` itself when every tile is 0). With `marker`, the outermost

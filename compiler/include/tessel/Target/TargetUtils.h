@@ -1,0 +1,24 @@
+//===- TargetUtils.h - steps every target backend shares -------*- C++ -*-===//
+
+#ifndef TESSEL_TARGET_TARGETUTILS_H
+#define TESSEL_TARGET_TARGETUTILS_H
+
+#include "tessel/Target/Executable.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
+namespace mlir::tessel {
+
+/// A copy of `module` holding only its dispatch functions, in dispatch
+/// ordinal order, and one export per dispatch (name and binding count; the
+/// backend fills in the launch shape).
+OwningOpRef<ModuleOp> cloneDispatchFunctions(ModuleOp module,
+                                             std::vector<KernelExport> &exports);
+
+/// Writes `bytes` to `path`, reporting failures at `loc`.
+LogicalResult writeFile(Location loc, StringRef path, StringRef bytes);
+
+} // namespace mlir::tessel
+
+#endif

@@ -2,7 +2,8 @@
 //
 // Heuristics, written down so they can be measured and changed in one place:
 // - contractions (matmul-like): 8 x (2 vectors) register tiles of the M and N
-//   loops with a K step of up to 8, inside 64 x 256 workgroup tiles;
+//   loops with a K step of up to 8, inside 64 x 256 workgroup tiles, with K
+//   walked in blocks of 256 around the register tiles;
 // - everything else: one vector along the innermost parallel loop, and
 //   workgroups of about 64K iterations, split from the outermost loop in.
 // At most three loops are split across workgroups (x, y, z).
@@ -20,6 +21,7 @@ namespace {
 
 constexpr int64_t kWorkgroupIterationBudget = 64 * 1024;
 constexpr int64_t kMaxWorkgroupLoops = 3;
+constexpr int64_t kCacheBlockK = 256;
 
 /// Largest divisor of `n` among {8, 4, 2, 1}, so that K tiles are full.
 int64_t fullStep(int64_t n, int64_t maxStep) {
@@ -63,6 +65,7 @@ CPUKernelConfig mlir::tessel::getCPUKernelConfig(func::FuncOp kernel,
   config.vectorTiles.assign(n, 0);
   config.reductionTiles.assign(n, 0);
   config.workgroupTiles.assign(n, 0);
+  config.cacheTiles.assign(n, 0);
 
   FailureOr<linalg::ContractionDimensions> contraction =
       linalg::isaContractionOpInterface(root)
@@ -79,6 +82,10 @@ CPUKernelConfig mlir::tessel::getCPUKernelConfig(func::FuncOp kernel,
     config.vectorTiles[m] = std::min<int64_t>(8, ranges[m]);
     config.vectorTiles[nn] = std::min<int64_t>(2 * lanes, ranges[nn]);
     config.reductionTiles[k] = fullStep(ranges[k], 8);
+    // K blocks keep a (block x register-tile-N) panel of B in L1 while all
+    // register tiles of the workgroup use it.
+    if (ranges[k] > 2 * kCacheBlockK)
+      config.cacheTiles[k] = kCacheBlockK;
     config.workgroupTiles[m] =
         std::min(ranges[m], roundUpTo(64, config.vectorTiles[m]));
     config.workgroupTiles[nn] =

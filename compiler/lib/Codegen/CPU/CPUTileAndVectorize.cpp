@@ -58,8 +58,12 @@ LogicalResult tileAndVectorizeCPUKernel(func::FuncOp kernel,
                     scf::SCFTilingOptions::LoopType::ForallOp, kWorkgroupsAttr);
     if (failed(wg))
       return kernel.emitError("tiling to workgroups failed");
+    FailureOr<Operation *> blocked = tileReductions(
+        rewriter, cast<TilingInterface>(*wg), config.cacheTiles);
+    if (failed(blocked))
+      return kernel.emitError("tiling reductions into cache blocks failed");
     FailureOr<Operation *> reg =
-        tileAndFuse(rewriter, cast<TilingInterface>(*wg), config.vectorTiles,
+        tileAndFuse(rewriter, cast<TilingInterface>(*blocked), config.vectorTiles,
                     scf::SCFTilingOptions::LoopType::ForOp);
     if (failed(reg))
       return kernel.emitError("tiling to registers failed");

@@ -22,6 +22,9 @@ struct CPUKernelConfig {
   std::string serialReason;
   /// Per loop of `root`: workgroup tile (0 = whole loop in each workgroup).
   SmallVector<int64_t> workgroupTiles;
+  /// Per loop: cache block of the reduction loops inside a workgroup tile,
+  /// walked outside the register tiles (0 = whole loop).
+  SmallVector<int64_t> cacheTiles;
   /// Per loop: register tile of the parallel loops (0 for reductions).
   SmallVector<int64_t> vectorTiles;
   /// Per loop: tile of the reduction loops inside a register tile.

@@ -45,3 +45,18 @@ path = os.pathsep.join([config.tessel_tools_dir, config.tessel_runtime_tools_dir
                         config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
 config.environment["PATH"] = path
 config.substitutions.append(("%python", config.python))
+
+# `REQUIRES: cuda-toolkit`: tests that run ptxas or link libdevice. tessel-
+# compile finds the toolkit as $CUDA_HOME, else $CUDA_PATH, else
+# /usr/local/cuda; the CI image has only Debian packages, so the feature is
+# off there. Tests that only need tessel-opt or PTX (LLVM's NVPTX backend)
+# must not require it.
+for var in ("CUDA_HOME", "CUDA_PATH"):
+    if os.environ.get(var):
+        config.environment[var] = os.environ[var]
+cuda_toolkit = (os.environ.get("CUDA_HOME") or os.environ.get("CUDA_PATH")
+                or "/usr/local/cuda")
+if (os.access(os.path.join(cuda_toolkit, "bin", "ptxas"), os.X_OK) and
+        os.path.exists(os.path.join(cuda_toolkit, "nvvm", "libdevice",
+                                    "libdevice.10.bc"))):
+    config.available_features.add("cuda-toolkit")

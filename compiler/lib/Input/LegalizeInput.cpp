@@ -56,6 +56,27 @@ struct GeneralizeElementwiseLikeOp
   }
 };
 
+/// linalg.pack / linalg.unpack -> pad/expand_shape/transpose (and back),
+/// which the rest of the pipeline knows.
+struct LowerPack : OpRewritePattern<linalg::PackOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::PackOp op,
+                                PatternRewriter &rewriter) const override {
+    if (failed(linalg::lowerPack(rewriter, op)))
+      return rewriter.notifyMatchFailure(op, "cannot lower pack");
+    return success();
+  }
+};
+struct LowerUnPack : OpRewritePattern<linalg::UnPackOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::UnPackOp op,
+                                PatternRewriter &rewriter) const override {
+    if (failed(linalg::lowerUnPack(rewriter, op)))
+      return rewriter.notifyMatchFailure(op, "cannot lower unpack");
+    return success();
+  }
+};
+
 } // namespace
 
 namespace mlir::tessel {
@@ -64,7 +85,8 @@ void populateLegalizeInputPatterns(RewritePatternSet &patterns) {
   linalg::populateElementwiseToLinalgConversionPatterns(patterns);
   linalg::populateDecomposePadPatterns(patterns);
   tensor::populateDecomposeTensorConcatPatterns(patterns);
-  patterns.add<DecomposeAggregatedOp, GeneralizeElementwiseLikeOp>(
+  patterns.add<DecomposeAggregatedOp, GeneralizeElementwiseLikeOp, LowerPack,
+               LowerUnPack>(
       patterns.getContext());
 }
 

@@ -17,13 +17,31 @@
 // FUNCS-COUNT-5: llvm.func @{{[a-z_]+}}_dispatch_0({{.*}}tessel.kernel
 // FUNCS-NOT: llvm.func
 
-// A small matmul: one workgroup; its partial tiles use masked loads/stores.
+// A small matmul: one workgroup; peeled register loops, so the main 8x16
+// tiles and the static 8x3 column edge are plain (unmasked) vector FMAs on
+// accumulators kept in registers; only the 5-row edge is partial: its fill
+// is a masked store (no reduction) and its matmul is scalar (a partial
+// contraction is never masked). Nothing is ever loaded through a mask.
 // CHECK-LABEL: llvm.func @small_matmul_dispatch_0
 // CHECK-SAME: (%{{.+}}: !llvm.ptr, %{{.+}}: i64, %{{.+}}: i64, %{{.+}}: i64)
 // CHECK-SAME: tessel.kernel
 // CHECK-SAME: tessel.workgroup_count = array<i64: 1, 1, 1>
-// CHECK: llvm.intr.masked.load
-// CHECK: llvm.intr.masked.store
+// CHECK-NOT: llvm.intr.masked
+// CHECK: llvm.br ^{{.+}}({{.*}} : i64, !llvm.array<8 x vector<16xf32>>)
+// CHECK-NOT: llvm.intr.masked
+// CHECK: llvm.load %{{.+}} {alignment = 4 : i64} : !llvm.ptr -> vector<16xf32>
+// CHECK-NOT: llvm.intr.masked
+// CHECK: llvm.intr.fmuladd({{.*}}) : (vector<16xf32>, vector<16xf32>, vector<16xf32>) -> vector<16xf32>
+// CHECK-NOT: llvm.intr.masked
+// CHECK: llvm.store %{{.+}}, %{{.+}} {alignment = 4 : i64} : vector<16xf32>, !llvm.ptr
+// CHECK-NOT: llvm.intr.masked
+// CHECK: llvm.intr.fmuladd({{.*}}) : (vector<3xf32>, vector<3xf32>, vector<3xf32>) -> vector<3xf32>
+// CHECK-NOT: llvm.intr.masked.load
+// CHECK: llvm.intr.masked.store %{{.+}}, %{{.+}}, %{{.+}} {{.*}} : vector<16xf32>, vector<16xi1> into !llvm.ptr
+// CHECK-NOT: llvm.intr.masked.load
+// CHECK: llvm.fmul %{{.+}}, %{{.+}} : f32
+// CHECK-NEXT: llvm.fadd %{{.+}}, %{{.+}} : f32
+// CHECK-NOT: llvm.intr.masked
 // CHECK: llvm.return
 func.func private @small_matmul_dispatch_0(%a: tensor<37x53xf32>, %b: tensor<53x67xf32>) -> tensor<37x67xf32> attributes {tessel.dispatch_function} {
   %cst = arith.constant 0.0 : f32
@@ -50,17 +68,25 @@ func.func private @large_matmul_dispatch_0(%a: tensor<129x48xf32>, %b: tensor<48
 }
 
 // A large elementwise exp: 4 workgroups of 129 rows (x only); exp is a
-// polynomial on 8-lane vectors (16 at 512 bits), no libm call.
+// polynomial on 8-lane vectors (16 at 512 bits), no libm call. The peeled
+// row loop has full vectors (257 = 32 x 8 + 1) and a static 1-lane edge, so
+// no masks at all.
 // CHECK-LABEL: llvm.func @large_exp_dispatch_0
 // CHECK-SAME: (%{{.+}}: !llvm.ptr, %[[WX:.+]]: i64, %{{.+}}: i64, %{{.+}}: i64)
 // CHECK-SAME: tessel.workgroup_count = array<i64: 4, 1, 1>
 // CHECK: llvm.mul %[[WX]], %{{.+}} : i64
-// CHECK: llvm.intr.masked.load {{.*}} -> vector<8xf32>
+// CHECK-NOT: llvm.intr.masked
+// CHECK: llvm.load %{{.+}} {alignment = 4 : i64} : !llvm.ptr -> vector<8xf32>
 // CHECK: llvm.intr.fma({{.*}}) : (vector<8xf32>, vector<8xf32>, vector<8xf32>) -> vector<8xf32>
+// CHECK: llvm.store %{{.+}}, %{{.+}} {alignment = 4 : i64} : vector<8xf32>, !llvm.ptr
+// CHECK: llvm.load %{{.+}} {alignment = 4 : i64} : !llvm.ptr -> vector<1xf32>
+// CHECK: llvm.intr.fma({{.*}}) : (vector<1xf32>, vector<1xf32>, vector<1xf32>) -> vector<1xf32>
 // CHECK-NOT: llvm.call
+// CHECK-NOT: llvm.intr.masked
 // CHECK: llvm.return
 // AVX512-LABEL: llvm.func @large_exp_dispatch_0
-// AVX512: llvm.intr.masked.load {{.*}} -> vector<16xf32>
+// AVX512: llvm.load %{{.+}} : !llvm.ptr -> vector<16xf32>
+// AVX512: llvm.store %{{.+}}, %{{.+}} {alignment = 4 : i64} : vector<16xf32>, !llvm.ptr
 #id = affine_map<(d0, d1) -> (d0, d1)>
 func.func private @large_exp_dispatch_0(%a: tensor<513x257xf32>) -> tensor<513x257xf32> attributes {tessel.dispatch_function} {
   %e = tensor.empty() : tensor<513x257xf32>

@@ -48,6 +48,14 @@ LogicalResult distributeToWorkgroups(func::FuncOp kernel) {
       return forall.emitError(
           "workgroup scf.forall needs static bounds and at most 3 dims");
     IRRewriter rewriter(kernel.getContext());
+    // A loop over an empty range (zero-size tensors) has nothing to do.
+    for (unsigned d = 0; d < rank; ++d)
+      if (ubs[d] <= lbs[d]) {
+        rewriter.eraseOp(forall);
+        kernel->setAttr(kWorkgroupCountAttr,
+                        DenseI64ArrayAttr::get(kernel.getContext(), count));
+        return success();
+      }
     rewriter.setInsertionPoint(forall);
     Location loc = forall.getLoc();
     Block &entry = kernel.getBody().front();

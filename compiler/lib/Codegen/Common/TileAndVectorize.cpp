@@ -192,6 +192,11 @@ void mlir::tessel::cleanupAfterTiling(func::FuncOp kernel) {
   vector::populateSinkVectorOpsPatterns(patterns);
   tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(patterns);
   scf::ForOp::getCanonicalizationPatterns(patterns, ctx);
+  // Folds the tensor.casts that peeling leaves between a now-static slice
+  // and its consumer, so that full tiles have static shapes.
+  ctx->getLoadedDialect<linalg::LinalgDialect>()->getCanonicalizationPatterns(
+      patterns);
+  tensor::CastOp::getCanonicalizationPatterns(patterns, ctx);
   vector::TransferReadOp::getCanonicalizationPatterns(patterns, ctx);
   vector::TransferWriteOp::getCanonicalizationPatterns(patterns, ctx);
   (void)applyPatternsGreedily(kernel, std::move(patterns));

@@ -148,9 +148,17 @@ LogicalResult distributeToBlocksAndThreads(func::FuncOp kernel) {
         !blocks.getStaticUpperBound().size())
       return blocks.emitError("block scf.forall needs static bounds and at "
                               "most 3 dimensions");
-    for (auto [d, c] : llvm::enumerate(*counts))
-      grid[counts->size() - 1 - d] = c;
-
+    // A loop over an empty range (zero-size tensors) has nothing to do.
+    if (llvm::is_contained(*counts, 0)) {
+      rewriter.eraseOp(blocks);
+      blockLoops.clear();
+    } else {
+      for (auto [d, c] : llvm::enumerate(*counts))
+        grid[counts->size() - 1 - d] = c;
+    }
+  }
+  if (!blockLoops.empty()) {
+    scf::ForallOp blocks = blockLoops.front();
     SmallVector<scf::ForallOp> threadLoops =
         outermostForalls(blocks.getRegion());
     // Everything outside the thread loops runs in every thread of a block:

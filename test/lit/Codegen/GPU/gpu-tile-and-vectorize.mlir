@@ -1,0 +1,248 @@
+// RUN: tessel-opt %s --tessel-gpu-tile-and-vectorize --split-input-file | FileCheck %s
+
+// Inputs are kernels in the `pointers` ABI (the output of
+// --tessel-materialize-kernel-abi=abi=pointers --canonicalize).
+
+// An elementwise op: a 2-D block scf.forall (mapping gpu.block y, x; marked
+// tessel.workgroups) of 4x256 tiles, holding a thread scf.forall (gpu.thread
+// y, x) in which each thread owns one 128-bit vector<1x4xf32> along the
+// innermost dim: 64 threads along x, 4 rows along y. Full tiles: no masks.
+// CHECK-LABEL: func.func private @ew_dispatch_0
+// CHECK: scf.forall (%[[BY:.+]], %[[BX:.+]]) = (0, 0) to (64, 256) step (4, 256) shared_outs
+// CHECK: scf.forall (%[[TY:.+]], %[[TX:.+]]) = (0, 0) to (4, 256) step (1, 4) shared_outs
+// CHECK-NOT: vector.mask
+// CHECK: %[[V:.+]] = vector.transfer_read {{.*}} {in_bounds = [true, true]} : tensor<64x256xf32>, vector<1x4xf32>
+// CHECK-NEXT: %[[E:.+]] = math.exp %[[V]] : vector<1x4xf32>
+// CHECK-NEXT: vector.transfer_write %[[E]], {{.*}} : vector<1x4xf32>, tensor<1x4xf32>
+// CHECK: tensor.parallel_insert_slice %{{.+}} into %{{.+}}[%[[TY]], %[[TX]]] [1, 4] [1, 1]
+// CHECK: } {mapping = [#gpu.thread<y>, #gpu.thread<x>]}
+// CHECK: tensor.parallel_insert_slice %{{.+}} into %{{.+}}[%[[BY]], %[[BX]]] [4, 256] [1, 1]
+// CHECK: } {mapping = [#gpu.block<y>, #gpu.block<x>], tessel.workgroups}
+// CHECK-NOT: linalg.generic
+// CHECK: bufferization.materialize_in_destination
+#map = affine_map<(d0, d1) -> (d0, d1)>
+func.func private @ew_dispatch_0(%arg0: memref<64x256xf32>, %arg1: memref<64x256xf32>) attributes {tessel.dispatch_function, tessel.kernel} {
+  %assume_align = memref.assume_alignment %arg0, 64 : memref<64x256xf32>
+  %0 = bufferization.to_tensor %assume_align restrict : memref<64x256xf32> to tensor<64x256xf32>
+  %assume_align_0 = memref.assume_alignment %arg1, 64 : memref<64x256xf32>
+  %1 = tensor.empty() : tensor<64x256xf32>
+  %2 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]} ins(%0 : tensor<64x256xf32>) outs(%1 : tensor<64x256xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %3 = math.exp %in : f32
+    linalg.yield %3 : f32
+  } -> tensor<64x256xf32>
+  bufferization.materialize_in_destination %2 in restrict writable %assume_align_0 : (tensor<64x256xf32>, memref<64x256xf32>) -> ()
+  return
+}
+
+// -----
+
+// A partial elementwise tile (37x53 in 16x64 blocks): the thread forall
+// runs to the dynamic block size and the last thread of a row gets a masked
+// vector<1x4xf32> (an op without reductions may be masked).
+// CHECK-LABEL: func.func private @ew_partial_dispatch_0
+// CHECK: scf.forall (%{{.+}}, %{{.+}}) = (0, 0) to (37, 53) step (16, 64) shared_outs
+// CHECK: %[[H:.+]] = affine.min
+// CHECK: %[[W:.+]] = affine.min
+// CHECK: scf.forall (%{{.+}}, %{{.+}}) = (0, 0) to (%[[H]], %[[W]]) step (1, 4) shared_outs
+// CHECK: %[[N:.+]] = affine.min
+// CHECK: %[[MASK:.+]] = vector.create_mask %{{.+}}, %[[N]] : vector<1x4xi1>
+// CHECK: %[[V:.+]] = vector.mask %[[MASK]] { vector.transfer_read {{.*}} : tensor<37x53xf32>, vector<1x4xf32> }
+// CHECK: %[[E:.+]] = math.exp %[[V]] : vector<1x4xf32>
+// CHECK: vector.mask %[[MASK]] { vector.transfer_write %[[E]]
+// CHECK: } {mapping = [#gpu.thread<y>, #gpu.thread<x>]}
+// CHECK: } {mapping = [#gpu.block<y>, #gpu.block<x>], tessel.workgroups}
+// CHECK-NOT: linalg.generic
+#map = affine_map<(d0, d1) -> (d0, d1)>
+func.func private @ew_partial_dispatch_0(%arg0: memref<37x53xf32>, %arg1: memref<37x53xf32>) attributes {tessel.dispatch_function, tessel.kernel} {
+  %assume_align = memref.assume_alignment %arg0, 64 : memref<37x53xf32>
+  %0 = bufferization.to_tensor %assume_align restrict : memref<37x53xf32> to tensor<37x53xf32>
+  %assume_align_0 = memref.assume_alignment %arg1, 64 : memref<37x53xf32>
+  %1 = tensor.empty() : tensor<37x53xf32>
+  %2 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]} ins(%0 : tensor<37x53xf32>) outs(%1 : tensor<37x53xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %3 = math.exp %in : f32
+    linalg.yield %3 : f32
+  } -> tensor<37x53xf32>
+  bufferization.materialize_in_destination %2 in restrict writable %assume_align_0 : (tensor<37x53xf32>, memref<37x53xf32>) -> ()
+  return
+}
+
+// -----
+
+// A matmul: 64x64 block tiles, 4x4 per thread (16x16 threads), K stepped
+// by 4 inside each thread; the fill is fused into a zero accumulator that
+// stays in iter_args, and each K step is one unmasked 4x4x4 vector.contract.
+// CHECK-LABEL: func.func private @matmul_dispatch_0
+// CHECK-DAG: %[[ZERO:.+]] = arith.constant dense<0.000000e+00> : vector<4x4xf32>
+// CHECK-DAG: %[[C4:.+]] = arith.constant 4 : index
+// CHECK-DAG: %[[C64:.+]] = arith.constant 64 : index
+// CHECK: scf.forall (%{{.+}}, %{{.+}}) = (0, 0) to (128, 128) step (64, 64) shared_outs
+// CHECK: scf.forall (%{{.+}}, %{{.+}}) = (0, 0) to (64, 64) step (4, 4) shared_outs
+// CHECK: %[[ACC:.+]] = scf.for %{{.+}} = %{{.+}} to %[[C64]] step %[[C4]] iter_args(%[[IT:.+]] = %[[ZERO]]) -> (vector<4x4xf32>)
+// CHECK: vector.transfer_read {{.*}} : tensor<128x64xf32>, vector<4x4xf32>
+// CHECK: vector.transfer_read {{.*}} : tensor<64x128xf32>, vector<4x4xf32>
+// CHECK-NOT: vector.mask
+// CHECK: %[[C:.+]] = vector.contract {{.*}}iterator_types = ["parallel", "parallel", "reduction"]{{.*}}, %[[IT]] : vector<4x4xf32>, vector<4x4xf32> into vector<4x4xf32>
+// CHECK-NEXT: scf.yield %[[C]]
+// CHECK: vector.transfer_write %[[ACC]], {{.*}} : vector<4x4xf32>, tensor<4x4xf32>
+// CHECK: } {mapping = [#gpu.thread<y>, #gpu.thread<x>]}
+// CHECK: } {mapping = [#gpu.block<y>, #gpu.block<x>], tessel.workgroups}
+// CHECK-NOT: linalg.matmul
+// CHECK-NOT: linalg.fill
+func.func private @matmul_dispatch_0(%arg0: memref<128x64xf32>, %arg1: memref<64x128xf32>, %arg2: memref<128x128xf32>) attributes {tessel.dispatch_function, tessel.kernel} {
+  %cst = arith.constant 0.000000e+00 : f32
+  %assume_align = memref.assume_alignment %arg0, 64 : memref<128x64xf32>
+  %0 = bufferization.to_tensor %assume_align restrict : memref<128x64xf32> to tensor<128x64xf32>
+  %assume_align_0 = memref.assume_alignment %arg1, 64 : memref<64x128xf32>
+  %1 = bufferization.to_tensor %assume_align_0 restrict : memref<64x128xf32> to tensor<64x128xf32>
+  %assume_align_1 = memref.assume_alignment %arg2, 64 : memref<128x128xf32>
+  %2 = tensor.empty() : tensor<128x128xf32>
+  %3 = linalg.fill ins(%cst : f32) outs(%2 : tensor<128x128xf32>) -> tensor<128x128xf32>
+  %4 = linalg.matmul ins(%0, %1 : tensor<128x64xf32>, tensor<64x128xf32>) outs(%3 : tensor<128x128xf32>) -> tensor<128x128xf32>
+  bufferization.materialize_in_destination %4 in restrict writable %assume_align_1 : (tensor<128x128xf32>, memref<128x128xf32>) -> ()
+  return
+}
+
+// -----
+
+// A matmul whose N (96) is not a multiple of the 64-wide block: tiles are
+// dynamic, so the fill (no reduction) is a masked 4x4 write and the
+// contraction stays a scalar 4x4x? linalg.matmul per K step (contractions
+// are never masked).
+// CHECK-LABEL: func.func private @matmul_partial_dispatch_0
+// CHECK: scf.forall (%{{.+}}, %{{.+}}) = (0, 0) to (128, 96) step (64, 64) shared_outs
+// CHECK: scf.forall (%{{.+}}, %{{.+}}) = (0, 0) to (64, %{{.+}}) step (4, 4) shared_outs
+// CHECK: vector.mask %{{.+}} { vector.transfer_write {{.*}} : vector<4x4xf32>, tensor<4x?xf32> }
+// CHECK: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%{{.+}} = %{{.+}}) -> (tensor<4x?xf32>)
+// CHECK-NOT: vector.
+// CHECK: linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<4x4xf32>, tensor<4x?xf32>) outs(%{{.+}} : tensor<4x?xf32>)
+// CHECK-NOT: vector.contract
+// CHECK: } {mapping = [#gpu.block<y>, #gpu.block<x>], tessel.workgroups}
+func.func private @matmul_partial_dispatch_0(%arg0: memref<128x64xf32>, %arg1: memref<64x96xf32>, %arg2: memref<128x96xf32>) attributes {tessel.dispatch_function, tessel.kernel} {
+  %cst = arith.constant 0.000000e+00 : f32
+  %assume_align = memref.assume_alignment %arg0, 64 : memref<128x64xf32>
+  %0 = bufferization.to_tensor %assume_align restrict : memref<128x64xf32> to tensor<128x64xf32>
+  %assume_align_0 = memref.assume_alignment %arg1, 64 : memref<64x96xf32>
+  %1 = bufferization.to_tensor %assume_align_0 restrict : memref<64x96xf32> to tensor<64x96xf32>
+  %assume_align_1 = memref.assume_alignment %arg2, 64 : memref<128x96xf32>
+  %2 = tensor.empty() : tensor<128x96xf32>
+  %3 = linalg.fill ins(%cst : f32) outs(%2 : tensor<128x96xf32>) -> tensor<128x96xf32>
+  %4 = linalg.matmul ins(%0, %1 : tensor<128x64xf32>, tensor<64x96xf32>) outs(%3 : tensor<128x96xf32>) -> tensor<128x96xf32>
+  bufferization.materialize_in_destination %4 in restrict writable %assume_align_1 : (tensor<128x96xf32>, memref<128x96xf32>) -> ()
+  return
+}
+
+// -----
+
+// A column sum (reduction along the outer dim): each thread owns four
+// output columns and walks the reduced rows sequentially, four at a time,
+// with the accumulator in iter_args: 1-D block and thread foralls (x only).
+// CHECK-LABEL: func.func private @colsum_dispatch_0
+// CHECK-DAG: %[[ZERO:.+]] = arith.constant dense<0.000000e+00> : vector<4xf32>
+// CHECK-DAG: %[[C4:.+]] = arith.constant 4 : index
+// CHECK-DAG: %[[C64:.+]] = arith.constant 64 : index
+// CHECK: scf.forall (%{{.+}}) = (0) to (256) step (256) shared_outs
+// CHECK: scf.forall (%{{.+}}) = (0) to (256) step (4) shared_outs
+// CHECK: %[[R:.+]] = scf.for %[[K:.+]] = %{{.+}} to %[[C64]] step %[[C4]] iter_args(%[[IT:.+]] = %[[ZERO]]) -> (vector<4xf32>)
+// CHECK: %[[X:.+]] = vector.transfer_read %{{.+}}[%[[K]], %{{.+}}], %{{.+}} {in_bounds = [true, true]} : tensor<64x256xf32>, vector<4x4xf32>
+// CHECK: vector.multi_reduction <add>, %[[X]], %[[IT]] [0] : vector<4x4xf32> to vector<4xf32>
+// CHECK: vector.transfer_write %[[R]]
+// CHECK: } {mapping = [#gpu.thread<x>]}
+// CHECK: } {mapping = [#gpu.block<x>], tessel.workgroups}
+// CHECK-NOT: gpu.subgroup_reduce
+// CHECK-NOT: linalg.generic
+#map = affine_map<(d0, d1) -> (d0, d1)>
+#map1 = affine_map<(d0, d1) -> (d1)>
+func.func private @colsum_dispatch_0(%arg0: memref<64x256xf32>, %arg1: memref<256xf32>) attributes {tessel.dispatch_function, tessel.kernel} {
+  %cst = arith.constant 0.000000e+00 : f32
+  %assume_align = memref.assume_alignment %arg0, 64 : memref<64x256xf32>
+  %0 = bufferization.to_tensor %assume_align restrict : memref<64x256xf32> to tensor<64x256xf32>
+  %assume_align_0 = memref.assume_alignment %arg1, 64 : memref<256xf32>
+  %1 = tensor.empty() : tensor<256xf32>
+  %2 = linalg.fill ins(%cst : f32) outs(%1 : tensor<256xf32>) -> tensor<256xf32>
+  %3 = linalg.generic {indexing_maps = [#map, #map1], iterator_types = ["reduction", "parallel"]} ins(%0 : tensor<64x256xf32>) outs(%2 : tensor<256xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %4 = arith.addf %in, %out : f32
+    linalg.yield %4 : f32
+  } -> tensor<256xf32>
+  bufferization.materialize_in_destination %3 in restrict writable %assume_align_0 : (tensor<256xf32>, memref<256xf32>) -> ()
+  return
+}
+
+// -----
+
+// A 32-bit reduction along the contiguous innermost dim is a warp
+// reduction instead: written directly on the memrefs with gpu ids (no
+// forall), one warp (32 lanes along x) per row, 8 rows per block; lanes
+// stride the row by 32 and meet in gpu.subgroup_reduce; lane 0 stores. The
+// grid and block sizes are set here.
+// CHECK-LABEL: func.func private @rowsum_dispatch_0
+// CHECK-SAME: tessel.workgroup_count = array<i64: 8, 1, 1>, tessel.workgroup_size = array<i64: 32, 8, 1>
+// CHECK-NOT: scf.forall
+// CHECK-DAG: %[[TY:.+]] = gpu.thread_id y
+// CHECK-DAG: %[[TX:.+]] = gpu.thread_id x
+// CHECK-DAG: %[[BX:.+]] = gpu.block_id x
+// CHECK: %[[P:.+]] = scf.for %{{.+}} = %[[TX]] to %{{.+}} step %{{.+}} iter_args(%{{.+}} = %{{.+}}) -> (f32)
+// CHECK: memref.load %{{.+}}[%{{.+}}, %{{.+}}] : memref<64x1000xf32>
+// CHECK: %[[S:.+]] = gpu.subgroup_reduce add %[[P]] uniform : (f32) -> f32
+// CHECK: arith.cmpi eq, %[[TX]], %{{.+}} : index
+// CHECK: memref.store %{{.+}}, %{{.+}}[%{{.+}}] : memref<64xf32>
+// CHECK-NOT: linalg.generic
+#map = affine_map<(d0, d1) -> (d0, d1)>
+#map1 = affine_map<(d0, d1) -> (d0)>
+func.func private @rowsum_dispatch_0(%arg0: memref<64x1000xf32>, %arg1: memref<64xf32>) attributes {tessel.dispatch_function, tessel.kernel} {
+  %cst = arith.constant 0.000000e+00 : f32
+  %assume_align = memref.assume_alignment %arg0, 64 : memref<64x1000xf32>
+  %0 = bufferization.to_tensor %assume_align restrict : memref<64x1000xf32> to tensor<64x1000xf32>
+  %assume_align_0 = memref.assume_alignment %arg1, 64 : memref<64xf32>
+  %1 = tensor.empty() : tensor<64xf32>
+  %2 = linalg.fill ins(%cst : f32) outs(%1 : tensor<64xf32>) -> tensor<64xf32>
+  %3 = linalg.generic {indexing_maps = [#map, #map1], iterator_types = ["parallel", "reduction"]} ins(%0 : tensor<64x1000xf32>) outs(%2 : tensor<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %4 = arith.addf %in, %out : f32
+    linalg.yield %4 : f32
+  } -> tensor<64xf32>
+  bufferization.materialize_in_destination %3 in restrict writable %assume_align_0 : (tensor<64xf32>, memref<64xf32>) -> ()
+  return
+}
+
+// -----
+
+// A kernel whose root is not a linalg op (a concat) gets no foralls: it
+// runs as one thread of one block (distribution gives it a 1x1x1 grid).
+// CHECK-LABEL: func.func private @concat_dispatch_0
+// CHECK-NOT: scf.forall
+// CHECK-NOT: vector.
+// CHECK: tensor.insert_slice %{{.+}} into %{{.+}}[0, 0] [37, 53] [1, 1]
+// CHECK: tensor.insert_slice %{{.+}} into %{{.+}}[0, 53] [37, 5] [1, 1]
+// CHECK: bufferization.materialize_in_destination
+func.func private @concat_dispatch_0(%arg0: memref<37x53xf32>, %arg1: memref<37x5xf32>, %arg2: memref<37x58xf32>) attributes {tessel.dispatch_function, tessel.kernel} {
+  %assume_align = memref.assume_alignment %arg0, 64 : memref<37x53xf32>
+  %0 = bufferization.to_tensor %assume_align restrict : memref<37x53xf32> to tensor<37x53xf32>
+  %assume_align_0 = memref.assume_alignment %arg1, 64 : memref<37x5xf32>
+  %1 = bufferization.to_tensor %assume_align_0 restrict : memref<37x5xf32> to tensor<37x5xf32>
+  %assume_align_1 = memref.assume_alignment %arg2, 64 : memref<37x58xf32>
+  %2 = tensor.empty() : tensor<37x58xf32>
+  %inserted_slice = tensor.insert_slice %0 into %2[0, 0] [37, 53] [1, 1] : tensor<37x53xf32> into tensor<37x58xf32>
+  %inserted_slice_2 = tensor.insert_slice %1 into %inserted_slice[0, 53] [37, 5] [1, 1] : tensor<37x5xf32> into tensor<37x58xf32>
+  bufferization.materialize_in_destination %inserted_slice_2 in restrict writable %assume_align_1 : (tensor<37x58xf32>, memref<37x58xf32>) -> ()
+  return
+}
+
+// -----
+
+// Functions that are not kernels are not touched.
+// CHECK-LABEL: func.func @not_a_kernel
+// CHECK-NOT: scf.forall
+// CHECK: linalg.generic
+#map = affine_map<(d0) -> (d0)>
+func.func @not_a_kernel(%a: tensor<37xf32>) -> tensor<37xf32> {
+  %e = tensor.empty() : tensor<37xf32>
+  %0 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel"]} ins(%a : tensor<37xf32>) outs(%e : tensor<37xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %1 = math.exp %in : f32
+    linalg.yield %1 : f32
+  } -> tensor<37xf32>
+  return %0 : tensor<37xf32>
+}

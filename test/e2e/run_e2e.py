@@ -44,9 +44,6 @@ if HERE not in sys.path:
 
 import numpy as np  # noqa: E402
 
-# Python-based stand-ins (tools/ref-compile, tools/ref-run) use $PYTHON: make
-# them run under the same interpreter (with numpy) as this script.
-os.environ.setdefault("PYTHON", sys.executable)
 
 import e2eutil  # noqa: E402
 

@@ -6,8 +6,10 @@
 #include "hal/command_buffer.h"
 #include "hal/executable.h"
 
+#include <chrono>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace tessel::rt::hal {
 
@@ -28,6 +30,26 @@ public:
   virtual std::unique_ptr<CommandBuffer> createCommandBuffer() = 0;
   /// Executes `commands` and blocks until they are done.
   virtual Status submitAndWait(CommandBuffer &commands) = 0;
+
+  /// For benchmarks: executes `runs` times, run i executing
+  /// `commands[i % commands.size()]` (rotating among buffer sets), and
+  /// returns each run's duration in milliseconds. Devices with timers of
+  /// their own (cuda: events around each run, runs back to back) override
+  /// this; the default times each submitAndWait with the host clock.
+  virtual StatusOr<std::vector<double>> submitTimed(const std::vector<CommandBuffer *> &commands,
+                                                    int runs) {
+    std::vector<double> ms;
+    if (commands.empty())
+      return ms;
+    for (int i = 0; i < runs; ++i) {
+      auto start = std::chrono::steady_clock::now();
+      TESSEL_RETURN_IF_ERROR(submitAndWait(*commands[i % commands.size()]));
+      ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
+                                                             start)
+                       .count());
+    }
+    return ms;
+  }
 };
 
 } // namespace tessel::rt::hal

@@ -40,7 +40,10 @@ struct CallTimings {
 
 namespace detail {
 struct FunctionProgram;
-}
+struct PreparedCallState;
+} // namespace detail
+
+class PreparedCall;
 
 /// One public function of a module.
 class Function {
@@ -61,9 +64,51 @@ public:
   StatusOr<std::vector<HostTensor>> call(const std::vector<HostTensor> &inputs,
                                          CallTimings *timings = nullptr) const;
 
+  /// For benchmarks: allocates the call's buffers, uploads `inputs` and
+  /// records the dispatches once (validation as in call()); the result is
+  /// replayed any number of times on the same buffers.
+  StatusOr<std::unique_ptr<PreparedCall>> prepare(const std::vector<HostTensor> &inputs) const;
+
 private:
   std::shared_ptr<const detail::FunctionProgram> program_;
 };
+
+/// A call whose buffers and command buffers exist once and are replayed
+/// (Function::prepare). Each run executes the same dispatches on the same
+/// buffers; a kernel that updates an argument slot in place sees its own
+/// earlier output on the next run (fine for timing, not for results: read
+/// results() after the first run). Not thread-safe.
+class PreparedCall {
+public:
+  explicit PreparedCall(std::unique_ptr<detail::PreparedCallState> state);
+  ~PreparedCall();
+
+  size_t dispatchCount() const;
+  /// Sets every byte of every result slot to `value` (0xFF makes f32, f16
+  /// and bf16 results NaN), so that elements a run fails to write show.
+  Status fillResults(uint8_t value);
+  /// Runs the dispatches once and waits.
+  Status run();
+  /// Copies the results out of their slots.
+  StatusOr<std::vector<HostTensor>> results() const;
+
+  /// Runs `runs` times back to back, run i on `calls[i % calls.size()]`
+  /// (several prepared calls on copies of the inputs keep the inputs cold in
+  /// the cache), and returns each run's time in milliseconds: device time
+  /// from events on cuda, host wall-clock time per run on cpu. With
+  /// `dispatch` >= 0 only that dispatch of each call runs. All calls must be
+  /// of one function on one device.
+  static StatusOr<std::vector<double>> timeRuns(const std::vector<PreparedCall *> &calls, int runs,
+                                                int dispatch = -1);
+
+private:
+  std::unique_ptr<detail::PreparedCallState> state_;
+};
+
+/// For benchmarks: copies `bytes` between two buffers of `device`, `runs`
+/// times back to back, and returns each copy's time in milliseconds (timed as
+/// PreparedCall::timeRuns). A copy reads and writes `bytes`.
+StatusOr<std::vector<double>> timeDeviceCopy(Device &device, size_t bytes, int runs);
 
 /// A loaded module, bound to the device it was loaded on.
 class Module {

@@ -22,6 +22,7 @@ struct CUmod_st;
 struct CUfunc_st;
 struct CUgraph_st;
 struct CUgraphExec_st;
+struct CUevent_st;
 
 namespace tessel::rt::hal::cuda {
 
@@ -34,6 +35,7 @@ using CUmodule = CUmod_st *;
 using CUfunction = CUfunc_st *;
 using CUgraph = CUgraph_st *;
 using CUgraphExec = CUgraphExec_st *;
+using CUevent = CUevent_st *;
 // C enums passed by value; int has the same size and calling convention.
 using CUdevice_attribute = int;
 using CUfunction_attribute = int;
@@ -64,6 +66,7 @@ constexpr CUjit_option CU_JIT_ERROR_LOG_BUFFER = 5;
 constexpr CUjit_option CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
 
 constexpr unsigned CU_STREAM_NON_BLOCKING = 1;
+constexpr unsigned CU_EVENT_DEFAULT = 0;
 constexpr CUstreamCaptureMode CU_STREAM_CAPTURE_MODE_THREAD_LOCAL = 1;
 
 /// X(name, parameter list): every driver entry point the runtime calls. All
@@ -90,6 +93,10 @@ constexpr CUstreamCaptureMode CU_STREAM_CAPTURE_MODE_THREAD_LOCAL = 1;
   X(cuGraphLaunch, (CUgraphExec hGraphExec, CUstream hStream))                                   \
   X(cuGraphExecDestroy, (CUgraphExec hGraphExec))                                                \
   X(cuGraphDestroy, (CUgraph hGraph))                                                            \
+  X(cuEventCreate, (CUevent * phEvent, unsigned int flags))                                      \
+  X(cuEventDestroy_v2, (CUevent hEvent))                                                         \
+  X(cuEventRecord, (CUevent hEvent, CUstream hStream))                                           \
+  X(cuEventElapsedTime, (float *pMilliseconds, CUevent hStart, CUevent hEnd))                    \
   X(cuMemAlloc_v2, (CUdeviceptr * dptr, size_t bytesize))                                        \
   X(cuMemFree_v2, (CUdeviceptr dptr))                                                            \
   X(cuMemAllocHost_v2, (void **pp, size_t bytesize))                                             \

@@ -27,6 +27,10 @@ public:
   /// Runs the recorded commands on the device's stream and waits for them
   /// (CudaDevice::submitAndWait). May be called any number of times.
   virtual Status submit() = 0;
+  /// Enqueues one run of the recorded commands on the stream without
+  /// waiting (the graph variant builds its graph first if needed). Call with
+  /// the context lock held, after CudaContext::enter. For timed runs.
+  virtual Status launch() = 0;
   /// "stream" or "graph".
   virtual const char *mode() const = 0;
 

@@ -47,15 +47,20 @@ Status CudaGraphCommandBuffer::build() {
   return Status();
 }
 
+Status CudaGraphCommandBuffer::launch() {
+  if (commandCount() == 0)
+    return Status();
+  if (!exec_ || builtCommands_ != commandCount())
+    TESSEL_RETURN_IF_ERROR(build());
+  return ctx_->check(ctx_->api().cuGraphLaunch(exec_, ctx_->stream()), "cuGraphLaunch");
+}
+
 Status CudaGraphCommandBuffer::submit() {
   if (commandCount() == 0)
     return Status();
   std::lock_guard<std::mutex> lock(ctx_->mutex());
   TESSEL_RETURN_IF_ERROR(ctx_->enter());
-  if (!exec_ || builtCommands_ != commandCount())
-    TESSEL_RETURN_IF_ERROR(build());
-  TESSEL_RETURN_IF_ERROR(ctx_->check(ctx_->api().cuGraphLaunch(exec_, ctx_->stream()),
-                                     "cuGraphLaunch"));
+  TESSEL_RETURN_IF_ERROR(launch());
   Status s = ctx_->synchronize("running the command buffer (CUDA graph)");
   if (!s.ok())
     return Status(s.code(), s.message() + " in " + describeDispatches());

@@ -13,6 +13,7 @@ public:
   using CudaCommandBuffer::CudaCommandBuffer;
   ~CudaGraphCommandBuffer() override;
   Status submit() override;
+  Status launch() override;
   const char *mode() const override { return "graph"; }
 
 private:

@@ -33,4 +33,11 @@ Status CudaStreamCommandBuffer::submit() {
   return s;
 }
 
+Status CudaStreamCommandBuffer::launch() {
+  if (commandCount() == 0)
+    return Status();
+  TESSEL_RETURN_IF_ERROR(prepareStaging());
+  return enqueue(/*syncEach=*/false);
+}
+
 } // namespace tessel::rt::hal::cuda

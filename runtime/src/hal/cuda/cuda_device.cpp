@@ -60,6 +60,52 @@ Status CudaDevice::submitAndWait(CommandBuffer &commands) {
   return cb->submit();
 }
 
+StatusOr<std::vector<double>> CudaDevice::submitTimed(
+    const std::vector<CommandBuffer *> &commands, int runs) {
+  std::vector<double> ms;
+  if (commands.empty() || runs <= 0)
+    return ms;
+  std::vector<CudaCommandBuffer *> cbs;
+  for (CommandBuffer *c : commands) {
+    auto *cb = dynamic_cast<CudaCommandBuffer *>(c);
+    if (!cb)
+      return invalidArgument("cuda: submitted a command buffer that this device did not create");
+    cbs.push_back(cb);
+  }
+  std::lock_guard<std::mutex> lock(ctx_->mutex());
+  TESSEL_RETURN_IF_ERROR(ctx_->enter());
+  const CudaApi &api = ctx_->api();
+  std::vector<CUevent> events(2 * static_cast<size_t>(runs), nullptr);
+  auto destroyEvents = [&] {
+    for (CUevent e : events)
+      if (e)
+        api.cuEventDestroy_v2(e);
+  };
+  Status s;
+  for (size_t i = 0; i < events.size() && s.ok(); ++i)
+    s = ctx_->check(api.cuEventCreate(&events[i], CU_EVENT_DEFAULT), "cuEventCreate");
+  for (int i = 0; i < runs && s.ok(); ++i) {
+    s = ctx_->check(api.cuEventRecord(events[2 * i], ctx_->stream()), "cuEventRecord");
+    if (s.ok())
+      s = cbs[i % cbs.size()]->launch();
+    if (s.ok())
+      s = ctx_->check(api.cuEventRecord(events[2 * i + 1], ctx_->stream()), "cuEventRecord");
+  }
+  Status synced = ctx_->synchronize("timed runs");
+  if (s.ok())
+    s = synced;
+  for (int i = 0; i < runs && s.ok(); ++i) {
+    float t = 0;
+    s = ctx_->check(api.cuEventElapsedTime(&t, events[2 * i], events[2 * i + 1]),
+                    "cuEventElapsedTime");
+    ms.push_back(t);
+  }
+  destroyEvents();
+  if (!s.ok())
+    return s;
+  return ms;
+}
+
 } // namespace cuda
 
 StatusOr<std::shared_ptr<Device>> createCudaDevice(const DeviceOptions &options) {

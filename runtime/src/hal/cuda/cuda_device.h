@@ -25,6 +25,10 @@ public:
   StatusOr<std::shared_ptr<Executable>> prepareExecutable(const ExecutableSpec &spec) override;
   std::unique_ptr<CommandBuffer> createCommandBuffer() override;
   Status submitAndWait(CommandBuffer &commands) override;
+  /// Device time of each run from a pair of CUevents around it; the runs
+  /// are enqueued back to back and synchronized once at the end.
+  StatusOr<std::vector<double>> submitTimed(const std::vector<CommandBuffer *> &commands,
+                                            int runs) override;
 
   CommandBufferMode mode() const { return mode_; }
   const CudaContext &context() const { return *ctx_; }

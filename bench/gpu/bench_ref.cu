@@ -1,0 +1,239 @@
+// Reference side of the GPU benchmark suite (bench/gpu/run.py): the same
+// inputs as Tessel, run through NVIDIA's libraries, timed with CUDA events
+// (warm-up, then one event pair around each run, runs back to back, median
+// and spread), output written as .npy for the comparison.
+//
+//   bench-ref copy BYTES RUNS                       cudaMemcpy D2D (ceiling)
+//   bench-ref sum  IN.npy OUT.npy RUNS              cub::DeviceReduce::Sum
+//   bench-ref gemm A.npy B.npy OUT.npy RUNS ROTATE  cublasGemmEx, f32,
+//                                                   CUBLAS_COMPUTE_32F_PEDANTIC
+// Prints one JSON line. Every CUDA/cuBLAS call is checked; outputs are
+// filled with 0xFF (NaN) before the run that is written out.
+//
+// Build: nvcc -O3 -std=c++17 -arch=sm_90 -o bench-ref bench_ref.cu -lcublas
+#include <cublas_v2.h>
+#include <cub/device/device_reduce.cuh>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#define CK(x)                                                                                      \
+  do {                                                                                             \
+    cudaError_t e_ = (x);                                                                          \
+    if (e_ != cudaSuccess) {                                                                       \
+      std::fprintf(stderr, "bench-ref: %s failed: %s (%s:%d)\n", #x, cudaGetErrorString(e_),      \
+                   __FILE__, __LINE__);                                                            \
+      std::exit(1);                                                                                \
+    }                                                                                              \
+  } while (0)
+#define CB(x)                                                                                      \
+  do {                                                                                             \
+    cublasStatus_t s_ = (x);                                                                       \
+    if (s_ != CUBLAS_STATUS_SUCCESS) {                                                             \
+      std::fprintf(stderr, "bench-ref: %s failed: %s (%s:%d)\n", #x, cublasGetStatusString(s_),   \
+                   __FILE__, __LINE__);                                                            \
+      std::exit(1);                                                                                \
+    }                                                                                              \
+  } while (0)
+
+namespace {
+
+[[noreturn]] void die(const std::string &m) {
+  std::fprintf(stderr, "bench-ref: %s\n", m.c_str());
+  std::exit(1);
+}
+
+struct Array {
+  std::vector<long> shape;
+  std::vector<float> data;
+};
+
+// .npy f32 C-order reader (versions 1-3).
+Array readNpy(const std::string &path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f)
+    die("cannot open " + path);
+  char magic[8];
+  f.read(magic, 8);
+  if (std::memcmp(magic, "\x93NUMPY", 6) != 0)
+    die(path + ": not a .npy file");
+  size_t hlen = 0;
+  if (magic[6] == 1) {
+    unsigned char b[2];
+    f.read(reinterpret_cast<char *>(b), 2);
+    hlen = b[0] | (b[1] << 8);
+  } else {
+    unsigned char b[4];
+    f.read(reinterpret_cast<char *>(b), 4);
+    hlen = b[0] | (b[1] << 8) | (b[2] << 16) | (size_t(b[3]) << 24);
+  }
+  std::string header(hlen, ' ');
+  f.read(&header[0], hlen);
+  if (header.find("'<f4'") == std::string::npos || header.find("'fortran_order': False") == std::string::npos)
+    die(path + ": expected little-endian f32 in C order, header " + header);
+  Array a;
+  size_t open = header.find('(', header.find("'shape'")), close = header.find(')', open);
+  std::string dims = header.substr(open + 1, close - open - 1);
+  size_t n = 1;
+  for (size_t pos = 0; pos < dims.size();) {
+    size_t comma = dims.find(',', pos);
+    std::string tok = dims.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    if (tok.find_first_of("0123456789") != std::string::npos) {
+      a.shape.push_back(std::stol(tok));
+      n *= a.shape.back();
+    }
+    if (comma == std::string::npos)
+      break;
+    pos = comma + 1;
+  }
+  a.data.resize(n);
+  f.read(reinterpret_cast<char *>(a.data.data()), n * sizeof(float));
+  if (!f)
+    die(path + ": truncated");
+  return a;
+}
+
+void writeNpy(const std::string &path, const std::vector<long> &shape, const std::vector<float> &v) {
+  std::string dims;
+  for (long d : shape)
+    dims += std::to_string(d) + ",";
+  if (shape.size() > 1)
+    dims.pop_back();
+  std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + dims + "), }";
+  while ((10 + header.size() + 1) % 64)
+    header += ' ';
+  header += '\n';
+  std::ofstream f(path, std::ios::binary);
+  f.write("\x93NUMPY\x01\x00", 8);
+  unsigned short len = static_cast<unsigned short>(header.size());
+  f.write(reinterpret_cast<const char *>(&len), 2);
+  f << header;
+  f.write(reinterpret_cast<const char *>(v.data()), v.size() * sizeof(float));
+  if (!f)
+    die("cannot write " + path);
+}
+
+// Runs `fn(i)` `warmup` times, then `runs` times with an event pair around
+// each; prints the JSON stats (plus `extra`).
+template <typename F> void timeIt(F fn, int warmup, int runs, const std::string &extra) {
+  for (int i = 0; i < warmup; ++i)
+    fn(i);
+  CK(cudaDeviceSynchronize());
+  std::vector<cudaEvent_t> ev(2 * runs);
+  for (auto &e : ev)
+    CK(cudaEventCreate(&e));
+  for (int i = 0; i < runs; ++i) {
+    CK(cudaEventRecord(ev[2 * i]));
+    fn(i);
+    CK(cudaEventRecord(ev[2 * i + 1]));
+  }
+  CK(cudaDeviceSynchronize());
+  CK(cudaGetLastError());
+  std::vector<double> us;
+  for (int i = 0; i < runs; ++i) {
+    float ms = 0;
+    CK(cudaEventElapsedTime(&ms, ev[2 * i], ev[2 * i + 1]));
+    us.push_back(1000.0 * ms);
+  }
+  for (auto &e : ev)
+    CK(cudaEventDestroy(e));
+  std::sort(us.begin(), us.end());
+  size_t n = us.size();
+  auto at = [&](double q) { return us[static_cast<size_t>(q * (n - 1) + 0.5)]; };
+  double median = n % 2 ? us[n / 2] : 0.5 * (us[n / 2 - 1] + us[n / 2]);
+  std::printf("{\"median_us\": %.3f, \"min_us\": %.3f, \"p10_us\": %.3f, \"p90_us\": %.3f, "
+              "\"max_us\": %.3f, \"runs\": %d%s}\n",
+              median, us.front(), at(0.1), at(0.9), us.back(), runs, extra.c_str());
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  if (argc < 2)
+    die("usage: bench-ref copy BYTES RUNS | sum IN OUT RUNS | gemm A B OUT RUNS ROTATE");
+  std::string mode = argv[1];
+  cudaDeviceProp prop;
+  CK(cudaGetDeviceProperties(&prop, 0));
+  std::string dev = std::string(", \"device\": \"") + prop.name + "\", \"l2_bytes\": " +
+                    std::to_string(prop.l2CacheSize);
+
+  if (mode == "copy" && argc == 4) {
+    size_t bytes = std::stoull(argv[2]);
+    int runs = std::atoi(argv[3]);
+    void *a, *b;
+    CK(cudaMalloc(&a, bytes));
+    CK(cudaMalloc(&b, bytes));
+    CK(cudaMemset(a, 0x3c, bytes));
+    timeIt([&](int) { CK(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice)); }, 3, runs,
+           dev + ", \"bytes\": " + std::to_string(bytes));
+    CK(cudaFree(a));
+    CK(cudaFree(b));
+    return 0;
+  }
+
+  if (mode == "sum" && argc == 5) {
+    Array x = readNpy(argv[2]);
+    int runs = std::atoi(argv[4]);
+    size_t n = x.data.size();
+    float *dx, *dout;
+    CK(cudaMalloc(&dx, n * sizeof(float)));
+    CK(cudaMalloc(&dout, sizeof(float)));
+    CK(cudaMemcpy(dx, x.data.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+    size_t tempBytes = 0;
+    CK(cub::DeviceReduce::Sum(nullptr, tempBytes, dx, dout, static_cast<int64_t>(n)));
+    void *temp;
+    CK(cudaMalloc(&temp, tempBytes));
+    CK(cudaMemset(dout, 0xFF, sizeof(float)));
+    CK(cub::DeviceReduce::Sum(temp, tempBytes, dx, dout, static_cast<int64_t>(n)));
+    CK(cudaDeviceSynchronize());
+    std::vector<float> out(1);
+    CK(cudaMemcpy(out.data(), dout, sizeof(float), cudaMemcpyDeviceToHost));
+    writeNpy(argv[3], {}, out);
+    timeIt([&](int) { CK(cub::DeviceReduce::Sum(temp, tempBytes, dx, dout, static_cast<int64_t>(n))); },
+           5, runs, dev);
+    return 0;
+  }
+
+  if (mode == "gemm" && argc == 7) {
+    Array a = readNpy(argv[2]), b = readNpy(argv[3]);
+    int runs = std::atoi(argv[5]), rotate = std::max(1, std::atoi(argv[6]));
+    if (a.shape.size() != 2 || b.shape.size() != 2 || a.shape[1] != b.shape[0])
+      die("gemm: A is MxK and B is KxN");
+    int m = a.shape[0], k = a.shape[1], n = b.shape[1];
+    std::vector<float *> da(rotate), db(rotate), dc(rotate);
+    for (int r = 0; r < rotate; ++r) {
+      CK(cudaMalloc(&da[r], sizeof(float) * m * k));
+      CK(cudaMalloc(&db[r], sizeof(float) * k * n));
+      CK(cudaMalloc(&dc[r], sizeof(float) * m * n));
+      CK(cudaMemcpy(da[r], a.data.data(), sizeof(float) * m * k, cudaMemcpyHostToDevice));
+      CK(cudaMemcpy(db[r], b.data.data(), sizeof(float) * k * n, cudaMemcpyHostToDevice));
+      CK(cudaMemset(dc[r], 0xFF, sizeof(float) * m * n));
+    }
+    cublasHandle_t h;
+    CB(cublasCreate(&h));
+    CB(cublasSetMathMode(h, CUBLAS_PEDANTIC_MATH));
+    const float one = 1.0f, zero = 0.0f;
+    // Row-major C = A B is column-major C^T = B^T A^T.
+    auto gemm = [&](int i) {
+      int r = i % rotate;
+      CB(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, db[r], CUDA_R_32F, n, da[r],
+                      CUDA_R_32F, k, &zero, dc[r], CUDA_R_32F, n, CUBLAS_COMPUTE_32F_PEDANTIC,
+                      CUBLAS_GEMM_DEFAULT));
+    };
+    gemm(0);
+    CK(cudaDeviceSynchronize());
+    std::vector<float> out(size_t(m) * n);
+    CK(cudaMemcpy(out.data(), dc[0], out.size() * sizeof(float), cudaMemcpyDeviceToHost));
+    writeNpy(argv[4], {m, n}, out);
+    timeIt(gemm, 5, runs, dev + ", \"rotate\": " + std::to_string(rotate));
+    CB(cublasDestroy(h));
+    return 0;
+  }
+  die("bad arguments for mode '" + mode + "'");
+}

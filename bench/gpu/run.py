@@ -1,0 +1,350 @@
+#!/usr/bin/env python3
+"""GPU benchmark suite: Tessel next to the reference, on identical inputs.
+
+Runs on the GPU machine from the folder bench/gpu/prepare.sh filled (default
+.carry/bench): draws each case's inputs with numpy (fixed seed) into a
+scratch folder, times Tessel with bin/tessel-bench (CUDA events, graph
+replays, rotating buffer sets when the working set is small) and the
+reference with bin/bench-ref (cuBLAS / CUB / cudaMemcpy, events), and checks
+Tessel's output (result buffers poisoned with NaN before the run) against
+the reference output (cuBLAS, CUB) or a float64 numpy reference.
+
+    python3 .carry/bench/run.py [--dir=.carry/bench] [--out=DIR] [--only=a,b]
+
+Prints a table and writes results.md, results.csv and results.json to --out
+(default $OUT, else the current folder).
+
+Reference column: cuBLAS (CUBLAS_COMPUTE_32F_PEDANTIC, no TF32) for matmul,
+cub::DeviceReduce::Sum for the full sum, cudaMemcpyAsync D2D for the copy;
+for the other (memory-bound) cases the "copy floor": the time a
+device-to-device copy moving the same bytes would take at the copy bandwidth
+bench-ref measured, so ratio = fraction of copy bandwidth.
+Check: ||tessel - ref||_2 / ||ref||_2 <= tol and no NaN.
+"""
+import argparse
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+MiB = 1 << 20
+E = 1 << 26  # elementwise size
+
+
+def f64(a):
+    return a.astype(np.float64)
+
+
+def chain_ref(x, z):
+    x, z = f64(x), f64(z)
+    return np.tanh(x * 0.5 + z) * np.exp(-np.abs(x)) + np.sqrt(z * z + 1)
+
+
+def softmax_ref(x):
+    x = f64(x)
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def layernorm_ref(x, g, b):
+    x = f64(x)
+    m = x.mean(axis=1, keepdims=True)
+    v = ((x - m) ** 2).mean(axis=1, keepdims=True)
+    return (x - m) / np.sqrt(v + 1e-5) * f64(g) + f64(b)
+
+
+def normal(rng, shape, dtype):
+    return rng.standard_normal(shape, dtype=np.float32).astype(dtype)
+
+
+# name, module, function, inputs(rng), reference, tolerance, target class,
+# runs, extra tessel-bench flags.
+#   reference: ("numpy", fn) | ("cub",) | ("cublas",)
+#   target: "ew" (>= 90% of copy BW), "mem" (>= 80% of copy BW),
+#           "reduce" (>= 90% of CUB), "gemm" (>= 70% of cuBLAS), None
+CASES = [
+    dict(name="add f32 2^26", module="add_f32", fn="add",
+         inputs=lambda r: [normal(r, E, np.float32), normal(r, E, np.float32)],
+         ref=("numpy", lambda a, b: f64(a) + f64(b)), tol=1e-6, target="ew"),
+    dict(name="add f16 2^26", module="add_f16", fn="add",
+         inputs=lambda r: [normal(r, E, np.float16), normal(r, E, np.float16)],
+         ref=("numpy", lambda a, b: f64(a) + f64(b)), tol=2e-3, target="ew"),
+    dict(name="chain exp/tanh f32 2^26", module="chain_f32", fn="chain",
+         inputs=lambda r: [normal(r, E, np.float32), normal(r, E, np.float32)],
+         ref=("numpy", chain_ref), tol=1e-5, target="ew"),
+    dict(name="chain exp/tanh f16 2^26", module="chain_f16", fn="chain",
+         inputs=lambda r: [normal(r, E, np.float16), normal(r, E, np.float16)],
+         ref=("numpy", chain_ref), tol=2e-3, target="ew"),
+    dict(name="bias add f32 8192x8192", module="bias_f32", fn="bias",
+         inputs=lambda r: [normal(r, (8192, 8192), np.float32), normal(r, 8192, np.float32)],
+         ref=("numpy", lambda x, b: f64(x) + f64(b)[None, :]), tol=1e-6, target="ew"),
+    dict(name="bias add f16 8192x8192", module="bias_f16", fn="bias",
+         inputs=lambda r: [normal(r, (8192, 8192), np.float16), normal(r, 8192, np.float16)],
+         ref=("numpy", lambda x, b: f64(x) + f64(b)[None, :]), tol=2e-3, target="ew"),
+    dict(name="full sum f32 2^28", module="sum_f32", fn="sum",
+         inputs=lambda r: [r.random(1 << 28, dtype=np.float32)],
+         ref=("cub",), tol=1e-4, target="reduce", runs=1, warmup=0),
+    dict(name="row sum 8192x8192", module="rowsum", fn="rowsum",
+         inputs=lambda r: [normal(r, (8192, 8192), np.float32)],
+         ref=("numpy", lambda x: f64(x).sum(axis=1)), tol=1e-4, target="mem"),
+    dict(name="column sum 8192x8192", module="colsum", fn="colsum",
+         inputs=lambda r: [normal(r, (8192, 8192), np.float32)],
+         ref=("numpy", lambda x: f64(x).sum(axis=0)), tol=1e-4, target="mem", runs=20),
+    dict(name="softmax 8192x4096", module="softmax", fn="softmax",
+         inputs=lambda r: [normal(r, (8192, 4096), np.float32)],
+         ref=("numpy", softmax_ref), tol=1e-5, target="mem"),
+    dict(name="layernorm 8192x4096", module="layernorm", fn="layernorm",
+         inputs=lambda r: [normal(r, (8192, 4096), np.float32), normal(r, 4096, np.float32),
+                           normal(r, 4096, np.float32)],
+         ref=("numpy", layernorm_ref), tol=1e-5, target="mem"),
+    dict(name="transpose 8192x8192", module="transpose", fn="transpose",
+         inputs=lambda r: [normal(r, (8192, 8192), np.float32)],
+         ref=("numpy", lambda x: f64(x).T), tol=0.0, target="mem"),
+]
+for m, n, k in [(1024, 1024, 1024), (2048, 2048, 2048), (4096, 4096, 4096), (4096, 3072, 768)]:
+    label = f"{m}" if m == n == k else f"{m}x{n}x{k}"
+    CASES.append(dict(
+        name=f"matmul f32 {m}x{n}x{k}", module=f"matmul_{label}", fn="matmul",
+        inputs=lambda r, m=m, n=n, k=k: [normal(r, (m, k), np.float32), normal(r, (k, n), np.float32)],
+        ref=("cublas",), tol=1e-3, flops=2.0 * m * n * k,
+        target="gemm" if (m, n, k) == (4096, 4096, 4096) else None, runs=20 if m >= 4096 else 50))
+
+
+def rotate_for(io_bytes):
+    # Same rule as tessel-bench --rotate=0.
+    return max(1, min(32, math.ceil(256 * MiB / io_bytes)))
+
+
+def run(cmd, timeout):
+    t = time.time()
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    if p.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} exited {p.returncode}: {p.stderr.strip()[-600:]}")
+    return p.stdout, time.time() - t
+
+
+def rel_err(out, ref):
+    out = out.astype(np.float64)
+    ref = np.asarray(ref, dtype=np.float64)
+    if out.shape != ref.shape:
+        return float("inf"), f"shape {out.shape} vs {ref.shape}"
+    nan = int(np.isnan(out).sum())
+    if nan:
+        return float("inf"), f"{nan} NaN"
+    den = np.linalg.norm(ref.ravel())
+    return float(np.linalg.norm((out - ref).ravel()) / (den if den else 1.0)), ""
+
+
+def fmt_time(us):
+    return "-" if us is None else (f"{us / 1000:.2f} ms" if us >= 10000 else f"{us:.1f} us")
+
+
+def ensure_ref_binary(d):
+    ref = os.path.join(d, "bin", "bench-ref")
+    ok = subprocess.run(["ldd", ref], capture_output=True, text=True)
+    if "not found" not in ok.stdout:
+        return ref
+    # Look for libcublas.so.13 where the image keeps it.
+    cands = []
+    for root in ["/usr/local/cuda/lib64", "/usr/local/cuda/targets/x86_64-linux/lib"]:
+        cands.append(root)
+    try:
+        import nvidia.cublas  # noqa: F401
+        cands += [os.path.join(p, "lib") for p in nvidia.cublas.__path__]
+    except Exception:
+        pass
+    for c in cands:
+        if os.path.exists(os.path.join(c, "libcublas.so.13")):
+            os.environ["LD_LIBRARY_PATH"] = c + ":" + os.environ.get("LD_LIBRARY_PATH", "")
+            print(f"bench: libcublas from {c}", flush=True)
+            return ref
+    # Rebuild here.
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bench_ref.cu")
+    out = "/tmp/bench-ref"
+    subprocess.run(["nvcc", "-O3", "-std=c++17", "-arch=sm_90", "-o", out, src, "-lcublas"], check=True)
+    print("bench: rebuilt bench-ref with the local nvcc", flush=True)
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    here = os.path.dirname(os.path.abspath(__file__))
+    ap.add_argument("--dir", default=here)
+    ap.add_argument("--out", default=os.environ.get("OUT", "."))
+    ap.add_argument("--scratch", default="/tmp/tessel-bench-inputs")
+    ap.add_argument("--only", default="")
+    ap.add_argument("--runs", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--device", default="cuda",
+                    help="cpu: smoke test of the driver without a GPU (numpy references only)")
+    args = ap.parse_args()
+    d = os.path.abspath(args.dir)
+    os.makedirs(args.out, exist_ok=True)
+    os.makedirs(args.scratch, exist_ok=True)
+    tb = os.path.join(d, "bin", "tessel-bench")
+    cpu = args.device == "cpu"
+    ref_bin = None if cpu else ensure_ref_binary(d)
+    log = open(os.path.join(args.out, "bench.log"), "w")
+
+    def say(*a):
+        s = " ".join(str(x) for x in a)
+        print(s, flush=True)
+        log.write(s + "\n")
+        log.flush()
+
+    if cpu:
+        copy = dict(device="cpu (smoke test)", l2_bytes=0, bytes=1 << 28, median_us=1e9)
+    else:
+        copy = json.loads(run([ref_bin, "copy", str(1 << 30), "50"], 120)[0])
+    copy_gbps = 2 * copy["bytes"] / (copy["median_us"] * 1e3)
+    device = copy["device"]
+    say(f"bench: {device}, L2 {copy['l2_bytes'] / MiB:.0f} MiB; reference copy 1 GiB: "
+        f"{copy['median_us']:.1f} us = {copy_gbps:.0f} GB/s (read + write)")
+
+    rows = []
+    tessel_copy = None
+    only = [s for s in args.only.split(",") if s]
+    # The full sum is slow in Tessel today (one warp): run it last.
+    ordered = [c for c in CASES if c["module"] != "sum_f32"] + [c for c in CASES if c["module"] == "sum_f32"]
+    for i, c in enumerate(ordered):
+        if only and not any(o in c["module"] for o in only):
+            continue
+        row = dict(case=c["name"], module=c["module"], tessel_us=None, ref_us=None, ref_kind="",
+                   ratio=None, gbps=None, tflops=None, pct_copy=None, err=None, tol=c["tol"],
+                   check="", target=c.get("target"), per_dispatch=[], note="")
+        rows.append(row)
+        t0 = time.time()
+        try:
+            rng = np.random.default_rng(args.seed + i)
+            ins = c["inputs"](rng)
+            paths = []
+            for j, a in enumerate(ins):
+                p = os.path.join(args.scratch, f"{c['module']}_in{j}.npy")
+                np.save(p, a)
+                paths.append(p)
+            out_t = os.path.join(args.scratch, f"{c['module']}_tessel.npy")
+            js = os.path.join(args.scratch, f"{c['module']}_tessel.json")
+            runs = c.get("runs", args.runs)
+            cmd = [tb, os.path.join(d, "modules", c["module"] + ".tmod"), f"--function={c['fn']}",
+                   f"--device={args.device}", f"--runs={runs}", f"--warmup={c.get('warmup', 5)}",
+                   f"--output=@{out_t}", f"--json={js}"] + [f"--input=@{p}" for p in paths]
+            if "flops" in c:
+                cmd.append(f"--flops={c['flops']:.0f}")
+            out, secs = run(cmd, c.get("timeout", 150))
+            tj = json.load(open(js))
+            row.update(tessel_us=tj["median_us"], gbps=tj["gbps"], pct_copy=tj["pct_copy"],
+                       tflops=tj["tflops"] if tj["tflops"] > 0 else None,
+                       per_dispatch=[p["median_us"] for p in tj["per_dispatch"]],
+                       tessel_spread=f"{tj['p10_us']:.1f}-{tj['p90_us']:.1f}", rotate=tj["rotate"])
+            if tessel_copy is None:
+                tessel_copy = tj
+            tout = np.load(out_t)
+            kind = c["ref"][0]
+            if cpu and kind != "numpy":
+                ref = f64(ins[0]).sum() if kind == "cub" else f64(ins[0]) @ f64(ins[1])
+                row["ref_kind"], row["ref_us"] = "numpy (cpu smoke test)", tj["median_us"]
+            elif kind == "numpy":
+                ref = c["ref"][1](*ins)
+                row["ref_kind"] = "copy floor"
+                row["ref_us"] = tj["bytes"] / (copy_gbps * 1e3)
+            elif kind == "cub":
+                rp = os.path.join(args.scratch, f"{c['module']}_ref.npy")
+                rout, _ = run([ref_bin, "sum", paths[0], rp, str(max(runs, 20))], 240)
+                rj = json.loads(rout)
+                ref = np.load(rp)
+                row["ref_kind"] = "CUB"
+                row["ref_us"] = rj["median_us"]
+                e64, _ = rel_err(tout, f64(ins[0]).sum())
+                ecub, _ = rel_err(ref, f64(ins[0]).sum())
+                row["note"] = f"vs float64: Tessel {e64:.1e}, CUB {ecub:.1e}"
+            else:
+                rp = os.path.join(args.scratch, f"{c['module']}_ref.npy")
+                io = sum(a.nbytes for a in ins) + tout.nbytes
+                rout, _ = run([ref_bin, "gemm", paths[0], paths[1], rp, str(max(runs, 50)),
+                               str(rotate_for(io))], 240)
+                rj = json.loads(rout)
+                ref = np.load(rp)
+                row["ref_kind"] = "cuBLAS"
+                row["ref_us"] = rj["median_us"]
+                row["ref_tflops"] = c["flops"] / (rj["median_us"] * 1e6)
+                # Both against float64 on the first 64 rows.
+                r64 = f64(ins[0][:64]) @ f64(ins[1])
+                et, _ = rel_err(tout[:64], r64)
+                ec, _ = rel_err(ref[:64], r64)
+                row["note"] = f"vs float64 (64 rows): Tessel {et:.1e}, cuBLAS {ec:.1e}"
+            row["ratio"] = row["ref_us"] / row["tessel_us"]
+            err, why = rel_err(tout, ref)
+            row["err"] = err
+            row["check"] = ("ok" if err <= c["tol"] else "FAIL") + f" ({err:.1e}{', ' + why if why else ''})"
+        except Exception as e:  # keep going: one broken case must not hide the others
+            row["check"] = "ERROR"
+            row["note"] = str(e)[-400:]
+        for p in os.listdir(args.scratch):
+            if p.startswith(c["module"] + "_"):
+                os.remove(os.path.join(args.scratch, p))
+        say(f"bench: {c['name']}: tessel {fmt_time(row['tessel_us'])}, {row['ref_kind'] or 'ref'} "
+            f"{fmt_time(row['ref_us'])}, check {row['check']} {row['note']} ({time.time() - t0:.0f} s)")
+
+    # Copy row: Tessel's HAL copy (cuMemcpyDtoDAsync via a command buffer, same tool) vs cudaMemcpyAsync.
+    copy_row = dict(case="copy D2D 1 GiB (ceiling)", tessel_us=tessel_copy and tessel_copy["copy_median_us"],
+                    ref_us=copy["median_us"], ref_kind="cudaMemcpy", gbps=tessel_copy and tessel_copy["copy_gbps"],
+                    tflops=None, pct_copy=100.0 if tessel_copy else None, check="-", target=None,
+                    per_dispatch=[],
+                    note=(f"Tessel: HAL copy on a stream; in a CUDA graph {tessel_copy['copy_own_gbps']:.0f} GB/s"
+                          if tessel_copy and "copy_own_gbps" in tessel_copy else ""))
+    copy_row["ratio"] = copy_row["ref_us"] / copy_row["tessel_us"] if tessel_copy else None
+    rows.insert(0, copy_row)
+
+    def target_status(r):
+        t = r.get("target")
+        if not t or r["tessel_us"] is None or r.get("ratio") is None:
+            return "-"
+        if t == "ew":
+            return ("met" if r["pct_copy"] >= 90 else "missed") + " (>=90% copy)"
+        if t == "mem":
+            return ("met" if r["pct_copy"] >= 80 else "missed") + " (>=80% copy)"
+        if t == "reduce":
+            return ("met" if r["ratio"] >= 0.9 else "missed") + " (>=90% CUB)"
+        if t == "gemm":
+            return ("met" if r["ratio"] >= 0.7 else "missed") + " (>=70% cuBLAS)"
+        return "-"
+
+    hdr = ["case", "Tessel", "reference", "ref/Tessel", "Tessel GB/s", "Tessel TFLOP/s", "% copy BW",
+           "check (rel. L2 err)", "target", "per dispatch (us)"]
+    lines = ["| " + " | ".join(hdr) + " |", "| " + " | ".join(["---"] + ["---:"] * 6 + ["---"] * 3) + " |"]
+    csv = [",".join(["case", "tessel_us", "ref_kind", "ref_us", "ratio_ref_over_tessel", "tessel_gbps",
+                     "tessel_tflops", "pct_copy_bw", "rel_err", "tolerance", "check", "target",
+                     "per_dispatch_us", "note"])]
+    for r in rows:
+        ts = target_status(r)
+        pd = " / ".join(f"{x:.1f}" for x in r["per_dispatch"]) if r["per_dispatch"] else "-"
+        ref = f"{fmt_time(r['ref_us'])} {r['ref_kind']}" if r["ref_us"] is not None else "-"
+        lines.append("| " + " | ".join([
+            r["case"], fmt_time(r["tessel_us"]), ref,
+            "-" if r.get("ratio") is None else f"{r['ratio']:.2f}",
+            "-" if r.get("gbps") is None else f"{r['gbps']:.0f}",
+            "-" if r.get("tflops") is None else f"{r['tflops']:.2f}",
+            "-" if r.get("pct_copy") is None or r.get("tflops") else f"{r['pct_copy']:.0f}%",
+            r["check"] + (f"; {r['note']}" if r.get("note") else ""), ts, pd]) + " |")
+        csv.append(",".join(str(x).replace(",", ";") for x in [
+            r["case"], r["tessel_us"], r["ref_kind"], r["ref_us"], r.get("ratio"), r.get("gbps"),
+            r.get("tflops"), r.get("pct_copy"), r.get("err"), r.get("tol"), r["check"], ts, pd,
+            r.get("note", "")]))
+    head = (f"Device: {device}; copy ceiling (bench-ref, 1 GiB D2D, read + write): {copy_gbps:.0f} GB/s"
+            + (f"; Tessel's own copy measurement: {tessel_copy['copy_gbps']:.0f} GB/s" if tessel_copy else ""))
+    md = head + "\n\n" + "\n".join(lines) + "\n"
+    open(os.path.join(args.out, "results.md"), "w").write(md)
+    open(os.path.join(args.out, "results.csv"), "w").write("\n".join(csv) + "\n")
+    json.dump(dict(device=device, copy=copy, rows=rows), open(os.path.join(args.out, "results.json"), "w"),
+              indent=1, default=str)
+    say("\n" + md)
+    return 0 if all(not r["check"].startswith(("FAIL", "ERROR")) for r in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -32,7 +32,9 @@ def LegalizeInput : Pass<"tessel-legalize-input", "ModuleOp"> {
     aggregated ops (linalg.softmax) are decomposed; tensor.pad is
     linalg.fill + tensor.insert_slice; tensor.concat is a chain of
     tensor.insert_slice; elementwise named ops are generalized so that
-    elementwise fusion sees them.
+    elementwise fusion sees them; linalg.pack/unpack are lowered; a
+    reduction of at least 2^16 elements into at most 256 is split into
+    partial reductions over up to 1024 chunks plus a final reduction.
   }];
   let dependentDialects = ["linalg::LinalgDialect", "tensor::TensorDialect",
                            "arith::ArithDialect", "math::MathDialect"];

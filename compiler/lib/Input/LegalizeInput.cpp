@@ -77,6 +77,42 @@ struct LowerUnPack : OpRewritePattern<linalg::UnPackOp> {
   }
 };
 
+/// Reductions of very many elements into very few are split in two: partial
+/// results over chunks (a parallel loop that workgroups and warps share),
+/// then a reduction of the partials. Besides parallelism this bounds how
+/// many values each f32 accumulator adds: one sequential accumulator over
+/// 2^28 values stops growing at 2^24 and loses the sum.
+linalg::SplitReductionOptions splitLargeReductions(linalg::LinalgOp op) {
+  constexpr int64_t kMinReduced = 1 << 16, kMaxOutputs = 256,
+                    kMaxChunks = 1024;
+  if (!isa<linalg::GenericOp>(op) || op.getNumReductionLoops() != 1 ||
+      op.getNumDpsInits() != 1)
+    return {};
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  int64_t outputs = 1, reduced = 0;
+  unsigned reducedDim = 0;
+  for (auto [d, it] : llvm::enumerate(op.getIteratorTypesArray())) {
+    if (ShapedType::isDynamic(ranges[d]))
+      return {};
+    if (it == utils::IteratorType::reduction) {
+      reduced = ranges[d];
+      reducedDim = d;
+    } else {
+      outputs *= ranges[d];
+    }
+  }
+  if (reduced < kMinReduced || outputs > kMaxOutputs)
+    return {};
+  int64_t ratio = kMaxChunks;
+  while (ratio > 1 && reduced % ratio != 0)
+    ratio /= 2;
+  if (ratio < 16)
+    return {};
+  // The chunk loop goes where the reduced loop was, outside its remainder,
+  // so each chunk reads contiguous memory.
+  return {ratio, reducedDim, /*innerParallel=*/false};
+}
+
 } // namespace
 
 namespace mlir::tessel {
@@ -86,8 +122,8 @@ void populateLegalizeInputPatterns(RewritePatternSet &patterns) {
   linalg::populateDecomposePadPatterns(patterns);
   tensor::populateDecomposeTensorConcatPatterns(patterns);
   patterns.add<DecomposeAggregatedOp, GeneralizeElementwiseLikeOp, LowerPack,
-               LowerUnPack>(
-      patterns.getContext());
+               LowerUnPack>(patterns.getContext());
+  linalg::populateSplitReductionPattern(patterns, splitLargeReductions);
 }
 
 namespace {

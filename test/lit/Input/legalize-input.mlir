@@ -176,3 +176,21 @@ func.func @already_legal(%a: tensor<37xf32>) -> tensor<37xf32> {
   } -> tensor<37xf32>
   return %g : tensor<37xf32>
 }
+
+// -----
+
+// A reduction of 2^20 elements into one is split: partial sums over 1024
+// chunks of 1024 (a parallel loop), then a reduction of the 1024 partials.
+// CHECK-LABEL: func.func @split_full_sum
+// CHECK: tensor.expand_shape %{{.+}} {{\[\[}}0, 1]] output_shape [1024, 1024] : tensor<1048576xf32> into tensor<1024x1024xf32>
+// CHECK: %[[PARTIAL:.+]] = linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}} outs(%{{.+}} : tensor<1024xf32>)
+// CHECK: linalg.generic {{.*}}iterator_types = ["reduction"]{{.*}} ins(%[[PARTIAL]] : tensor<1024xf32>) outs(%{{.+}} : tensor<f32>)
+func.func @split_full_sum(%a: tensor<1048576xf32>) -> tensor<f32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<f32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<f32>) -> tensor<f32>
+  %r = linalg.reduce ins(%a : tensor<1048576xf32>) outs(%f : tensor<f32>) dimensions = [0]
+    (%x: f32, %acc: f32) { %s = arith.addf %x, %acc : f32
+      linalg.yield %s : f32 }
+  return %r : tensor<f32>
+}

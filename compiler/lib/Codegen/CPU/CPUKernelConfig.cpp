@@ -39,21 +39,10 @@ int64_t roundUpTo(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
 CPUKernelConfig mlir::tessel::getCPUKernelConfig(func::FuncOp kernel,
                                                  int64_t vectorBits) {
   CPUKernelConfig config;
-  Operation *rootOp = findKernelRoot(kernel, config.serialReason);
-  auto root = dyn_cast_or_null<linalg::LinalgOp>(rootOp);
-  if (!rootOp)
+  linalg::LinalgOp root = findTileableRoot(kernel, config.serialReason);
+  if (!root)
     return config;
-  if (!root || !root.hasPureTensorSemantics()) {
-    config.serialReason =
-        ("root '" + rootOp->getName().getStringRef() + "' is not a linalg op")
-            .str();
-    return config;
-  }
   SmallVector<int64_t> ranges = root.getStaticLoopRanges();
-  if (llvm::any_of(ranges, ShapedType::isDynamic)) {
-    config.serialReason = "root has dynamic loop ranges";
-    return config;
-  }
   config.root = root;
   unsigned n = ranges.size();
   SmallVector<utils::IteratorType> iters = root.getIteratorTypesArray();

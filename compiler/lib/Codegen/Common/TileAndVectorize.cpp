@@ -203,8 +203,8 @@ void mlir::tessel::cleanupAfterTiling(func::FuncOp kernel) {
 }
 
 
-Operation *mlir::tessel::findKernelRoot(func::FuncOp kernel,
-                                        std::string &why) {
+linalg::LinalgOp mlir::tessel::findTileableRoot(func::FuncOp kernel,
+                                                std::string &why) {
   Operation *root = nullptr;
   bool ok = true;
   kernel.walk([&](bufferization::MaterializeInDestinationOp store) {
@@ -215,11 +215,20 @@ Operation *mlir::tessel::findKernelRoot(func::FuncOp kernel,
   });
   if (!ok || !root) {
     why = "results are not all produced by one op";
-    return nullptr;
+    return {};
   }
-  return root;
+  auto linalgRoot = dyn_cast<linalg::LinalgOp>(root);
+  if (!linalgRoot || !linalgRoot.hasPureTensorSemantics()) {
+    why = ("root '" + root->getName().getStringRef() + "' is not a linalg op")
+              .str();
+    return {};
+  }
+  if (llvm::any_of(linalgRoot.getStaticLoopRanges(), ShapedType::isDynamic)) {
+    why = "root has dynamic loop ranges";
+    return {};
+  }
+  return linalgRoot;
 }
-
 
 int64_t mlir::tessel::widestElementBits(Operation *op) {
   int64_t bits = 8;

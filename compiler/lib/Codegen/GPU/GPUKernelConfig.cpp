@@ -42,21 +42,10 @@ int64_t powerOf2AtLeast(int64_t v) {
 
 GPUKernelConfig mlir::tessel::getGPUKernelConfig(func::FuncOp kernel) {
   GPUKernelConfig config;
-  Operation *rootOp = findKernelRoot(kernel, config.serialReason);
-  if (!rootOp)
+  linalg::LinalgOp root = findTileableRoot(kernel, config.serialReason);
+  if (!root)
     return config;
-  auto root = dyn_cast<linalg::LinalgOp>(rootOp);
-  if (!root || !root.hasPureTensorSemantics()) {
-    config.serialReason =
-        ("root '" + rootOp->getName().getStringRef() + "' is not a linalg op")
-            .str();
-    return config;
-  }
   SmallVector<int64_t> ranges = root.getStaticLoopRanges();
-  if (llvm::any_of(ranges, ShapedType::isDynamic)) {
-    config.serialReason = "root has dynamic loop ranges";
-    return config;
-  }
   unsigned n = ranges.size();
   SmallVector<utils::IteratorType> iters = root.getIteratorTypesArray();
   SmallVector<unsigned> parallel;

@@ -10,15 +10,17 @@
 #define TESSEL_CODEGEN_COMMON_TILEANDVECTORIZE_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/TilingInterface.h"
 
 namespace mlir::tessel {
 
-/// The single op whose results every output binding of `kernel` stores
-/// (the op that tiling starts from), or null with the reason in `why`.
-Operation *findKernelRoot(func::FuncOp kernel, std::string &why);
+/// The single op whose results every output binding of `kernel` stores (the
+/// op that tiling starts from) if it is a linalg op on tensors with static
+/// loop ranges; otherwise null with the reason in `why`.
+linalg::LinalgOp findTileableRoot(func::FuncOp kernel, std::string &why);
 
 /// Width in bits of the widest element type among `op`'s operands (8 if
 /// none is an integer or float).

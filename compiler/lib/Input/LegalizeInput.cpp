@@ -77,14 +77,30 @@ struct LowerUnPack : OpRewritePattern<linalg::UnPackOp> {
   }
 };
 
-/// Reductions of very many elements into very few are split in two: partial
-/// results over chunks (a parallel loop that workgroups and warps share),
-/// then a reduction of the partials. Besides parallelism this bounds how
-/// many values each f32 accumulator adds: one sequential accumulator over
-/// 2^28 values stops growing at 2^24 and loses the sum.
-linalg::SplitReductionOptions splitLargeReductions(linalg::LinalgOp op) {
-  constexpr int64_t kMinReduced = 1 << 16, kMaxOutputs = 256,
-                    kMaxChunks = 1024;
+/// Largest power of two dividing `v` that leaves chunks of >= `minChunk`.
+int64_t largestPowerOf2Split(int64_t v, int64_t minChunk) {
+  int64_t r = 1;
+  while (v % (2 * r) == 0 && v / (2 * r) >= minChunk)
+    r *= 2;
+  return r;
+}
+
+/// Reductions whose outputs are too few to keep a GPU's (or a CPU's) cores
+/// busy are split in two: partial results over chunks of the reduced loop (a
+/// new parallel loop), then a reduction of the partials. Besides
+/// parallelism this bounds how many values each accumulator adds: one
+/// sequential f32 accumulator over 2^28 values stops growing at 2^24.
+/// - reduced loop innermost (row-like; a warp reduces each row on the GPU):
+///   split when there are < 2^13 rows and >= 4096 reduced elements, into
+///   enough chunks for ~2^16 rows, each chunk >= 1024 elements. The partials
+///   are split again while they still qualify (2^28 -> 2^16 -> 64 -> 1).
+/// - reduced loop outside a parallel one (column-like; each thread walks the
+///   reduced loop): split when there are < 2^18 outputs and >= 256 reduced
+///   elements, into enough chunks for ~2^18 partial outputs, each chunk >= 64.
+/// Chunk counts are powers of two dividing the reduced length; lengths
+/// without such a divisor (a prime, say) stay unsplit.
+linalg::SplitReductionOptions splitReductionsForParallelism(
+    linalg::LinalgOp op) {
   if (!isa<linalg::GenericOp>(op) || op.getNumReductionLoops() != 1 ||
       op.getNumDpsInits() != 1)
     return {};
@@ -101,12 +117,19 @@ linalg::SplitReductionOptions splitLargeReductions(linalg::LinalgOp op) {
       outputs *= ranges[d];
     }
   }
-  if (reduced < kMinReduced || outputs > kMaxOutputs)
+  if (outputs == 0)
     return {};
-  int64_t ratio = kMaxChunks;
-  while (ratio > 1 && reduced % ratio != 0)
-    ratio /= 2;
-  if (ratio < 16)
+  bool innermost = reducedDim + 1 == ranges.size();
+  int64_t maxOutputs = innermost ? 1 << 13 : 1 << 18;
+  int64_t minReduced = innermost ? 4096 : 256;
+  int64_t minChunk = innermost ? 1024 : 64;
+  int64_t wanted = innermost ? 1 << 16 : 1 << 18;
+  if (outputs >= maxOutputs || reduced < minReduced)
+    return {};
+  int64_t ratio = std::min(largestPowerOf2Split(reduced, minChunk),
+                           static_cast<int64_t>(llvm::PowerOf2Ceil(
+                               llvm::divideCeil(wanted, outputs))));
+  if (ratio < 2)
     return {};
   // The chunk loop goes where the reduced loop was, outside its remainder,
   // so each chunk reads contiguous memory.
@@ -123,7 +146,8 @@ void populateLegalizeInputPatterns(RewritePatternSet &patterns) {
   tensor::populateDecomposeTensorConcatPatterns(patterns);
   patterns.add<DecomposeAggregatedOp, GeneralizeElementwiseLikeOp, LowerPack,
                LowerUnPack>(patterns.getContext());
-  linalg::populateSplitReductionPattern(patterns, splitLargeReductions);
+  linalg::populateSplitReductionPattern(patterns,
+                                       splitReductionsForParallelism);
 }
 
 namespace {

@@ -76,11 +76,11 @@ func.func private @matmul_dispatch_0(%a: tensor<128x64xf32>, %b: tensor<64x128xf
 }
 
 // A row sum along the contiguous dim: a warp per row (32x8 threads, grid
-// 8), combined by five butterfly shuffles.
+// 8), 128-bit loads, combined by five butterfly shuffles.
 // CHECK-LABEL: llvm.func @rowsum_dispatch_0
 // CHECK-SAME: nvvm.maxntid = array<i32: 32, 8, 1>
 // CHECK-SAME: tessel.workgroup_count = array<i64: 8, 1, 1>
-// CHECK: llvm.load %{{.+}} : !llvm.ptr -> f32
+// CHECK: llvm.load %{{.+}} {alignment = 16 : i64} : !llvm.ptr -> vector<4xf32>
 // CHECK-COUNT-5: nvvm.shfl.sync bfly
 // CHECK: llvm.store %{{.+}}, %{{.+}} : f32, !llvm.ptr
 // CHECK: llvm.return

@@ -3,18 +3,22 @@
 // Heuristics, in one place:
 // - contractions: 64x64 block tiles of M and N, 4x4 per thread (256
 //   threads), K in steps of 4 inside each thread;
-// - reductions of 32-bit values along the innermost, contiguous loop: one
-//   warp per output element, lanes striding the reduced loop, combined with
-//   warp shuffles (GPUWarpReduction.cpp);
+// - reductions of 32-bit values along the innermost, contiguous loop
+//   (including full reductions to one value): one warp per output element,
+//   lanes striding the reduced loop with 128-bit loads, combined with warp
+//   shuffles (GPUWarpReduction.cpp);
+// - transposes (an input whose contiguous loop is not the output's): a 4x4
+//   tile per thread (one 128-bit vector per row for f32, on both sides),
+//   8 threads along the output's contiguous loop and 32 along the input's,
+//   so both reads and writes use whole 32-byte sectors;
 // - everything else: each thread owns one 128-bit vector along the
 //   innermost parallel loop (4 x f32, 8 x f16, ...) and one element of the
 //   next loop out; up to 64 threads along the innermost loop and 256 per
-//   block; other reductions run sequentially inside a thread.
+//   block; other reductions run sequentially inside a thread, 8 steps of
+//   an outer reduced loop at a time (8 independent loads in flight).
 // Blocks and threads split at most three loops each (x, y, z).
-// Shared-memory promotion, pipelining and warp reductions come with the
-// performance work (issue 4); this strategy is about being right on any
-// shape.
-//
+// Reductions with too few outputs to fill the GPU were already split into
+// partials by tessel-legalize-input.
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Codegen/GPU/GPUKernelConfig.h"
@@ -29,6 +33,8 @@ namespace {
 
 constexpr int64_t kMaxThreadsPerBlock = 256;
 constexpr int64_t kMaxThreadsX = 64;
+constexpr int64_t kTransposeThreadsX = 8;
+constexpr int64_t kOuterReductionStep = 8;
 
 
 int64_t powerOf2AtLeast(int64_t v) {
@@ -36,6 +42,29 @@ int64_t powerOf2AtLeast(int64_t v) {
   while (p < v)
     p *= 2;
   return p;
+}
+
+/// For an op whose innermost parallel loop is `x`: a parallel loop that is
+/// the contiguous (last) index of some input that also reads along `x`.
+std::optional<unsigned> transposedLoop(linalg::LinalgOp op, unsigned x) {
+  SmallVector<utils::IteratorType> iters = op.getIteratorTypesArray();
+  for (OpOperand *in : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(in);
+    if (map.getNumResults() == 0)
+      continue;
+    auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
+    if (!last || last.getPosition() == x ||
+        iters[last.getPosition()] != utils::IteratorType::parallel)
+      continue;
+    // It must also read along x (else it is a broadcast, not a transpose).
+    if (!llvm::any_of(map.getResults(), [&](AffineExpr e) {
+          auto d = dyn_cast<AffineDimExpr>(e);
+          return d && d.getPosition() == x;
+        }))
+      continue;
+    return last.getPosition();
+  }
+  return std::nullopt;
 }
 
 } // namespace
@@ -52,15 +81,16 @@ GPUKernelConfig mlir::tessel::getGPUKernelConfig(func::FuncOp kernel) {
   for (unsigned d = 0; d < n; ++d)
     if (iters[d] == utils::IteratorType::parallel)
       parallel.push_back(d);
+  if (canUseWarpReduction(kernel, root)) {
+    config.root = root;
+    config.warpReduction = true;
+    return config;
+  }
   if (parallel.empty()) {
     config.serialReason = "root has no parallel loop";
     return config;
   }
   config.root = root;
-  if (canUseWarpReduction(kernel, root)) {
-    config.warpReduction = true;
-    return config;
-  }
   config.blockTiles.assign(n, 0);
   config.threadTiles.assign(n, 0);
   config.reductionTiles.assign(n, 0);
@@ -86,31 +116,50 @@ GPUKernelConfig mlir::tessel::getGPUKernelConfig(func::FuncOp kernel) {
     return config;
   }
 
-  // Innermost parallel loop: a vector per thread, up to 64 threads.
+  // Innermost parallel loop: a vector per thread.
   unsigned x = parallel.back();
   int64_t tx = std::min<int64_t>(vec, ranges[x]);
-  int64_t threadsX = std::min<int64_t>(
-      kMaxThreadsX, powerOf2AtLeast(llvm::divideCeil(ranges[x], tx)));
   config.threadTiles[x] = tx;
-  config.blockTiles[x] = tx * threadsX;
-  // Next loop out: one element per thread, filling the block.
-  if (parallel.size() >= 2) {
-    unsigned y = parallel[parallel.size() - 2];
-    int64_t threadsY = std::min<int64_t>(kMaxThreadsPerBlock / threadsX,
-                                         powerOf2AtLeast(ranges[y]));
-    config.threadTiles[y] = 1;
-    config.blockTiles[y] = threadsY;
+  SmallVector<unsigned> outer(parallel.begin(), parallel.end() - 1);
+  if (std::optional<unsigned> y = transposedLoop(root, x)) {
+    // Transpose: a vector along the input's contiguous loop too.
+    int64_t ty = std::min<int64_t>(vec, ranges[*y]);
+    int64_t threadsX = std::min<int64_t>(
+        kTransposeThreadsX, powerOf2AtLeast(llvm::divideCeil(ranges[x], tx)));
+    int64_t threadsY = std::min<int64_t>(
+        kMaxThreadsPerBlock / threadsX,
+        powerOf2AtLeast(llvm::divideCeil(ranges[*y], ty)));
+    config.blockTiles[x] = tx * threadsX;
+    config.threadTiles[*y] = ty;
+    config.blockTiles[*y] = ty * threadsY;
+    llvm::erase(outer, *y);
+  } else {
+    // Up to 64 threads along x; the next loop out fills the block, one
+    // element per thread.
+    int64_t threadsX = std::min<int64_t>(
+        kMaxThreadsX, powerOf2AtLeast(llvm::divideCeil(ranges[x], tx)));
+    config.blockTiles[x] = tx * threadsX;
+    if (!outer.empty()) {
+      unsigned y = outer.pop_back_val();
+      int64_t threadsY = std::min<int64_t>(kMaxThreadsPerBlock / threadsX,
+                                           powerOf2AtLeast(ranges[y]));
+      config.threadTiles[y] = 1;
+      config.blockTiles[y] = threadsY;
+    }
   }
   // One more loop out: one block per element.
-  if (parallel.size() >= 3)
-    config.blockTiles[parallel[parallel.size() - 3]] = 1;
-  // Reductions: sequential in each thread, a vector at a time innermost.
+  if (!outer.empty())
+    config.blockTiles[outer.back()] = 1;
+  // Reductions: sequential in each thread. The innermost reduced loop
+  // steps a vector at a time when it is the contiguous one, else 8 at a
+  // time so that 8 independent loads are in flight.
   for (unsigned d = 0; d < n; ++d)
     if (iters[d] == utils::IteratorType::reduction)
       config.reductionTiles[d] = 1;
   for (int d = n - 1; d >= 0; --d)
     if (iters[d] == utils::IteratorType::reduction) {
-      config.reductionTiles[d] = std::min<int64_t>(vec, ranges[d]);
+      int64_t step = d == static_cast<int>(n) - 1 ? vec : kOuterReductionStep;
+      config.reductionTiles[d] = std::min<int64_t>(step, ranges[d]);
       break;
     }
   return config;

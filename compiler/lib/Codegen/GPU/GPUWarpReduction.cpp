@@ -1,8 +1,9 @@
 //===- GPUWarpReduction.cpp - one warp per reduced row ---------*- C++ -*-===//
 //
 // The GPU strategy for reductions along the innermost (contiguous) loop:
-// each warp owns one output element ("row"), its 32 lanes walk the reduced
-// loop with stride 32 (coalesced loads), and the partial results meet in a
+// each warp owns one output element ("row"; a full reduction is one row),
+// its 32 lanes walk the reduced loop with stride 32 (coalesced loads; 128-bit
+// vectors of 4 when the row length allows), and the partial results meet in a
 // gpu.subgroup_reduce, which lowers to warp shuffles. Lane 0 combines the
 // total with the initial value and stores it. Eight warps share a block.
 //
@@ -21,6 +22,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/IRMapping.h"
@@ -33,6 +35,8 @@ namespace {
 
 constexpr int64_t kWarpSize = 32;
 constexpr int64_t kWarpsPerBlock = 8;
+/// Elements per lane load along the reduced loop: 128 bits of 32-bit values.
+constexpr int64_t kVectorWidth = 4;
 
 /// The gpu reduction kind of `combiner`, if it is a supported one.
 std::optional<gpu::AllReduceOperation> reductionKind(Operation *combiner) {
@@ -68,6 +72,10 @@ struct WarpReductionPlan {
   Value outputMemRef;              // where the result goes
   Value initMemRef;                // initial value from memory, or
   TypedAttr initConstant;          // a fill constant
+  /// Lanes load kVectorWidth consecutive elements of the contiguous inputs
+  /// at a time (the reduced length is a multiple of it).
+  bool vectorLoads = false;
+  SmallVector<bool> inputIsContiguous; // per DPS input
   bufferization::MaterializeInDestinationOp store;
 };
 
@@ -91,9 +99,12 @@ FailureOr<WarpReductionPlan> planWarpReduction(func::FuncOp kernel,
   if (!elementType.isIntOrFloat() || elementType.getIntOrFloatBitWidth() != 32)
     return failure();
   // The output map must be the parallel loops in order (a projection).
-  AffineMap outMap = root.getIndexingMapsArray().back();
-  if (outMap != AffineMap::getMultiDimIdentityMap(n, kernel.getContext())
-                    .getMajorSubMap(n - 1))
+  MLIRContext *ctx = kernel.getContext();
+  SmallVector<AffineExpr> parallelDims;
+  for (unsigned d = 0; d + 1 < n; ++d)
+    parallelDims.push_back(getAffineDimExpr(d, ctx));
+  if (root.getIndexingMapsArray().back() !=
+      AffineMap::get(n, 0, parallelDims, ctx))
     return failure();
 
   // Body: yield(combiner(f(inputs), acc)), acc used once.
@@ -112,17 +123,22 @@ FailureOr<WarpReductionPlan> planWarpReduction(func::FuncOp kernel,
   plan.kind = *kind;
 
   // Inputs straight from bindings; at least one read contiguously along
-  // the reduced loop, or lanes would not coalesce.
+  // the reduced loop, or lanes would not coalesce. Vector loads need every
+  // input that varies along the reduced loop to be contiguous along it.
   bool contiguous = false;
+  plan.vectorLoads = ranges.back() % kVectorWidth == 0;
+  AffineExpr reducedDim = getAffineDimExpr(n - 1, ctx);
   for (OpOperand *in : root.getDpsInputOperands()) {
     Value mem = bindingOf(in->get());
     if (!mem)
       return failure();
     plan.inputMemRefs.push_back(mem);
     AffineMap map = root.getMatchingIndexingMap(in);
-    if (map.getNumResults() > 0)
-      if (auto d = dyn_cast<AffineDimExpr>(map.getResults().back()))
-        contiguous |= d.getPosition() == n - 1;
+    bool last = map.getNumResults() > 0 && map.getResults().back() == reducedDim;
+    contiguous |= last;
+    plan.inputIsContiguous.push_back(last);
+    if (!last && map.isFunctionOfDim(n - 1))
+      plan.vectorLoads = false;
   }
   if (!contiguous)
     return failure();
@@ -177,8 +193,6 @@ LogicalResult mlir::tessel::emitWarpReduction(func::FuncOp kernel,
 
   OpBuilder b(plan.store);
   Location loc = root.getLoc();
-  Type elementType =
-      cast<RankedTensorType>(root.getResult(0).getType()).getElementType();
   auto cIndex = [&](int64_t v) {
     return arith::ConstantIndexOp::create(b, loc, v).getResult();
   };
@@ -201,39 +215,69 @@ LogicalResult mlir::tessel::emitWarpReduction(func::FuncOp kernel,
     rest = arith::DivUIOp::create(b, loc, rest, cIndex(ranges[d]));
   }
 
-  // Each lane reduces columns lane, lane + 32, ...
+  // Each lane reduces columns lane, lane + 32, ... or, with vector loads,
+  // the vectors at 4 * lane, 4 * lane + 128, ...
   std::optional<TypedAttr> neutral = arith::getNeutralElement(plan.combiner);
   if (!neutral)
     return failure();
   Value identity = arith::ConstantOp::create(b, loc, *neutral);
-  auto loop = scf::ForOp::create(b, loc, lane, cIndex(reduced),
-                                 cIndex(kWarpSize), ValueRange{identity});
+  int64_t width = plan.vectorLoads ? kVectorWidth : 1;
+  Value first = arith::MulIOp::create(b, loc, lane, cIndex(width));
+  auto loop = scf::ForOp::create(b, loc, first, cIndex(reduced),
+                                 cIndex(kWarpSize * width),
+                                 ValueRange{identity});
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
-    ivs[n - 1] = loop.getInductionVar();
     Block &body = root.getRegion().front();
-    IRMapping mapping;
-    for (auto [operand, mem, arg] :
+    Value k = loop.getInductionVar();
+    ivs[n - 1] = k;
+    // One load per input: a vector for contiguous inputs, else a scalar
+    // (with vector loads, a scalar input does not vary along the vector).
+    SmallVector<Value> loaded;
+    for (auto [operand, mem, isContiguous] :
          llvm::zip(root.getDpsInputOperands(), plan.inputMemRefs,
-                   body.getArguments())) {
+                   plan.inputIsContiguous)) {
       AffineMap map = root.getMatchingIndexingMap(operand);
       SmallVector<Value> indices;
       for (AffineExpr e : map.getResults())
         indices.push_back(affine::AffineApplyOp::create(
             b, loc, AffineMap::get(n, 0, e), ivs));
-      mapping.map(arg, memref::LoadOp::create(b, loc, mem, indices));
-    }
-    mapping.map(body.getArguments().back(), loop.getRegionIterArg(0));
-    for (Operation &op : body.without_terminator()) {
-      if (auto index = dyn_cast<linalg::IndexOp>(op)) {
-        mapping.map(index.getResult(), ivs[index.getDim()]);
-        continue;
+      Type elType = cast<MemRefType>(mem.getType()).getElementType();
+      if (plan.vectorLoads && isContiguous) {
+        auto vecType = VectorType::get({width}, elType);
+        unsigned bytes = width * elType.getIntOrFloatBitWidth() / 8;
+        loaded.push_back(vector::LoadOp::create(
+            b, loc, vecType, mem, indices, /*nontemporal=*/false,
+            llvm::MaybeAlign(bytes)));
+      } else {
+        loaded.push_back(memref::LoadOp::create(b, loc, mem, indices));
       }
-      b.clone(op, mapping);
     }
-    scf::YieldOp::create(b, loc,
-                         mapping.lookup(plan.combiner->getResult(0)));
+    Value acc = loop.getRegionIterArg(0);
+    for (int64_t j = 0; j < width; ++j) {
+      IRMapping mapping;
+      for (auto [value, arg] : llvm::zip(loaded, body.getArguments()))
+        mapping.map(arg, isa<VectorType>(value.getType())
+                             ? vector::ExtractOp::create(b, loc, value, j)
+                                   .getResult()
+                             : value);
+      mapping.map(body.getArguments().back(), acc);
+      Value kj = j == 0 ? k
+                        : arith::AddIOp::create(b, loc, k, cIndex(j))
+                              .getResult();
+      for (Operation &op : body.without_terminator()) {
+        if (auto index = dyn_cast<linalg::IndexOp>(op)) {
+          mapping.map(index.getResult(), index.getDim() == n - 1
+                                             ? kj
+                                             : ivs[index.getDim()]);
+          continue;
+        }
+        b.clone(op, mapping);
+      }
+      acc = mapping.lookup(plan.combiner->getResult(0));
+    }
+    scf::YieldOp::create(b, loc, acc);
   }
   Value total = gpu::SubgroupReduceOp::create(b, loc, loop.getResult(0),
                                               plan.kind, /*uniform=*/true);
@@ -257,13 +301,12 @@ LogicalResult mlir::tessel::emitWarpReduction(func::FuncOp kernel,
   }
   Value result = b.clone(*plan.combiner, combine)->getResult(0);
   memref::StoreOp::create(b, loc, result, plan.outputMemRef, outIndices);
-  (void)elementType;
 
   // The tensor computation is now dead.
   plan.store.erase();
   kernel->setAttr(kWorkgroupCountAttr,
                   b.getDenseI64ArrayAttr(
-                      {llvm::divideCeil(rows, kWarpsPerBlock), 1, 1}));
+                      {static_cast<int64_t>(llvm::divideCeil(rows, kWarpsPerBlock)), 1, 1}));
   kernel->setAttr(kWorkgroupSizeAttr,
                   b.getDenseI64ArrayAttr({kWarpSize, kWarpsPerBlock, 1}));
   return success();

@@ -136,17 +136,18 @@ func.func private @matmul_partial_dispatch_0(%arg0: memref<128x64xf32>, %arg1: m
 // -----
 
 // A column sum (reduction along the outer dim): each thread owns four
-// output columns and walks the reduced rows sequentially, four at a time,
-// with the accumulator in iter_args: 1-D block and thread foralls (x only).
+// output columns and walks the reduced rows sequentially, eight at a time
+// (eight independent loads in flight), with the accumulator in iter_args:
+// 1-D block and thread foralls (x only).
 // CHECK-LABEL: func.func private @colsum_dispatch_0
 // CHECK-DAG: %[[ZERO:.+]] = arith.constant dense<0.000000e+00> : vector<4xf32>
-// CHECK-DAG: %[[C4:.+]] = arith.constant 4 : index
+// CHECK-DAG: %[[C8:.+]] = arith.constant 8 : index
 // CHECK-DAG: %[[C64:.+]] = arith.constant 64 : index
 // CHECK: scf.forall (%{{.+}}) = (0) to (256) step (256) shared_outs
 // CHECK: scf.forall (%{{.+}}) = (0) to (256) step (4) shared_outs
-// CHECK: %[[R:.+]] = scf.for %[[K:.+]] = %{{.+}} to %[[C64]] step %[[C4]] iter_args(%[[IT:.+]] = %[[ZERO]]) -> (vector<4xf32>)
-// CHECK: %[[X:.+]] = vector.transfer_read %{{.+}}[%[[K]], %{{.+}}], %{{.+}} {in_bounds = [true, true]} : tensor<64x256xf32>, vector<4x4xf32>
-// CHECK: vector.multi_reduction <add>, %[[X]], %[[IT]] [0] : vector<4x4xf32> to vector<4xf32>
+// CHECK: %[[R:.+]] = scf.for %[[K:.+]] = %{{.+}} to %[[C64]] step %[[C8]] iter_args(%[[IT:.+]] = %[[ZERO]]) -> (vector<4xf32>)
+// CHECK: %[[X:.+]] = vector.transfer_read %{{.+}}[%[[K]], %{{.+}}], %{{.+}} {in_bounds = [true, true]} : tensor<64x256xf32>, vector<8x4xf32>
+// CHECK: vector.multi_reduction <add>, %[[X]], %[[IT]] [0] : vector<8x4xf32> to vector<4xf32>
 // CHECK: vector.transfer_write %[[R]]
 // CHECK: } {mapping = [#gpu.thread<x>]}
 // CHECK: } {mapping = [#gpu.block<x>], tessel.workgroups}
@@ -175,16 +176,20 @@ func.func private @colsum_dispatch_0(%arg0: memref<64x256xf32>, %arg1: memref<25
 // A 32-bit reduction along the contiguous innermost dim is a warp
 // reduction instead: written directly on the memrefs with gpu ids (no
 // forall), one warp (32 lanes along x) per row, 8 rows per block; lanes
-// stride the row by 32 and meet in gpu.subgroup_reduce; lane 0 stores. The
-// grid and block sizes are set here.
+// load 128-bit vectors at 4 * lane, 4 * lane + 128, ... (the row length
+// is a multiple of 4), reduce them in order and meet in
+// gpu.subgroup_reduce; lane 0 stores. The grid and block sizes are set here.
 // CHECK-LABEL: func.func private @rowsum_dispatch_0
 // CHECK-SAME: tessel.workgroup_count = array<i64: 8, 1, 1>, tessel.workgroup_size = array<i64: 32, 8, 1>
 // CHECK-NOT: scf.forall
 // CHECK-DAG: %[[TY:.+]] = gpu.thread_id y
 // CHECK-DAG: %[[TX:.+]] = gpu.thread_id x
 // CHECK-DAG: %[[BX:.+]] = gpu.block_id x
-// CHECK: %[[P:.+]] = scf.for %{{.+}} = %[[TX]] to %{{.+}} step %{{.+}} iter_args(%{{.+}} = %{{.+}}) -> (f32)
-// CHECK: memref.load %{{.+}}[%{{.+}}, %{{.+}}] : memref<64x1000xf32>
+// CHECK-DAG: %[[C128:.+]] = arith.constant 128 : index
+// CHECK: %[[FIRST:.+]] = arith.muli %[[TX]], %{{.+}} : index
+// CHECK: %[[P:.+]] = scf.for %{{.+}} = %[[FIRST]] to %{{.+}} step %[[C128]] iter_args(%{{.+}} = %{{.+}}) -> (f32)
+// CHECK: %[[V:.+]] = vector.load %{{.+}}[%{{.+}}, %{{.+}}] {alignment = 16 : i64} : memref<64x1000xf32>, vector<4xf32>
+// CHECK-COUNT-4: arith.addf
 // CHECK: %[[S:.+]] = gpu.subgroup_reduce add %[[P]] uniform : (f32) -> f32
 // CHECK: arith.cmpi eq, %[[TX]], %{{.+}} : index
 // CHECK: memref.store %{{.+}}, %{{.+}}[%{{.+}}] : memref<64xf32>
@@ -204,6 +209,82 @@ func.func private @rowsum_dispatch_0(%arg0: memref<64x1000xf32>, %arg1: memref<6
     linalg.yield %4 : f32
   } -> tensor<64xf32>
   bufferization.materialize_in_destination %3 in restrict writable %assume_align_0 : (tensor<64xf32>, memref<64xf32>) -> ()
+  return
+}
+
+// -----
+
+// A row length that is not a multiple of 4 (999) cannot use aligned
+// vectors: lanes load one element at a time, with stride 32. The max
+// combiner comes back for lane 0's final combine with the initial value.
+// CHECK-LABEL: func.func private @rowmax_dispatch_0
+// CHECK-NOT: vector.load
+// CHECK-DAG: %[[TX:.+]] = gpu.thread_id x
+// CHECK-DAG: %[[C32:.+]] = arith.constant 32 : index
+// CHECK: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %[[C32]] iter_args(%{{.+}} = %{{.+}}) -> (f32)
+// CHECK: memref.load %{{.+}}[%{{.+}}, %{{.+}}] : memref<37x999xf32>
+// CHECK: arith.maxnumf
+// CHECK: gpu.subgroup_reduce maxnumf
+#map = affine_map<(d0, d1) -> (d0, d1)>
+#map1 = affine_map<(d0, d1) -> (d0)>
+func.func private @rowmax_dispatch_0(%arg0: memref<37x999xf32>, %arg1: memref<37xf32>) attributes {tessel.dispatch_function, tessel.kernel} {
+  %cst = arith.constant 0xFF800000 : f32
+  %0 = bufferization.to_tensor %arg0 restrict : memref<37x999xf32> to tensor<37x999xf32>
+  %1 = tensor.empty() : tensor<37xf32>
+  %2 = linalg.fill ins(%cst : f32) outs(%1 : tensor<37xf32>) -> tensor<37xf32>
+  %3 = linalg.generic {indexing_maps = [#map, #map1], iterator_types = ["parallel", "reduction"]} ins(%0 : tensor<37x999xf32>) outs(%2 : tensor<37xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %4 = arith.maxnumf %in, %out : f32
+    linalg.yield %4 : f32
+  } -> tensor<37xf32>
+  bufferization.materialize_in_destination %3 in restrict writable %arg1 : (tensor<37xf32>, memref<37xf32>) -> ()
+  return
+}
+
+// -----
+
+// A full reduction to a rank-0 result is one row: one warp in one block.
+// CHECK-LABEL: func.func private @full_sum_dispatch_0
+// CHECK-SAME: tessel.workgroup_count = array<i64: 1, 1, 1>, tessel.workgroup_size = array<i64: 32, 8, 1>
+// CHECK: vector.load %{{.+}}[%{{.+}}] {alignment = 16 : i64} : memref<4096xf32>, vector<4xf32>
+// CHECK: gpu.subgroup_reduce add
+// CHECK: memref.store %{{.+}}, %{{.+}}[] : memref<f32>
+#map = affine_map<(d0) -> (d0)>
+#map1 = affine_map<(d0) -> ()>
+func.func private @full_sum_dispatch_0(%arg0: memref<4096xf32>, %arg1: memref<f32>) attributes {tessel.dispatch_function, tessel.kernel} {
+  %cst = arith.constant 0.000000e+00 : f32
+  %0 = bufferization.to_tensor %arg0 restrict : memref<4096xf32> to tensor<4096xf32>
+  %1 = tensor.empty() : tensor<f32>
+  %2 = linalg.fill ins(%cst : f32) outs(%1 : tensor<f32>) -> tensor<f32>
+  %3 = linalg.generic {indexing_maps = [#map, #map1], iterator_types = ["reduction"]} ins(%0 : tensor<4096xf32>) outs(%2 : tensor<f32>) {
+  ^bb0(%in: f32, %out: f32):
+    %4 = arith.addf %in, %out : f32
+    linalg.yield %4 : f32
+  } -> tensor<f32>
+  bufferization.materialize_in_destination %3 in restrict writable %arg1 : (tensor<f32>, memref<f32>) -> ()
+  return
+}
+
+// -----
+
+// A transpose: a 4x4 tile per thread (a 128-bit vector per row of the
+// input and of the output), 8 threads along the output's contiguous loop
+// and 32 along the input's: block tiles 128x32.
+// CHECK-LABEL: func.func private @transpose_dispatch_0
+// CHECK: scf.forall (%{{.+}}, %{{.+}}) = (0, 0) to (200, 100) step (128, 32) shared_outs
+// CHECK: scf.forall (%{{.+}}, %{{.+}}) = (0, 0) to (%{{.+}}, %{{.+}}) step (4, 4) shared_outs
+// CHECK: vector.transfer_read {{.+}} : tensor<{{.+}}>, vector<4x4xf32>
+// CHECK: vector.transfer_write {{.+}} : vector<4x4xf32>, tensor<{{.+}}>
+#map = affine_map<(d0, d1) -> (d1, d0)>
+#map1 = affine_map<(d0, d1) -> (d0, d1)>
+func.func private @transpose_dispatch_0(%arg0: memref<100x200xf32>, %arg1: memref<200x100xf32>) attributes {tessel.dispatch_function, tessel.kernel} {
+  %0 = bufferization.to_tensor %arg0 restrict : memref<100x200xf32> to tensor<100x200xf32>
+  %1 = tensor.empty() : tensor<200x100xf32>
+  %2 = linalg.generic {indexing_maps = [#map, #map1], iterator_types = ["parallel", "parallel"]} ins(%0 : tensor<100x200xf32>) outs(%1 : tensor<200x100xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<200x100xf32>
+  bufferization.materialize_in_destination %2 in restrict writable %arg1 : (tensor<200x100xf32>, memref<200x100xf32>) -> ()
   return
 }
 

@@ -37,6 +37,8 @@ constexpr int64_t kWarpSize = 32;
 constexpr int64_t kWarpsPerBlock = 8;
 /// Elements per lane load along the reduced loop: 128 bits of 32-bit values.
 constexpr int64_t kVectorWidth = 4;
+/// Steps of the reduced loop per iteration (independent loads in flight).
+constexpr int64_t kUnroll = 4;
 
 /// The gpu reduction kind of `combiner`, if it is a supported one.
 std::optional<gpu::AllReduceOperation> reductionKind(Operation *combiner) {
@@ -216,24 +218,22 @@ LogicalResult mlir::tessel::emitWarpReduction(func::FuncOp kernel,
   }
 
   // Each lane reduces columns lane, lane + 32, ... or, with vector loads,
-  // the vectors at 4 * lane, 4 * lane + 128, ...
+  // the vectors at 4 * lane, 4 * lane + 128, ... The main loop takes
+  // kUnroll such steps at a time, loads first, so that kUnroll independent
+  // loads are in flight per lane; a second loop takes the remainder.
   std::optional<TypedAttr> neutral = arith::getNeutralElement(plan.combiner);
   if (!neutral)
     return failure();
   Value identity = arith::ConstantOp::create(b, loc, *neutral);
   int64_t width = plan.vectorLoads ? kVectorWidth : 1;
-  Value first = arith::MulIOp::create(b, loc, lane, cIndex(width));
-  auto loop = scf::ForOp::create(b, loc, first, cIndex(reduced),
-                                 cIndex(kWarpSize * width),
-                                 ValueRange{identity});
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(loop.getBody());
-    Block &body = root.getRegion().front();
-    Value k = loop.getInductionVar();
+  int64_t step = kWarpSize * width;
+  Block &body = root.getRegion().front();
+
+  // Loads of every input at reduced index `k`: a vector for contiguous
+  // inputs, else a scalar (with vector loads, a scalar input does not vary
+  // along the vector).
+  auto loadAt = [&](Value k) {
     ivs[n - 1] = k;
-    // One load per input: a vector for contiguous inputs, else a scalar
-    // (with vector loads, a scalar input does not vary along the vector).
     SmallVector<Value> loaded;
     for (auto [operand, mem, isContiguous] :
          llvm::zip(root.getDpsInputOperands(), plan.inputMemRefs,
@@ -254,7 +254,10 @@ LogicalResult mlir::tessel::emitWarpReduction(func::FuncOp kernel,
         loaded.push_back(memref::LoadOp::create(b, loc, mem, indices));
       }
     }
-    Value acc = loop.getRegionIterArg(0);
+    return loaded;
+  };
+  // The body applied to the `width` elements loaded at `k`, in order.
+  auto combineAt = [&](ArrayRef<Value> loaded, Value k, Value acc) {
     for (int64_t j = 0; j < width; ++j) {
       IRMapping mapping;
       for (auto [value, arg] : llvm::zip(loaded, body.getArguments()))
@@ -277,9 +280,41 @@ LogicalResult mlir::tessel::emitWarpReduction(func::FuncOp kernel,
       }
       acc = mapping.lookup(plan.combiner->getResult(0));
     }
-    scf::YieldOp::create(b, loc, acc);
-  }
-  Value total = gpu::SubgroupReduceOp::create(b, loc, loop.getResult(0),
+    return acc;
+  };
+  // One loop from `begin` (this lane's first index) to `end`, `unroll`
+  // steps per iteration.
+  auto emitLoop = [&](int64_t begin, int64_t end, int64_t unroll,
+                      Value acc) -> Value {
+    Value from = arith::AddIOp::create(
+        b, loc, cIndex(begin),
+        arith::MulIOp::create(b, loc, lane, cIndex(width)));
+    auto loop = scf::ForOp::create(b, loc, from, cIndex(end),
+                                   cIndex(step * unroll), ValueRange{acc});
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value k = loop.getInductionVar();
+    SmallVector<Value> ks;
+    SmallVector<SmallVector<Value>> loads;
+    for (int64_t u = 0; u < unroll; ++u) {
+      ks.push_back(u == 0 ? k
+                          : arith::AddIOp::create(b, loc, k, cIndex(u * step))
+                                .getResult());
+      loads.push_back(loadAt(ks.back()));
+    }
+    Value next = loop.getRegionIterArg(0);
+    for (int64_t u = 0; u < unroll; ++u)
+      next = combineAt(loads[u], ks[u], next);
+    scf::YieldOp::create(b, loc, next);
+    return loop.getResult(0);
+  };
+  int64_t mainEnd = reduced / (step * kUnroll) * (step * kUnroll);
+  Value partial = identity;
+  if (mainEnd > 0)
+    partial = emitLoop(0, mainEnd, kUnroll, partial);
+  if (mainEnd < reduced)
+    partial = emitLoop(mainEnd, reduced, 1, partial);
+  Value total = gpu::SubgroupReduceOp::create(b, loc, partial,
                                               plan.kind, /*uniform=*/true);
   Value isLane0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                         lane, cIndex(0));

@@ -177,7 +177,9 @@ func.func private @colsum_dispatch_0(%arg0: memref<64x256xf32>, %arg1: memref<25
 // reduction instead: written directly on the memrefs with gpu ids (no
 // forall), one warp (32 lanes along x) per row, 8 rows per block; lanes
 // load 128-bit vectors at 4 * lane, 4 * lane + 128, ... (the row length
-// is a multiple of 4), reduce them in order and meet in
+// is a multiple of 4), four loads per iteration of a main loop (512
+// columns) and one per iteration of the remainder loop, reduce them in
+// order and meet in
 // gpu.subgroup_reduce; lane 0 stores. The grid and block sizes are set here.
 // CHECK-LABEL: func.func private @rowsum_dispatch_0
 // CHECK-SAME: tessel.workgroup_count = array<i64: 8, 1, 1>, tessel.workgroup_size = array<i64: 32, 8, 1>
@@ -186,9 +188,14 @@ func.func private @colsum_dispatch_0(%arg0: memref<64x256xf32>, %arg1: memref<25
 // CHECK-DAG: %[[TX:.+]] = gpu.thread_id x
 // CHECK-DAG: %[[BX:.+]] = gpu.block_id x
 // CHECK-DAG: %[[C128:.+]] = arith.constant 128 : index
+// CHECK-DAG: %[[C512:.+]] = arith.constant 512 : index
+// CHECK-DAG: %[[C1000:.+]] = arith.constant 1000 : index
 // CHECK: %[[FIRST:.+]] = arith.muli %[[TX]], %{{.+}} : index
-// CHECK: %[[P:.+]] = scf.for %{{.+}} = %[[FIRST]] to %{{.+}} step %[[C128]] iter_args(%{{.+}} = %{{.+}}) -> (f32)
-// CHECK: %[[V:.+]] = vector.load %{{.+}}[%{{.+}}, %{{.+}}] {alignment = 16 : i64} : memref<64x1000xf32>, vector<4xf32>
+// CHECK: %[[MAIN:.+]] = scf.for %{{.+}} = %[[FIRST]] to %[[C512]] step %[[C512]] iter_args(%{{.+}} = %{{.+}}) -> (f32)
+// CHECK-COUNT-4: vector.load %{{.+}}[%{{.+}}, %{{.+}}] {alignment = 16 : i64} : memref<64x1000xf32>, vector<4xf32>
+// CHECK-COUNT-16: arith.addf
+// CHECK: %[[P:.+]] = scf.for %{{.+}} = %{{.+}} to %[[C1000]] step %[[C128]] iter_args(%{{.+}} = %[[MAIN]]) -> (f32)
+// CHECK: vector.load
 // CHECK-COUNT-4: arith.addf
 // CHECK: %[[S:.+]] = gpu.subgroup_reduce add %[[P]] uniform : (f32) -> f32
 // CHECK: arith.cmpi eq, %[[TX]], %{{.+}} : index

@@ -116,6 +116,7 @@ GPUKernelConfig mlir::tessel::getGPUKernelConfig(func::FuncOp kernel) {
     int64_t largeBlocks = batch * llvm::divideCeil(ranges[m], 128) *
                           llvm::divideCeil(ranges[nn], 128);
     int64_t perThread = largeBlocks >= kMinLargeMatmulBlocks ? 8 : 4;
+    perThread = 4;
     config.threadTiles[m] = std::min<int64_t>(perThread, ranges[m]);
     config.threadTiles[nn] = std::min<int64_t>(perThread, ranges[nn]);
     config.blockTiles[m] = std::min<int64_t>(16 * perThread, ranges[m]);

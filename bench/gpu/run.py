@@ -10,9 +10,16 @@ Tessel's output (result buffers poisoned with NaN before the run) against
 the reference output (cuBLAS, CUB) or a float64 numpy reference.
 
     python3 .carry/bench/run.py [--dir=.carry/bench] [--out=DIR] [--only=a,b]
+                                [--overheads-only | --no-overheads]
 
 Prints a table and writes results.md, results.csv and results.json to --out
-(default $OUT, else the current folder).
+(default $OUT, else the current folder). Then a second table, "Overheads"
+(overheads.md, overheads.json): compile time per module and per dispatch and
+for the suite (measured by prepare.sh on the build machine), module load and
+first-call times per module (tessel-bench --startup, here), and the host's
+wall-clock cost per dispatch in stream and in graph mode for
+many_dispatches (tessel-bench --host-overhead). --overheads-only runs only
+that part.
 
 Reference column: cuBLAS (CUBLAS_COMPUTE_32F_PEDANTIC, no TF32) for matmul,
 cub::DeviceReduce::Sum for the full sum, cudaMemcpyAsync D2D for the copy;
@@ -56,6 +63,14 @@ def layernorm_ref(x, g, b):
     m = x.mean(axis=1, keepdims=True)
     v = ((x - m) ** 2).mean(axis=1, keepdims=True)
     return (x - m) / np.sqrt(v + 1e-5) * f64(g) + f64(b)
+
+
+def many_dispatches_ref(x):
+    # bench/programs/gpu/many_dispatches.mlir: 32 x (row mean, x <- tanh(x - mean)).
+    x = f64(x)
+    for _ in range(32):
+        x = np.tanh(x - x.mean(axis=1, keepdims=True))
+    return x
 
 
 def normal(rng, shape, dtype):
@@ -105,6 +120,9 @@ CASES = [
     dict(name="transpose 8192x8192", module="transpose", fn="transpose",
          inputs=lambda r: [normal(r, (8192, 8192), np.float32)],
          ref=("numpy", lambda x: f64(x).T), tol=0.0, target="mem"),
+    dict(name="64 small dispatches 256x256", module="many_dispatches", fn="many",
+         inputs=lambda r: [normal(r, (256, 256), np.float32)],
+         ref=("numpy", many_dispatches_ref), tol=1e-5, target=None, per_dispatch=False),
 ]
 for m, n, k in [(1024, 1024, 1024), (2048, 2048, 2048), (4096, 4096, 4096), (4096, 3072, 768)]:
     label = f"{m}" if m == n == k else f"{m}x{n}x{k}"
@@ -171,6 +189,127 @@ def ensure_ref_binary(d):
     return out
 
 
+def fmt_ms(ms):
+    return "-" if ms is None else (f"{ms:.0f} ms" if ms >= 100 else f"{ms:.2f} ms")
+
+
+def overheads(args, d, tb, only, startups, say):
+    """The Overheads table (overheads.md, overheads.json in --out); returns 0, or 1 if a
+    measurement failed. `startups`: module -> tessel-bench "startup" of the cases just run."""
+    ok = True
+    ct_path = os.path.join(d, "compile_times.json")
+    ct = json.load(open(ct_path)) if os.path.exists(ct_path) else None
+    compiled = {m["module"]: m for m in ct["modules"]} if ct else {}
+    modules = sorted(f[:-5] for f in os.listdir(os.path.join(d, "modules")) if f.endswith(".tmod"))
+    if only:
+        modules = [m for m in modules if any(o in m for o in only)]
+    device = None
+    rows = []
+    for m in modules:
+        st, note = startups.get(m), ""
+        if st is None:
+            js = os.path.join(args.scratch, f"{m}_startup.json")
+            try:
+                run([tb, os.path.join(d, "modules", m + ".tmod"), f"--device={args.device}", "--startup",
+                     f"--json={js}"], 300)
+                tj = json.load(open(js))
+                st, device = tj["startup"], tj["device"]
+            except Exception as e:  # keep going, as the cases do
+                ok, note = False, str(e)[-300:]
+            if os.path.exists(js):
+                os.remove(js)
+        c = compiled.get(m, {})
+        rows.append(dict(module=m, dispatches=c.get("dispatches"), compile_s=c.get("seconds"),
+                         compile_s_per_dispatch=c.get("seconds_per_dispatch"), startup=st, note=note))
+        say(f"overheads: {m}: compile {c.get('seconds', float('nan')):.1f} s, startup "
+            + (json.dumps(st) if st else "ERROR " + note))
+
+    host, host_note = None, ""
+    if any(o in "many_dispatches" for o in only) or not only:
+        xp = os.path.join(args.scratch, "many_dispatches_overhead_in0.npy")
+        js = os.path.join(args.scratch, "many_dispatches_overhead.json")
+        np.save(xp, normal(np.random.default_rng(args.seed), (256, 256), np.float32))
+        try:
+            run([tb, os.path.join(d, "modules", "many_dispatches.tmod"), "--function=many",
+                 f"--device={args.device}", "--host-overhead", f"--runs={args.overhead_runs}",
+                 "--warmup=20", f"--input=@{xp}", f"--json={js}"], 300)
+            host = json.load(open(js))
+            device = device or host["device"]
+        except Exception as e:
+            ok, host_note = False, str(e)[-400:]
+        for p in (xp, js):
+            if os.path.exists(p):
+                os.remove(p)
+        say("overheads: host overhead " + ("ERROR " + host_note if host is None else "done"))
+
+    def sum_of(key):
+        v = [r["startup"][key] for r in rows if r["startup"]]
+        return sum(v) if v else None
+
+    md = ["## Overheads", ""]
+    if ct:
+        md.append(f"Compile: `{ct['command']}`, measured by prepare.sh on the build machine "
+                  f"({ct['machine']}), not on the GPU machine.")
+    else:
+        md.append(f"Compile: no compile_times.json in {d} (prepared by an older prepare.sh).")
+    md.append(f"Startup (tessel-bench --startup, or the case's own run, on {device or args.device}), host "
+              "wall clock: device = createDevice; load = Module::loadFile (read, verify, on cuda "
+              "cuModuleLoadData + kernel lookup, constants); again = the same file loaded a second time; "
+              "first prepare = buffers, input upload, recording; first run = on a graph device capture + "
+              "instantiate + launch + wait (and the kernels' first launch); second run = a replay.")
+    md += ["", "| module | dispatches | compile | compile / dispatch | device | load | load again | "
+           "first prepare | first run | second run |",
+           "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for r in rows:
+        st = r["startup"] or {}
+        md.append("| " + " | ".join([
+            r["module"] + (f" (ERROR: {r['note']})" if r["note"] else ""),
+            "-" if r["dispatches"] is None else str(r["dispatches"]),
+            "-" if r["compile_s"] is None else f"{r['compile_s']:.2f} s",
+            "-" if r["compile_s_per_dispatch"] is None else f"{r['compile_s_per_dispatch']:.2f} s",
+            fmt_ms(st.get("device_create_ms")), fmt_ms(st.get("load_ms")), fmt_ms(st.get("reload_ms")),
+            fmt_ms(st.get("first_prepare_ms")), fmt_ms(st.get("first_run_ms")),
+            fmt_ms(st.get("second_run_ms"))]) + " |")
+    if ct:
+        n, t = ct["total_dispatches"], ct["total_seconds"]
+        md.append(f"| suite ({len(ct['modules'])} modules) | {n} | {t:.1f} s | "
+                  f"{t / n if n else 0:.2f} s | - | {fmt_ms(sum_of('load_ms'))} (sum) | - | - | - | - |")
+    phases = os.path.join(d, "compile_phases.txt")
+    if os.path.exists(phases):
+        md += ["", "Phases of one compile (prepare.sh, compile_phases.txt):", "",
+               "```", open(phases).read().rstrip(), "```"]
+    md.append("")
+    if host:
+        n = host["dispatches"]
+        md += [f"Host overhead per dispatch: many_dispatches ({n} dispatches, 256x256 f32), "
+               f"`tessel-bench --host-overhead`, host wall clock per call including the wait, median of "
+               f"{host['runs']} calls after 20 warm-up (fresh calls: median of up to 20). replay = "
+               "PreparedCall::run; per dispatch = replay / dispatches; device-timed = the same replays "
+               "timed by the device (events on cuda, back to back); fresh call = a new PreparedCall: "
+               "prepare, then its first run (graph: capture + instantiate + launch); Function::call = "
+               "buffers, upload, recording, run, read back (what tessel-run does per call), and its "
+               "recording + running part.", "",
+               "| mode | replay / call | per dispatch | device-timed / call | fresh: prepare | "
+               "fresh: first run | first run - replay | Function::call | its recording + running |",
+               "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+        for h in host["host_overhead"]:
+            md.append("| " + " | ".join([
+                h["mode"], fmt_time(h["replay"]["median_us"]), f"{h['per_dispatch_us']:.2f} us",
+                fmt_time(h["device_timed"]["median_us"]), fmt_time(h["fresh_prepare"]["median_us"]),
+                fmt_time(h["fresh_first_run"]["median_us"]),
+                fmt_time(h["fresh_first_run"]["median_us"] - h["replay"]["median_us"]),
+                fmt_time(h["call"]["median_us"]), fmt_time(h["call_dispatch"]["median_us"])]) + " |")
+        md.append("")
+    elif host_note:
+        md += [f"Host overhead: ERROR {host_note}", ""]
+    text = "\n".join(md) + "\n"
+    open(os.path.join(args.out, "overheads.md"), "w").write(text)
+    json.dump(dict(device=device, compile=ct, modules=rows, host_overhead=host),
+              open(os.path.join(args.out, "overheads.json"), "w"), indent=1)
+    say("\n" + text)
+    return 0 if ok else 1
+
+
 def main():
     ap = argparse.ArgumentParser()
     here = os.path.dirname(os.path.abspath(__file__))
@@ -178,17 +317,24 @@ def main():
     ap.add_argument("--out", default=os.environ.get("OUT", "."))
     ap.add_argument("--scratch", default="/tmp/tessel-bench-inputs")
     ap.add_argument("--only", default="")
-    ap.add_argument("--runs", type=int, default=100)
+    ap.add_argument("--runs", type=int, default=None,
+                    help="timed runs per case (default 100 on cuda, 5 on cpu; some cases set their own)")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--device", default="cuda",
                     help="cpu: smoke test of the driver without a GPU (numpy references only)")
+    ap.add_argument("--overheads-only", action="store_true",
+                    help="only the Overheads table (compile, module load, host cost per dispatch)")
+    ap.add_argument("--no-overheads", action="store_true", help="skip the Overheads table")
+    ap.add_argument("--overhead-runs", type=int, default=200,
+                    help="calls per mode timed by tessel-bench --host-overhead")
     args = ap.parse_args()
+    if args.overheads_only and args.no_overheads:
+        ap.error("--overheads-only and --no-overheads exclude each other")
     d = os.path.abspath(args.dir)
     os.makedirs(args.out, exist_ok=True)
     os.makedirs(args.scratch, exist_ok=True)
     tb = os.path.join(d, "bin", "tessel-bench")
     cpu = args.device == "cpu"
-    ref_bin = None if cpu else ensure_ref_binary(d)
     log = open(os.path.join(args.out, "bench.log"), "w")
 
     def say(*a):
@@ -196,6 +342,11 @@ def main():
         print(s, flush=True)
         log.write(s + "\n")
         log.flush()
+
+    only = [s for s in args.only.split(",") if s]
+    if args.overheads_only:
+        return overheads(args, d, tb, only, {}, say)
+    ref_bin = None if cpu else ensure_ref_binary(d)
 
     if cpu:
         copy = dict(device="cpu (smoke test)", l2_bytes=0, bytes=1 << 28, median_us=1e9)
@@ -208,7 +359,6 @@ def main():
 
     rows = []
     tessel_copy = None
-    only = [s for s in args.only.split(",") if s]
     # The full sum is slow in Tessel today (one warp): run it last.
     ordered = [c for c in CASES if c["module"] != "sum_f32"] + [c for c in CASES if c["module"] == "sum_f32"]
     for i, c in enumerate(ordered):
@@ -229,18 +379,23 @@ def main():
                 paths.append(p)
             out_t = os.path.join(args.scratch, f"{c['module']}_tessel.npy")
             js = os.path.join(args.scratch, f"{c['module']}_tessel.json")
-            runs = c.get("runs", args.runs)
+            runs = c.get("runs", args.runs or 100)
+            if cpu:  # checks the driver, not speed (chain f16 takes 1.2 s a run on 2 cores)
+                runs = min(runs, args.runs or 5)
             cmd = [tb, os.path.join(d, "modules", c["module"] + ".tmod"), f"--function={c['fn']}",
                    f"--device={args.device}", f"--runs={runs}", f"--warmup={c.get('warmup', 5)}",
                    f"--output=@{out_t}", f"--json={js}"] + [f"--input=@{p}" for p in paths]
             if "flops" in c:
                 cmd.append(f"--flops={c['flops']:.0f}")
+            if not c.get("per_dispatch", True):
+                cmd.append("--no-per-dispatch")
             out, secs = run(cmd, c.get("timeout", 150))
             tj = json.load(open(js))
             row.update(tessel_us=tj["median_us"], gbps=tj["gbps"], pct_copy=tj["pct_copy"],
                        tflops=tj["tflops"] if tj["tflops"] > 0 else None,
                        per_dispatch=[p["median_us"] for p in tj["per_dispatch"]],
-                       tessel_spread=f"{tj['p10_us']:.1f}-{tj['p90_us']:.1f}", rotate=tj["rotate"])
+                       tessel_spread=f"{tj['p10_us']:.1f}-{tj['p90_us']:.1f}", rotate=tj["rotate"],
+                       startup=tj.get("startup"))
             if tessel_copy is None:
                 tessel_copy = tj
             tout = np.load(out_t)
@@ -343,7 +498,11 @@ def main():
     json.dump(dict(device=device, copy=copy, rows=rows), open(os.path.join(args.out, "results.json"), "w"),
               indent=1, default=str)
     say("\n" + md)
-    return 0 if all(not r["check"].startswith(("FAIL", "ERROR")) for r in rows) else 1
+    ok = all(not r["check"].startswith(("FAIL", "ERROR")) for r in rows)
+    if not args.no_overheads:
+        startups = {r["module"]: r["startup"] for r in rows if r.get("startup")}
+        ok = overheads(args, d, tb, only, startups, say) == 0 and ok
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

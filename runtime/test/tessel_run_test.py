@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""End-to-end tests of the tessel-run command line (standard library only).
+"""End-to-end tests of the tessel-run command line (standard library only), and
+of tessel-bench's --startup / --host-overhead modes when TESSEL_BENCH names it.
 
 usage: tessel_run_test.py TESSEL_RUN MAKE_TEST_MODULE WORKDIR [unittest args]
 
@@ -199,6 +200,44 @@ class TesselRunTest(unittest.TestCase):
                           "--input=@" + self.path("a.npy"), "--output=@" + self.path("o.npy"))
         self.assertEqual(p.returncode, 0, p.stderr)
         np.testing.assert_array_equal(np.load(self.path("o.npy")), a + a)
+
+    def test_bench_overheads(self):
+        # tessel-bench's startup and host-overhead modes (TESSEL_BENCH: its path).
+        bench = os.environ.get("TESSEL_BENCH")
+        if not bench:
+            self.skipTest("TESSEL_BENCH not set")
+        import json
+        common = [self.multi, "--function=add_scale", "--device=cpu"]
+        p = subprocess.run([bench] + common + ["--startup", "--json=" + self.path("s.json")],
+                           capture_output=True, text=True, timeout=60)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertRegex(p.stdout, r"startup: device [0-9.]+ ms, module load [0-9.]+ ms")
+        s = json.load(open(self.path("s.json")))
+        self.assertEqual(s["dispatches"], 2)
+        for key in ("device_create_ms", "load_ms", "reload_ms", "first_prepare_ms",
+                    "first_run_ms", "second_run_ms"):
+            self.assertGreaterEqual(s["startup"][key], 0.0, key)
+        self.assertGreater(s["startup"]["load_ms"], 0.0)
+        p = subprocess.run([bench] + common + ["--host-overhead", "--runs=5", "--warmup=1",
+                                               "--input=7xf32=1", "--input=7xf32=2",
+                                               "--output=@" + self.path("o.npy"),
+                                               "--output=@" + self.path("o2.npy"),
+                                               "--json=" + self.path("h.json")],
+                           capture_output=True, text=True, timeout=60)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        h = json.load(open(self.path("h.json")))
+        self.assertEqual([m["mode"] for m in h["host_overhead"]], ["cpu"])
+        m = h["host_overhead"][0]
+        self.assertAlmostEqual(m["per_dispatch_us"], m["replay"]["median_us"] / 2)
+        for key in ("replay", "device_timed", "fresh_prepare", "fresh_first_run", "call",
+                    "call_dispatch"):
+            self.assertGreater(m[key]["median_us"], 0.0, key)
+        _, out = read_npy_f32(self.path("o.npy"))
+        self.assertEqual(out, [6.0] * 7)
+        p = subprocess.run([bench] + common + ["--startup", "--host-overhead"],
+                           capture_output=True, text=True, timeout=60)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("--startup and --host-overhead exclude each other", p.stderr)
 
 
 if __name__ == "__main__":

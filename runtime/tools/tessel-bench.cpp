@@ -4,12 +4,16 @@
 // runs timed by the device (CUDA events around each run; wall clock on cpu).
 // Reports the median and spread, GB/s, TFLOP/s and the percentage of the
 // copy bandwidth measured in the same process, plus per-dispatch times for
-// multi-dispatch functions. Exit codes: 0 ok, 1 failure, 2 usage error.
+// multi-dispatch functions. Also reports what happens once (device creation,
+// module load, first prepare and run; --startup does only that) and, with
+// --host-overhead, the host's wall-clock cost per call and per dispatch in
+// each command-buffer mode. Exit codes: 0 ok, 1 failure, 2 usage error.
 #include "tessel/runtime/device.h"
 #include "tessel/runtime/module.h"
 #include "tessel/runtime/npy.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -33,6 +37,7 @@ const char kUsage[] =
                     [--input=@in.npy | --input=LITERAL]... [--runs=N] [--warmup=W]
                     [--rotate=K] [--bytes=B] [--flops=F] [--copy-bytes=B]
                     [--no-per-dispatch] [--output=@out.npy]... [--json=out.json]
+                    [--startup | --host-overhead]
 
 Times NAME (optional if the module has one function) on the given inputs.
   --device=NAME     cuda, cpu or best (default: cuda when usable)
@@ -49,8 +54,21 @@ Times NAME (optional if the module has one function) on the given inputs.
   --output=@F.npy   results of a run on result buffers filled with 0xFF
                     (NaN for floats) before it, one per result
   --json=F          everything printed, as JSON
+  --startup         only what happens once, host wall clock: device creation,
+                    Module::loadFile (read, verify, load the executable, on
+                    cuda cuModuleLoadData + kernel lookup; upload constants),
+                    the same file loaded again, the first prepare and the
+                    first two runs; zero-filled inputs if none are given
+  --host-overhead   instead of the device-timed runs: host wall clock per
+                    call in each command-buffer mode (cuda: stream and graph;
+                    cpu: its one mode), --runs calls after --warmup, of a
+                    prepared call (replay incl. the wait), the same calls
+                    timed by the device, a fresh prepared call (prepare, first
+                    run: on a graph device capture + instantiate), and
+                    Function::call (buffers, upload, record, run, read back)
 Times: device events on cuda (runs enqueued back to back), host clock
-around each run on cpu; medians and spread in microseconds.
+around each run on cpu; medians and spread in microseconds. Every mode
+first reports the startup times.
 )";
 
 struct Options {
@@ -59,7 +77,7 @@ struct Options {
   std::vector<std::string> inputs, outputs;
   int runs = 100, warmup = 5, rotate = 0;
   double bytes = -1, flops = -1, copyBytes = -1;
-  bool perDispatch = true, help = false;
+  bool perDispatch = true, help = false, startup = false, hostOverhead = false;
 };
 
 struct Stats {
@@ -94,8 +112,13 @@ std::optional<std::string> parseArgs(int argc, char **argv, Options &o) {
       o.help = true;
       continue;
     }
-    if (arg == "--no-per-dispatch") {
-      o.perDispatch = false;
+    if (arg == "--no-per-dispatch" || arg == "--startup" || arg == "--host-overhead") {
+      if (arg == "--no-per-dispatch")
+        o.perDispatch = false;
+      else if (arg == "--startup")
+        o.startup = true;
+      else
+        o.hostOverhead = true;
       continue;
     }
     if (arg.rfind("--", 0) != 0) {
@@ -151,6 +174,8 @@ std::optional<std::string> parseArgs(int argc, char **argv, Options &o) {
   }
   if (!o.help && o.module.empty())
     return std::string("no module given");
+  if (o.startup && o.hostOverhead)
+    return std::string("--startup and --host-overhead exclude each other");
   return std::nullopt;
 }
 
@@ -178,6 +203,100 @@ std::string jsonString(const std::string &v) {
   return out + "\"";
 }
 
+using Clock = std::chrono::steady_clock;
+double msSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+// What happens once, host wall clock in milliseconds.
+struct Startup {
+  double device = 0;     // createDevice (cuda: driver API, context)
+  double load = 0;       // Module::loadFile
+  double reload = 0;     // the same file again, same device
+  double prepare = 0;    // the first Function::prepare (buffers, upload, recording)
+  double firstRun = 0;   // the first PreparedCall::run, incl. the wait
+  double secondRun = 0;  // the next run
+};
+
+std::string jsonStartup(const Startup &t) {
+  std::ostringstream j;
+  j << std::setprecision(12) << "\"startup\": {\"device_create_ms\": " << t.device
+    << ", \"load_ms\": " << t.load << ", \"reload_ms\": " << t.reload
+    << ", \"first_prepare_ms\": " << t.prepare << ", \"first_run_ms\": " << t.firstRun
+    << ", \"second_run_ms\": " << t.secondRun << "}";
+  return j.str();
+}
+
+// Host cost of calls in one command-buffer mode, wall clock per call.
+struct HostOverhead {
+  std::string mode, device;
+  Stats replay;        // PreparedCall::run of one prepared call, incl. the wait
+  Stats deviceTimed;   // the same runs timed by the device (timeRuns)
+  Stats freshPrepare;  // Function::prepare of a new call
+  Stats freshFirstRun; // its first run (graph: capture + instantiate + launch)
+  Stats call;          // Function::call, everything
+  Stats callDispatch;  // its recording + running part (CallTimings::dispatchMs)
+};
+
+StatusOr<HostOverhead> measureHostOverhead(const std::string &deviceName, const std::string &mode,
+                                           const Options &o, const std::string &functionName,
+                                           const std::vector<HostTensor> &inputs) {
+  HostOverhead h;
+  h.mode = mode;
+  DeviceOptions options;
+  if (deviceName == "cuda")
+    options.cudaCommandBuffer = mode;
+  TESSEL_ASSIGN_OR_RETURN(std::shared_ptr<Device> device, createDevice(deviceName, options));
+  h.device = device->description();
+  TESSEL_ASSIGN_OR_RETURN(auto module, Module::loadFile(device, o.module));
+  TESSEL_ASSIGN_OR_RETURN(const Function *function, module->lookupFunction(functionName));
+
+  TESSEL_ASSIGN_OR_RETURN(auto prepared, function->prepare(inputs));
+  std::vector<double> wall;
+  const int warmup = std::max(o.warmup, 1); // the first run of a graph builds it
+  for (int i = 0; i < warmup + o.runs; ++i) {
+    auto start = Clock::now();
+    TESSEL_RETURN_IF_ERROR(prepared->run());
+    if (i >= warmup)
+      wall.push_back(msSince(start));
+  }
+  h.replay = stats(wall);
+  TESSEL_ASSIGN_OR_RETURN(auto timed, PreparedCall::timeRuns({prepared.get()}, o.runs));
+  h.deviceTimed = stats(timed);
+
+  // Fresh calls allocate and (in graph mode) build a graph each: fewer.
+  const int fresh = std::max(3, std::min(o.runs, 20));
+  std::vector<double> prepareMs, firstRunMs, callMs, callDispatchMs;
+  for (int i = 0; i < fresh; ++i) {
+    auto start = Clock::now();
+    TESSEL_ASSIGN_OR_RETURN(auto call, function->prepare(inputs));
+    prepareMs.push_back(msSince(start));
+    start = Clock::now();
+    TESSEL_RETURN_IF_ERROR(call->run());
+    firstRunMs.push_back(msSince(start));
+  }
+  for (int i = 0; i < fresh; ++i) {
+    CallTimings timings;
+    auto start = Clock::now();
+    TESSEL_ASSIGN_OR_RETURN(auto outputs, function->call(inputs, &timings));
+    callMs.push_back(msSince(start));
+    callDispatchMs.push_back(timings.dispatchMs);
+  }
+  h.freshPrepare = stats(prepareMs);
+  h.freshFirstRun = stats(firstRunMs);
+  h.call = stats(callMs);
+  h.callDispatch = stats(callDispatchMs);
+  return h;
+}
+
+int writeJson(const std::string &path, const std::string &text) {
+  std::ofstream f(path);
+  f << text;
+  if (!f)
+    return fail(internalError("cannot write " + path));
+  return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -200,12 +319,21 @@ int main(int argc, char **argv) {
     bool hasCuda = std::find(targets->begin(), targets->end(), "cuda") != targets->end();
     deviceName = hasCuda && createDevice("cuda").ok() ? "cuda" : "cpu";
   }
+  Startup startup;
+  auto start = Clock::now();
   auto device = createDevice(deviceName);
   if (!device.ok())
     return fail(device.status());
+  startup.device = msSince(start);
+  start = Clock::now();
   auto module = Module::loadFile(*device, o.module);
   if (!module.ok())
     return fail(module.status());
+  startup.load = msSince(start);
+  start = Clock::now();
+  if (auto again = Module::loadFile(*device, o.module); !again.ok())
+    return fail(again.status().withContext("loading the module again"));
+  startup.reload = msSince(start);
   const Function *function = nullptr;
   if (o.function) {
     auto f = (*module)->lookupFunction(*o.function);
@@ -230,6 +358,9 @@ int main(int argc, char **argv) {
       return fail(t.status().withContext("input " + std::to_string(i)));
     inputs.push_back(std::move(t).value());
   }
+  if (o.startup && o.inputs.empty())
+    for (const TensorType &t : function->arguments())
+      inputs.push_back(HostTensor::zeros(t));
 
   double ioBytes = 0;
   for (const TensorType &t : function->arguments())
@@ -237,7 +368,7 @@ int main(int argc, char **argv) {
   for (const TensorType &t : function->results())
     ioBytes += static_cast<double>(t.byteSize());
   double bytes = o.bytes >= 0 ? o.bytes : ioBytes;
-  int rotate = o.rotate;
+  int rotate = o.startup || o.hostOverhead ? 1 : o.rotate;
   if (rotate == 0) {
     const double target = 256.0 * 1024 * 1024;
     rotate = ioBytes <= 0 ? 1 : static_cast<int>(std::min(32.0, std::ceil(target / ioBytes)));
@@ -248,16 +379,21 @@ int main(int argc, char **argv) {
   std::vector<std::unique_ptr<PreparedCall>> calls;
   std::vector<PreparedCall *> callPtrs;
   for (int k = 0; k < rotate; ++k) {
+    start = Clock::now();
     auto call = function->prepare(inputs);
     if (!call.ok())
       return fail(call.status().withContext("preparing buffer set " + std::to_string(k)));
+    if (k == 0)
+      startup.prepare = msSince(start);
     callPtrs.push_back(call->get());
     calls.push_back(std::move(call).value());
   }
   if (Status s = calls[0]->fillResults(0xFF); !s.ok())
     return fail(s);
+  start = Clock::now();
   if (Status s = calls[0]->run(); !s.ok())
     return fail(s);
+  startup.firstRun = msSince(start);
   if (!o.outputs.empty()) {
     auto results = calls[0]->results();
     if (!results.ok())
@@ -272,6 +408,58 @@ int main(int argc, char **argv) {
       if (Status s = writeNpy(path, (*results)[i]); !s.ok())
         return fail(s);
     }
+  }
+  start = Clock::now();
+  if (Status s = calls[0]->run(); !s.ok())
+    return fail(s.withContext("second run"));
+  startup.secondRun = msSince(start);
+
+  size_t dispatches = calls[0]->dispatchCount();
+  std::ostringstream head; // JSON fields every mode writes
+  head << "{\"device\": " << jsonString((*device)->description())
+       << ", \"function\": " << jsonString(function->name()) << ", \"dispatches\": " << dispatches
+       << ", " << jsonStartup(startup);
+  std::printf("device: %s\n", (*device)->description().c_str());
+  std::printf("startup: device %.1f ms, module load %.2f ms (again %.2f ms), first prepare "
+              "%.2f ms, first run %.2f ms, second run %.2f ms\n",
+              startup.device, startup.load, startup.reload, startup.prepare, startup.firstRun,
+              startup.secondRun);
+  if (o.startup) {
+    std::printf("function: %s %s, %zu dispatch%s\n", function->name().c_str(),
+                function->signature().c_str(), dispatches, dispatches == 1 ? "" : "es");
+    return o.json.empty() ? 0 : writeJson(o.json, head.str() + "}\n");
+  }
+
+  if (o.hostOverhead) {
+    std::vector<std::string> modes = {deviceName};
+    if (deviceName == "cuda")
+      modes = {"stream", "graph"};
+    std::printf("host overhead: %s %s, %zu dispatch%s, wall clock per call, %d runs after %d "
+                "warm-up\n",
+                function->name().c_str(), function->signature().c_str(), dispatches,
+                dispatches == 1 ? "" : "es", o.runs, std::max(o.warmup, 1));
+    std::ostringstream j;
+    j << std::setprecision(12) << head.str() << ", \"runs\": " << o.runs
+      << ", \"host_overhead\": [";
+    for (size_t m = 0; m < modes.size(); ++m) {
+      auto h = measureHostOverhead(deviceName, modes[m], o, function->name(), inputs);
+      if (!h.ok())
+        return fail(h.status().withContext("host overhead, " + modes[m] + " mode"));
+      double perDispatch = h->replay.median / std::max<size_t>(dispatches, 1);
+      std::printf("  %-6s replay %.1f us (p10 %.1f, p90 %.1f) = %.2f us per dispatch; device-timed "
+                  "%.1f us\n         fresh call: prepare %.1f us, first run %.1f us; "
+                  "Function::call %.1f us (recording + running %.1f us)\n",
+                  modes[m].c_str(), h->replay.median, h->replay.p10, h->replay.p90, perDispatch,
+                  h->deviceTimed.median, h->freshPrepare.median, h->freshFirstRun.median,
+                  h->call.median, h->callDispatch.median);
+      j << (m ? ", " : "") << "{\"mode\": " << jsonString(h->mode)
+        << ", \"device\": " << jsonString(h->device) << ", \"per_dispatch_us\": " << perDispatch
+        << ", \"replay\": {" << jsonStats(h->replay) << "}, \"device_timed\": {"
+        << jsonStats(h->deviceTimed) << "}, \"fresh_prepare\": {" << jsonStats(h->freshPrepare)
+        << "}, \"fresh_first_run\": {" << jsonStats(h->freshFirstRun) << "}, \"call\": {"
+        << jsonStats(h->call) << "}, \"call_dispatch\": {" << jsonStats(h->callDispatch) << "}}";
+    }
+    return o.json.empty() ? 0 : writeJson(o.json, j.str() + "]}\n");
   }
 
   // Copy ceiling, same process and device.
@@ -318,7 +506,6 @@ int main(int argc, char **argv) {
   Stats total = stats(*ms);
 
   std::vector<Stats> perDispatch;
-  size_t dispatches = calls[0]->dispatchCount();
   if (o.perDispatch && dispatches > 1) {
     for (size_t d = 0; d < dispatches; ++d) {
       int dr = std::max(3, o.runs / 2);
@@ -332,7 +519,6 @@ int main(int argc, char **argv) {
 
   double gbs = bytes / (total.median * 1e3);
   double tflops = o.flops > 0 ? o.flops / (total.median * 1e6) : -1;
-  std::printf("device: %s\n", (*device)->description().c_str());
   std::printf("function: %s %s, %zu dispatch%s, %d buffer set%s, %d runs after %d warm-up\n",
               function->name().c_str(), function->signature().c_str(), dispatches,
               dispatches == 1 ? "" : "es", rotate, rotate == 1 ? "" : "s", o.runs, o.warmup);
@@ -352,9 +538,7 @@ int main(int argc, char **argv) {
   if (!o.json.empty()) {
     std::ostringstream j;
     j << std::setprecision(12);
-    j << "{\"device\": " << jsonString((*device)->description())
-      << ", \"function\": " << jsonString(function->name()) << ", \"dispatches\": " << dispatches
-      << ", \"runs\": " << o.runs << ", \"warmup\": " << o.warmup << ", \"rotate\": " << rotate
+    j << head.str() << ", \"runs\": " << o.runs << ", \"warmup\": " << o.warmup << ", \"rotate\": " << rotate
       << ", " << jsonStats(total) << ", \"bytes\": " << bytes << ", \"gbps\": " << gbs
       << ", \"flops\": " << (o.flops > 0 ? o.flops : 0) << ", \"tflops\": " << tflops
       << ", \"copy_bytes\": " << copyBytes << ", \"copy_gbps\": " << copyGBs
@@ -363,10 +547,7 @@ int main(int argc, char **argv) {
     for (size_t d = 0; d < perDispatch.size(); ++d)
       j << (d ? ", " : "") << "{" << jsonStats(perDispatch[d]) << "}";
     j << "]}\n";
-    std::ofstream f(o.json);
-    f << j.str();
-    if (!f)
-      return fail(internalError("cannot write " + o.json));
+    return writeJson(o.json, j.str());
   }
   return 0;
 }

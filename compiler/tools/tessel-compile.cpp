@@ -21,6 +21,7 @@
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Support/Timing.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/ADT/StringExtras.h"
@@ -89,7 +90,13 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
       return emitError(module->getLoc())
              << "unsupported target '" << t << "' (expected cpu or cuda)";
 
+  // --mlir-timing: every pass manager (input/dispatch and each target's)
+  // reports into one tree, printed when the compile ends.
+  DefaultTimingManager timing;
+  applyDefaultTimingManagerCLOptions(timing);
+  TimingScope timingRoot = timing.getRootScope();
   auto configure = [&](PassManager &pm) -> LogicalResult {
+    pm.enableTiming(timingRoot);
     return applyPassManagerCLOptions(pm);
   };
   PassManager pm(&context);

@@ -154,19 +154,6 @@ def GPUTileAndVectorize : Pass<"tessel-gpu-tile-and-vectorize", "ModuleOp"> {
                            "gpu::GPUDialect"];
 }
 
-def GPUPipelineLoops : Pass<"tessel-gpu-pipeline-loops", "ModuleOp"> {
-  let summary = "Software-pipeline each thread's contraction loops";
-  let description = [{
-    Pre: kernels tiled and vectorized on tensors (tessel-gpu-tile-and-vectorize).
-    Each scf.for inside a kernel that holds a vector.contract and runs at
-    least twice is split into two stages: the ops that do not depend on the
-    loop-carried values (operand loads and their index math) run one
-    iteration ahead of the rest, so each thread's loads for step k + 1 are
-    in flight while it computes step k (register double buffering).
-  }];
-  let dependentDialects = ["scf::SCFDialect", "arith::ArithDialect"];
-}
-
 def GPUDistributeToBlocksAndThreads
     : Pass<"tessel-gpu-distribute-to-blocks-and-threads", "ModuleOp"> {
   let summary = "Replace block/thread scf.foralls by gpu ids";

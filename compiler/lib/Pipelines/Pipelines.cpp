@@ -102,7 +102,6 @@ void mlir::tessel::buildCUDAKernelPipeline(OpPassManager &pm) {
   pm.addPass(createMaterializeKernelABI({"pointers"}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createGPUTileAndVectorize());
-  pm.addPass(createGPUPipelineLoops());
   addBufferizationPasses(pm);
   pm.addPass(createGPUDistributeToBlocksAndThreads());
   // Kernel-local temporaries live in registers/local memory.

@@ -1,10 +1,10 @@
 //===- GPUKernelConfig.cpp - per-kernel GPU strategy -----------*- C++ -*-===//
 //
 // Heuristics, in one place:
-// - contractions: 16x16 threads per block, each with an 8x8 register tile
-//   (128x128 block tiles) when that gives >= 264 blocks (two waves on a
-//   132-SM H100), else 4x4 (64x64 block tiles); K in steps of 4 inside
-//   each thread; operands read through L1 (no shared memory yet);
+// - contractions: 64x64 block tiles of M and N, 4x4 per thread (256
+//   threads), K in steps of 4 inside each thread, operands read through L1
+//   (no shared memory yet; 8x8 per thread and register double buffering
+//   were measured slower, bench/RESULTS.md);
 // - reductions of 32-bit values along the innermost, contiguous loop
 //   (including full reductions to one value): one warp per output element,
 //   lanes striding the reduced loop with 128-bit loads, combined with warp
@@ -37,7 +37,6 @@ constexpr int64_t kMaxThreadsPerBlock = 256;
 constexpr int64_t kMaxThreadsX = 64;
 constexpr int64_t kTransposeThreadsX = 8;
 constexpr int64_t kOuterReductionStep = 8;
-constexpr int64_t kMinLargeMatmulBlocks = 264;
 
 
 int64_t powerOf2AtLeast(int64_t v) {
@@ -106,21 +105,12 @@ GPUKernelConfig mlir::tessel::getGPUKernelConfig(func::FuncOp kernel) {
   if (succeeded(contraction) && contraction->m.size() == 1 &&
       contraction->n.size() == 1 && contraction->batch.size() <= 1) {
     unsigned m = contraction->m[0], nn = contraction->n[0];
-    int64_t batch = 1;
-    for (unsigned b : contraction->batch) {
+    for (unsigned b : contraction->batch)
       config.blockTiles[b] = 1;
-      batch *= ranges[b];
-    }
-    // 8x8 per thread (4 FMAs per loaded float) in 128x128 blocks when that
-    // still makes two waves of blocks; else 4x4 in 64x64 blocks.
-    int64_t largeBlocks = batch * llvm::divideCeil(ranges[m], 128) *
-                          llvm::divideCeil(ranges[nn], 128);
-    int64_t perThread = largeBlocks >= kMinLargeMatmulBlocks ? 8 : 4;
-    perThread = 4;
-    config.threadTiles[m] = std::min<int64_t>(perThread, ranges[m]);
-    config.threadTiles[nn] = std::min<int64_t>(perThread, ranges[nn]);
-    config.blockTiles[m] = std::min<int64_t>(16 * perThread, ranges[m]);
-    config.blockTiles[nn] = std::min<int64_t>(16 * perThread, ranges[nn]);
+    config.threadTiles[m] = std::min<int64_t>(4, ranges[m]);
+    config.threadTiles[nn] = std::min<int64_t>(4, ranges[nn]);
+    config.blockTiles[m] = std::min<int64_t>(64, ranges[m]);
+    config.blockTiles[nn] = std::min<int64_t>(64, ranges[nn]);
     for (unsigned k : contraction->k)
       config.reductionTiles[k] = 1;
     config.reductionTiles[contraction->k.back()] =

@@ -29,9 +29,8 @@ struct GPUKernelConfig {
   SmallVector<int64_t> reductionTiles;
 };
 
-/// Largest per-thread tile (in elements of its iteration space) that gets
-/// vectorized: an 8x8 matmul register tile with K steps of 4.
-inline constexpr int64_t kGPUMaxVectorElements = 256;
+/// Largest per-thread tile (in elements) that gets vectorized.
+inline constexpr int64_t kGPUMaxVectorElements = 64;
 
 /// Chooses the strategy of `kernel`.
 GPUKernelConfig getGPUKernelConfig(func::FuncOp kernel);

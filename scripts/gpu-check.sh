@@ -6,7 +6,8 @@
 #       git ignores) with everything the GPU machine needs: bin/tessel-run,
 #       bin/tessel-hal-cts (the HAL conformance suite; gtest linked in,
 #       kernels embedded) and, if tessel-compile supports --target=cpu,cuda,
-#       the e2e suite compiled for both targets (DIR/e2e).
+#       the e2e suite compiled for cuda alone (DIR/e2e; cuda-only modules get
+#       fused row dispatches).
 #   scripts/gpu-check.sh run [DIR]       (there: from the repo root)
 #       Prints the GPUs, runs the conformance suite (cpu, cuda stream, cuda
 #       graph), the e2e suite on cuda in both command buffer modes, and
@@ -75,9 +76,9 @@ prepare() {
     else
       local py
       py=$(find_python) || die "no python3 with numpy for run_e2e.py"
-      echo "gpu-check: preparing the e2e suite for cpu,cuda in $dir/e2e"
+      echo "gpu-check: preparing the e2e suite for cuda (cuda-only modules: fused row dispatches) in $dir/e2e"
       "$py" test/e2e/run_e2e.py --prepare="$dir/e2e" --compiler="$compiler" \
-        --target=cpu,cuda -j "$(nproc)" | tail -3
+        --target=cuda -j "$(nproc)" | tail -3
     fi
     rm -rf "$probe_dir"
   fi

@@ -3,7 +3,7 @@
 # carryable folder (default .carry/bench, git-ignored):
 #   bin/tessel-bench    the runtime's benchmark tool (Release build)
 #   bin/bench-ref       reference program (cuBLAS, CUB, events), nvcc -arch=sm_90
-#   modules/*.tmod      bench/programs/gpu/*.mlir compiled for cuda,cpu (sm_90)
+#   modules/*.tmod      bench/programs/gpu/*.mlir compiled for $TARGETS (sm_90)
 #   compile_times.json  wall time and dispatch count of each compile, suite total
 #   compile_phases.txt  phase breakdown of the largest compile (many_dispatches)
 #   run.py, bench_ref.cu  the driver that runs on the GPU machine (+ reference source)
@@ -12,7 +12,9 @@
 #
 #   bench/gpu/prepare.sh [DIR]
 # Env: TESSEL_COMPILE (default build/compiler/tools/tessel-compile),
-#      RT_BUILD (default /tmp/rt-bench), NVCC (default /usr/local/cuda/bin/nvcc).
+#      RT_BUILD (default /tmp/rt-bench), NVCC (default /usr/local/cuda/bin/nvcc),
+#      TARGETS (default cuda: cuda-only modules get fused row dispatches, as a
+#      GPU user's would; TARGETS=cuda,cpu for run.py --device=cpu smoke tests).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
@@ -20,6 +22,7 @@ dir=${1:-.carry/bench}
 compile=${TESSEL_COMPILE:-$root/build/compiler/tools/tessel-compile}
 rt=${RT_BUILD:-/tmp/rt-bench}
 nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
+export TARGETS=${TARGETS:-cuda}
 mkdir -p "$dir/bin" "$dir/modules"
 
 echo "== runtime (Release) in $rt"
@@ -35,7 +38,7 @@ times=$(mktemp)
 for f in bench/programs/gpu/*.mlir; do
   name=$(basename "$f" .mlir)
   start=$(date +%s.%N)
-  "$compile" "$f" --target=cuda,cpu --cuda-arch=sm_90 -o "$dir/modules/$name.tmod"
+  "$compile" "$f" --target="$targets" --cuda-arch=sm_90 -o "$dir/modules/$name.tmod"
   secs=$(echo "$(date +%s.%N) - $start" | bc)
   # Dispatches of all functions, from the host program (same for both targets).
   n=$("$rt/tessel-run" "$dir/modules/$name.tmod" --device=cpu --print-module 2>/dev/null |
@@ -59,12 +62,12 @@ for line in open(times):
 cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
 total = sum(r["seconds"] for r in rows)
 json.dump(dict(machine=f"{platform.node()}: {cpu}, {os.cpu_count()} cores",
-               command="tessel-compile --target=cuda,cpu --cuda-arch=sm_90 (one process per module)",
+               command=f"tessel-compile --target={os.environ['TARGETS']} --cuda-arch=sm_90 (one process per module)",
                modules=rows, total_seconds=total, total_dispatches=sum(r["dispatches"] for r in rows)),
           open(os.path.join(d, "compile_times.json"), "w"), indent=1)
 src = "bench/programs/gpu/many_dispatches.mlir"
 dump = tempfile.mkdtemp(prefix="tessel-phases-")
-cmd = [compile_, src, "--target=cuda,cpu", "--cuda-arch=sm_90", "-o", os.path.join(dump, "m.tmod"),
+cmd = [compile_, src, "--target=" + os.environ["TARGETS"], "--cuda-arch=sm_90", "-o", os.path.join(dump, "m.tmod"),
        f"--dump-intermediates={dump}", "--mlir-timing", "--mlir-timing-display=list"]
 t0 = time.time_ns()
 p = subprocess.run(cmd, capture_output=True, text=True)

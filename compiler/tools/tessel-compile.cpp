@@ -103,7 +103,13 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
   if (failed(configure(pm)))
     return failure();
   buildInputPipeline(pm);
-  buildDispatchPipeline(pm);
+  // Fused row dispatches (softmax, layernorm in one kernel) need every
+  // target of the module to run them well; the cpu backend would recompute
+  // each row reduction per tile, so they are formed for cuda-only modules.
+  DispatchOptions dispatchOptions;
+  dispatchOptions.fuseRows = llvm::all_of(
+      targetList, [](StringRef t) { return t == "cuda"; });
+  buildDispatchPipeline(pm, dispatchOptions);
   if (failed(pm.run(*module)))
     return failure();
   if (failed(dump(*module, "host-and-dispatches.mlir")))

@@ -202,6 +202,13 @@ StatusOr<std::shared_ptr<Device>> chooseDevice(const Options &o) {
 }
 
 int run(const Options &o) {
+  if (o.printModule) {
+    auto text = Module::describeFile(o.module);
+    if (!text.ok())
+      return fail(text.status());
+    std::fputs(text->c_str(), stdout);
+    return 0;
+  }
   auto device = chooseDevice(o);
   if (!device.ok())
     return fail(device.status());
@@ -209,11 +216,6 @@ int run(const Options &o) {
   auto module = Module::loadFile(*device, o.module);
   if (!module.ok())
     return fail(module.status());
-  if (o.printModule) {
-    std::fputs((*module)->describe().c_str(), stdout);
-    return 0;
-  }
-
   const Function *function = nullptr;
   if (o.function) {
     auto f = (*module)->lookupFunction(*o.function);

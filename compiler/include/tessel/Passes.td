@@ -53,7 +53,16 @@ def FormDispatches : Pass<"tessel-form-dispatches", "ModuleOp"> {
     function is a private func.func marked `tessel.dispatch_function` whose
     body is one root computation plus the cheap producers cloned into it
     (tensor.empty, constants, linalg.fill, tensor.extract_slice).
+    With `fuse-rows`, a chain of row ops (Dispatch/RowGroups.h: row
+    reductions and the elementwise and per-row ops that consume them, on
+    rows of at most 4096 f32) becomes one dispatch: softmax and layernorm
+    read each row from memory once. Only targets whose codegen runs such
+    a dispatch as one kernel per row ask for it (cuda today).
   }];
+  let options = [
+    Option<"fuseRows", "fuse-rows", "bool", /*default=*/"false",
+           "Put chains of row ops (softmax, layernorm) into one dispatch">,
+  ];
   let dependentDialects = ["tessel::TesselDialect"];
 }
 

@@ -12,6 +12,8 @@
 
 #include "tessel/Passes.h"
 
+#include "tessel/Dispatch/RowGroups.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -60,23 +62,106 @@ SetVector<Value> usedValues(Operation *op) {
   return used;
 }
 
+/// A dispatch group of row ops (RowGroups.h) and the space it walks.
+struct RowGroup {
+  unsigned group;
+  RowSpace space;
+  Operation *first;
+};
+
+/// Whether `v` is computed from a result of `group` (within `block`, whose
+/// ops before `first` cannot be).
+bool dependsOnGroup(Value v, unsigned group, Operation *first,
+                    const DenseMap<Operation *, unsigned> &groupOf,
+                    DenseMap<Operation *, bool> &memo) {
+  Operation *def = v.getDefiningOp();
+  if (!def || def->getBlock() != first->getBlock() ||
+      def->isBeforeInBlock(first))
+    return false;
+  auto g = groupOf.find(def);
+  if (g != groupOf.end() && g->second == group)
+    return true;
+  auto known = memo.find(def);
+  if (known != memo.end())
+    return known->second;
+  memo[def] = false;
+  bool result = llvm::any_of(usedValues(def), [&](Value u) {
+    return dependsOnGroup(u, group, first, groupOf, memo);
+  });
+  memo[def] = result;
+  return result;
+}
+
+/// Whether `op` can join row group `rg`: a row op of its space that reads
+/// one of its results, with nothing in between that depends on the group
+/// (outlining the group at `op` must not need a value computed from it
+/// outside). Values from clonable producers are looked through, since
+/// those are cloned into the dispatch.
+bool canJoinRowGroup(Operation *op, const RowGroup &rg,
+                     const DenseMap<Operation *, unsigned> &groupOf) {
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic || !classifyRowOp(generic, rg.space))
+    return false;
+  // Values of the group are read at the row being computed only.
+  for (OpOperand *in : generic.getDpsInputOperands()) {
+    Operation *def = in->get().getDefiningOp();
+    auto g = def ? groupOf.find(def) : groupOf.end();
+    if (g != groupOf.end() && g->second == rg.group &&
+        !readsOwnRow(generic, in))
+      return false;
+  }
+  bool readsGroup = false;
+  DenseMap<Operation *, bool> memo;
+  std::function<bool(Value)> ok = [&](Value v) {
+    Operation *def = v.getDefiningOp();
+    auto g = def ? groupOf.find(def) : groupOf.end();
+    if (g != groupOf.end() && g->second == rg.group) {
+      readsGroup = true;
+      return true;
+    }
+    if (def && isClonableProducer(def) && !isHostOp(def))
+      return llvm::all_of(usedValues(def), ok);
+    return !dependsOnGroup(v, rg.group, rg.first, groupOf, memo);
+  };
+  return llvm::all_of(usedValues(op), ok) && readsGroup;
+}
+
 /// Groups root ops into dispatches. A tensor.insert_slice chain (what pad
 /// and concat decompose into) whose intermediate results have one use
-/// becomes one dispatch, so the destination is copied once.
-SmallVector<SmallVector<Operation *>> groupRoots(ArrayRef<Operation *> roots) {
+/// becomes one dispatch, so the destination is copied once. With
+/// `fuseRows`, a row reduction starts a row group that later row ops of the
+/// same space join when they read it (softmax, layernorm: one dispatch).
+SmallVector<SmallVector<Operation *>> groupRoots(ArrayRef<Operation *> roots,
+                                                 bool fuseRows) {
   SmallVector<SmallVector<Operation *>> groups;
+  SmallVector<RowGroup> rowGroups;
   DenseMap<Operation *, unsigned> groupOf;
+  auto addTo = [&](unsigned g, Operation *root) {
+    groups[g].push_back(root);
+    groupOf[root] = g;
+  };
   for (Operation *root : roots) {
     auto insert = dyn_cast<tensor::InsertSliceOp>(root);
     Operation *destDef = insert ? insert.getDest().getDefiningOp() : nullptr;
     if (destDef && groupOf.count(destDef) && destDef->hasOneUse()) {
-      unsigned g = groupOf[destDef];
-      groups[g].push_back(root);
-      groupOf[root] = g;
+      addTo(groupOf[destDef], root);
       continue;
+    }
+    if (fuseRows) {
+      auto joined = llvm::find_if(llvm::reverse(rowGroups), [&](auto &rg) {
+        return canJoinRowGroup(root, rg, groupOf);
+      });
+      if (joined != rowGroups.rend()) {
+        addTo(joined->group, root);
+        continue;
+      }
     }
     groupOf[root] = groups.size();
     groups.push_back({root});
+    if (auto generic = dyn_cast<linalg::GenericOp>(root))
+      if (std::optional<RowSpace> space = rowReductionSpace(generic);
+          fuseRows && space)
+        rowGroups.push_back({groupOf[root], *space, root});
   }
   return groups;
 }
@@ -155,7 +240,8 @@ void outlineGroup(func::FuncOp parent, ArrayRef<Operation *> group,
 namespace mlir::tessel {
 
 /// Turns the body of public function `fn` into a host program.
-LogicalResult formDispatches(func::FuncOp fn, SymbolTable &symbols) {
+LogicalResult formDispatches(func::FuncOp fn, SymbolTable &symbols,
+                             bool fuseRows) {
   if (!fn.getBody().hasOneBlock())
     return fn.emitError() << "function '" << fn.getSymName()
                           << "' has control flow; Tessel needs one block";
@@ -168,7 +254,7 @@ LogicalResult formDispatches(func::FuncOp fn, SymbolTable &symbols) {
     if (!isHostOp(&op) && !isClonableProducer(&op))
       roots.push_back(&op);
   }
-  for (ArrayRef<Operation *> group : groupRoots(roots))
+  for (ArrayRef<Operation *> group : groupRoots(roots, fuseRows))
     outlineGroup(fn, group, ordinal++, symbols);
 
   // Clonable producers now have uses only if the host needs their value
@@ -192,6 +278,7 @@ LogicalResult formDispatches(func::FuncOp fn, SymbolTable &symbols) {
 
 namespace {
 struct FormDispatchesPass : impl::FormDispatchesBase<FormDispatchesPass> {
+  using FormDispatchesBase::FormDispatchesBase;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
@@ -200,7 +287,7 @@ struct FormDispatchesPass : impl::FormDispatchesBase<FormDispatchesPass> {
       if (fn.isPublic() && !fn->hasAttr(kDispatchFunctionAttr))
         publics.push_back(fn);
     for (func::FuncOp fn : publics)
-      if (failed(formDispatches(fn, symbols)))
+      if (failed(formDispatches(fn, symbols, fuseRows)))
         return signalPassFailure();
     // Private helpers called from public functions are not supported; any
     // left are unreferenced after dispatch formation.

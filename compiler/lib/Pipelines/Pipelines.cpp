@@ -34,8 +34,9 @@ void mlir::tessel::buildInputPipeline(OpPassManager &pm) {
   pm.addPass(createCSEPass());
 }
 
-void mlir::tessel::buildDispatchPipeline(OpPassManager &pm) {
-  pm.addPass(createFormDispatches());
+void mlir::tessel::buildDispatchPipeline(OpPassManager &pm,
+                                         const DispatchOptions &options) {
+  pm.addPass(createFormDispatches({options.fuseRows}));
   pm.addPass(createCSEPass());
 }
 
@@ -143,10 +144,12 @@ void mlir::tessel::registerTesselPipelines() {
       "tessel-input-pipeline",
       "Verify, inline, legalize and fuse a Tessel input program",
       buildInputPipeline);
-  PassPipelineRegistration<>(
+  PassPipelineRegistration<DispatchOptions>(
       "tessel-dispatch-pipeline",
       "Split public functions into dispatches and host programs",
-      buildDispatchPipeline);
+      [](OpPassManager &pm, const DispatchOptions &options) {
+        buildDispatchPipeline(pm, options);
+      });
   PassPipelineRegistration<CPUCodegenOptions>(
       "tessel-cpu-codegen-pipeline",
       "Compile dispatch functions to LLVM-dialect CPU kernels",

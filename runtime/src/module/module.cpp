@@ -298,38 +298,66 @@ StatusOr<std::shared_ptr<Module>> Module::loadFile(std::shared_ptr<Device> devic
   return loadBytes(std::move(device), bytes, path);
 }
 
+namespace {
+
+/// A verified module file converted to the loader's structures, before any
+/// device is involved.
+struct ParsedModule {
+  const fb::Module *module;
+  std::vector<hal::ExecutableSpec> exes;
+  std::vector<detail::FunctionProgram> programs;
+  std::vector<const fb::Function *> sources; // parallel to programs
+  bool anyDispatch = false;
+};
+
+StatusOr<ParsedModule> parseModule(const std::vector<uint8_t> &bytes,
+                                   const std::string &fileName) {
+  std::string file = "module file '" + fileName + "'";
+  ParsedModule parsed;
+  TESSEL_ASSIGN_OR_RETURN(parsed.module, verifyModule(bytes, fileName));
+  const fb::Module *m = parsed.module;
+  if (m->executables())
+    for (uint32_t i = 0; i < m->executables()->size(); ++i) {
+      auto spec = convertExecutable(m->executables()->Get(i), i);
+      if (!spec.ok())
+        return spec.status().withContext(file);
+      parsed.exes.push_back(std::move(spec).value());
+    }
+  std::set<std::string> names;
+  if (m->functions())
+    for (uint32_t i = 0; i < m->functions()->size(); ++i) {
+      auto p = convertFunction(m->functions()->Get(i), i, parsed.exes);
+      if (!p.ok())
+        return p.status().withContext(file);
+      if (!names.insert(p->name).second)
+        return dataLoss(file + ": function '" + p->name + "' is defined twice");
+      parsed.anyDispatch |= !p->dispatches.empty();
+      parsed.programs.push_back(std::move(p).value());
+      parsed.sources.push_back(m->functions()->Get(i));
+    }
+  return parsed;
+}
+
+} // namespace
+
+StatusOr<std::string> Module::describeFile(const std::string &path) {
+  TESSEL_ASSIGN_OR_RETURN(auto bytes, readFileBytes(path, "module file"));
+  TESSEL_ASSIGN_OR_RETURN(ParsedModule parsed, parseModule(bytes, path));
+  return describeModule(parsed.module, path, parsed.programs, parsed.exes);
+}
+
 StatusOr<std::shared_ptr<Module>> Module::loadBytes(std::shared_ptr<Device> device,
                                                     const std::vector<uint8_t> &bytes,
                                                     const std::string &fileName) {
   if (!device)
     return invalidArgument("Module::load needs a device");
   std::string file = "module file '" + fileName + "'";
-  TESSEL_ASSIGN_OR_RETURN(const fb::Module *m, verifyModule(bytes, fileName));
-
-  std::vector<hal::ExecutableSpec> exes;
-  if (m->executables())
-    for (uint32_t i = 0; i < m->executables()->size(); ++i) {
-      auto spec = convertExecutable(m->executables()->Get(i), i);
-      if (!spec.ok())
-        return spec.status().withContext(file);
-      exes.push_back(std::move(spec).value());
-    }
-
-  std::vector<detail::FunctionProgram> programs;
-  std::vector<const fb::Function *> sources; // parallel to programs
-  std::set<std::string> names;
-  bool anyDispatch = false;
-  if (m->functions())
-    for (uint32_t i = 0; i < m->functions()->size(); ++i) {
-      auto p = convertFunction(m->functions()->Get(i), i, exes);
-      if (!p.ok())
-        return p.status().withContext(file);
-      if (!names.insert(p->name).second)
-        return dataLoss(file + ": function '" + p->name + "' is defined twice");
-      anyDispatch |= !p->dispatches.empty();
-      programs.push_back(std::move(p).value());
-      sources.push_back(m->functions()->Get(i));
-    }
+  TESSEL_ASSIGN_OR_RETURN(ParsedModule parsed, parseModule(bytes, fileName));
+  const fb::Module *m = parsed.module;
+  std::vector<hal::ExecutableSpec> &exes = parsed.exes;
+  std::vector<detail::FunctionProgram> &programs = parsed.programs;
+  std::vector<const fb::Function *> &sources = parsed.sources;
+  bool anyDispatch = parsed.anyDispatch;
 
   // Prepare the first executable for this device's target that loads.
   std::shared_ptr<hal::Executable> executable;

@@ -17,8 +17,17 @@ namespace mlir::tessel {
 /// Verify, inline, legalize and fuse the input program.
 void buildInputPipeline(OpPassManager &pm);
 
+struct DispatchOptions : PassPipelineOptions<DispatchOptions> {
+  Option<bool> fuseRows{
+      *this, "fuse-rows",
+      llvm::cl::desc("One dispatch per chain of row ops (softmax, layernorm); "
+                     "only for targets that support it (cuda)"),
+      llvm::cl::init(false)};
+};
+
 /// Split public functions into dispatch functions and host programs.
-void buildDispatchPipeline(OpPassManager &pm);
+void buildDispatchPipeline(OpPassManager &pm,
+                           const DispatchOptions &options = {});
 
 struct CPUCodegenOptions : PassPipelineOptions<CPUCodegenOptions> {
   Option<int64_t> vectorBits{*this, "vector-bits",

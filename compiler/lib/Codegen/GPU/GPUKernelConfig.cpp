@@ -1,6 +1,8 @@
 //===- GPUKernelConfig.cpp - per-kernel GPU strategy -----------*- C++ -*-===//
 //
 // Heuristics, in one place:
+// - fused row dispatches (softmax, layernorm): one warp per row holding the
+//   row in registers (GPURowFusion.cpp);
 // - contractions: 64x64 block tiles of M and N, 4x4 per thread (256
 //   threads), K in steps of 4 inside each thread, operands read through L1
 //   (no shared memory yet; 8x8 per thread and register double buffering
@@ -26,6 +28,7 @@
 #include "tessel/Codegen/GPU/GPUKernelConfig.h"
 
 #include "tessel/Codegen/Common/TileAndVectorize.h"
+#include "tessel/Codegen/GPU/GPURowFusion.h"
 #include "tessel/Codegen/GPU/GPUWarpReduction.h"
 
 using namespace mlir;
@@ -73,6 +76,10 @@ std::optional<unsigned> transposedLoop(linalg::LinalgOp op, unsigned x) {
 
 GPUKernelConfig mlir::tessel::getGPUKernelConfig(func::FuncOp kernel) {
   GPUKernelConfig config;
+  if (canUseRowFusion(kernel)) {
+    config.rowFusion = true;
+    return config;
+  }
   linalg::LinalgOp root = findTileableRoot(kernel, config.serialReason);
   if (!root)
     return config;

@@ -10,6 +10,7 @@
 
 #include "tessel/Codegen/Common/TileAndVectorize.h"
 #include "tessel/Codegen/GPU/GPUKernelConfig.h"
+#include "tessel/Codegen/GPU/GPURowFusion.h"
 #include "tessel/Codegen/GPU/GPUWarpReduction.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -43,7 +44,10 @@ LogicalResult tileAndVectorizeGPUKernel(func::FuncOp kernel) {
   GPUKernelConfig config = getGPUKernelConfig(kernel);
   IRRewriter rewriter(kernel.getContext());
   using LoopType = scf::SCFTilingOptions::LoopType;
-  if (config.warpReduction) {
+  if (config.rowFusion) {
+    if (failed(emitRowFusion(kernel)))
+      return kernel.emitError("row fusion failed");
+  } else if (config.warpReduction) {
     if (failed(emitWarpReduction(kernel, config.root)))
       return kernel.emitError("warp reduction failed");
   } else if (config.root) {

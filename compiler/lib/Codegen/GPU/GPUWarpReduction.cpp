@@ -40,8 +40,10 @@ constexpr int64_t kVectorWidth = 4;
 /// Steps of the reduced loop per iteration (independent loads in flight).
 constexpr int64_t kUnroll = 4;
 
-/// The gpu reduction kind of `combiner`, if it is a supported one.
-std::optional<gpu::AllReduceOperation> reductionKind(Operation *combiner) {
+} // namespace
+
+std::optional<gpu::AllReduceOperation>
+mlir::tessel::gpuReductionKind(Operation *combiner) {
   using K = gpu::AllReduceOperation;
   return llvm::TypeSwitch<Operation *, std::optional<K>>(combiner)
       .Case<arith::AddFOp, arith::AddIOp>([](auto) { return K::ADD; })
@@ -60,11 +62,33 @@ std::optional<gpu::AllReduceOperation> reductionKind(Operation *combiner) {
       .Default([](Operation *) { return std::nullopt; });
 }
 
-/// The memref a kernel operand tensor was read from, if it is one.
-Value bindingOf(Value tensor) {
+Value mlir::tessel::bindingMemRef(Value tensor) {
   auto toTensor = tensor.getDefiningOp<bufferization::ToTensorOp>();
   return toTensor ? toTensor.getBuffer() : Value();
 }
+
+WarpPerRowIds mlir::tessel::createWarpPerRowIds(OpBuilder &b, Location loc) {
+  Value warp = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::y);
+  Value lane = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value blockId = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  Value warps = arith::ConstantIndexOp::create(b, loc, kWarpsPerBlock);
+  Value row = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, blockId, warps), warp);
+  return {lane, row};
+}
+
+void mlir::tessel::setWarpPerRowLaunch(func::FuncOp kernel, int64_t rows) {
+  Builder b(kernel.getContext());
+  kernel->setAttr(
+      kWorkgroupCountAttr,
+      b.getDenseI64ArrayAttr(
+          {static_cast<int64_t>(llvm::divideCeil(rows, kWarpsPerBlock)), 1,
+           1}));
+  kernel->setAttr(kWorkgroupSizeAttr,
+                  b.getDenseI64ArrayAttr({kWarpSize, kWarpsPerBlock, 1}));
+}
+
+namespace {
 
 struct WarpReductionPlan {
   linalg::GenericOp root;
@@ -117,7 +141,7 @@ FailureOr<WarpReductionPlan> planWarpReduction(func::FuncOp kernel,
   if (!combiner || !acc.hasOneUse() || *acc.getUsers().begin() != combiner ||
       combiner->getNumOperands() != 2)
     return failure();
-  std::optional<gpu::AllReduceOperation> kind = reductionKind(combiner);
+  std::optional<gpu::AllReduceOperation> kind = gpuReductionKind(combiner);
   if (!kind)
     return failure();
   plan.root = root;
@@ -131,7 +155,7 @@ FailureOr<WarpReductionPlan> planWarpReduction(func::FuncOp kernel,
   plan.vectorLoads = ranges.back() % kVectorWidth == 0;
   AffineExpr reducedDim = getAffineDimExpr(n - 1, ctx);
   for (OpOperand *in : root.getDpsInputOperands()) {
-    Value mem = bindingOf(in->get());
+    Value mem = bindingMemRef(in->get());
     if (!mem)
       return failure();
     plan.inputMemRefs.push_back(mem);
@@ -164,7 +188,7 @@ FailureOr<WarpReductionPlan> planWarpReduction(func::FuncOp kernel,
       return failure();
     plan.initConstant = cast<TypedAttr>(cst.getValue());
   } else if (auto copy = init.getDefiningOp<linalg::CopyOp>()) {
-    plan.initMemRef = bindingOf(copy.getInputs()[0]);
+    plan.initMemRef = bindingMemRef(copy.getInputs()[0]);
     if (!plan.initMemRef)
       return failure();
   } else {
@@ -198,12 +222,7 @@ LogicalResult mlir::tessel::emitWarpReduction(func::FuncOp kernel,
   auto cIndex = [&](int64_t v) {
     return arith::ConstantIndexOp::create(b, loc, v).getResult();
   };
-  Value warp = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::y);
-  Value lane = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-  Value blockId = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
-  Value row = arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, blockId, cIndex(kWarpsPerBlock)),
-      warp);
+  auto [lane, row] = createWarpPerRowIds(b, loc);
   Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row,
                                         cIndex(rows));
   auto ifRow = scf::IfOp::create(b, loc, inRange, /*else=*/false);
@@ -339,10 +358,6 @@ LogicalResult mlir::tessel::emitWarpReduction(func::FuncOp kernel,
 
   // The tensor computation is now dead.
   plan.store.erase();
-  kernel->setAttr(kWorkgroupCountAttr,
-                  b.getDenseI64ArrayAttr(
-                      {static_cast<int64_t>(llvm::divideCeil(rows, kWarpsPerBlock)), 1, 1}));
-  kernel->setAttr(kWorkgroupSizeAttr,
-                  b.getDenseI64ArrayAttr({kWarpSize, kWarpsPerBlock, 1}));
+  setWarpPerRowLaunch(kernel, rows);
   return success();
 }

@@ -125,6 +125,10 @@ public:
   /// after verifying the file; lets a caller choose a device before loading.
   static StatusOr<std::vector<std::string>> executableTargets(const std::string &path);
 
+  /// describe() of module file `path` without loading it on a device
+  /// (any module, whatever its targets, on any machine).
+  static StatusOr<std::string> describeFile(const std::string &path);
+
   /// The file name (or the name given to loadBytes).
   const std::string &name() const { return name_; }
   const std::vector<Function> &functions() const { return functions_; }

@@ -21,6 +21,8 @@ struct GPUKernelConfig {
   /// Reduce `root` with one warp per output element (GPUWarpReduction.h)
   /// instead of tiling it.
   bool warpReduction = false;
+  /// Run a fused chain of row ops with one warp per row (GPURowFusion.h).
+  bool rowFusion = false;
   /// Per loop of `root`: block tile (0 = whole loop in each block).
   SmallVector<int64_t> blockTiles;
   /// Per loop: tile of one thread inside a block tile (0 = not split).

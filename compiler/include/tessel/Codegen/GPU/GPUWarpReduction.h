@@ -4,6 +4,7 @@
 #define TESSEL_CODEGEN_GPU_GPUWARPREDUCTION_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
 namespace mlir::tessel {
 
@@ -16,6 +17,23 @@ bool canUseWarpReduction(func::FuncOp kernel, Operation *root);
 /// on the binding memrefs and sets the kernel's grid and block size. The
 /// tensor ops left behind are dead.
 LogicalResult emitWarpReduction(func::FuncOp kernel, Operation *root);
+
+/// The gpu.subgroup_reduce kind of a reduction body's combiner, if warp
+/// shuffles support it.
+std::optional<gpu::AllReduceOperation> gpuReductionKind(Operation *combiner);
+
+/// The memref a kernel's tensor operand was read from (a binding), if any.
+Value bindingMemRef(Value tensor);
+
+/// Block, warp and lane ids of a kernel run as one warp per row, 8 warps
+/// per block (threads 32 x 8): `row` = block * 8 + warp.
+struct WarpPerRowIds {
+  Value lane, row;
+};
+WarpPerRowIds createWarpPerRowIds(OpBuilder &b, Location loc);
+
+/// Grid and block size attributes of a warp-per-row kernel of `rows` rows.
+void setWarpPerRowLaunch(func::FuncOp kernel, int64_t rows);
 
 } // namespace mlir::tessel
 

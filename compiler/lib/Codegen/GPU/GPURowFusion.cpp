@@ -155,19 +155,9 @@ LogicalResult mlir::tessel::emitRowFusion(func::FuncOp kernel) {
   auto cIndex = [&](int64_t v) {
     return arith::ConstantIndexOp::create(b, loc, v).getResult();
   };
-  auto [lane, row] = createWarpPerRowIds(b, loc);
-  Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row,
-                                        cIndex(rows));
-  auto ifRow = scf::IfOp::create(b, loc, inRange, /*else=*/false);
-  b.setInsertionPoint(ifRow.thenBlock()->getTerminator());
-
-  // Row indices (row-major delinearization).
-  SmallVector<Value> rowIdx(p);
-  Value rest = row;
-  for (int d = static_cast<int>(p) - 1; d >= 0; --d) {
-    rowIdx[d] = arith::RemUIOp::create(b, loc, rest, cIndex(space.rows[d]));
-    rest = arith::DivUIOp::create(b, loc, rest, cIndex(space.rows[d]));
-  }
+  WarpPerRow warpRow = beginWarpPerRow(b, loc, space.rows);
+  Value lane = warpRow.lane;
+  SmallVector<Value> rowIdx(warpRow.rowIndices);
 
   // Chunks: this lane's first element j of chunk c, whether it is inside
   // the row (null: always), and an index safe to load from.

@@ -67,14 +67,32 @@ Value mlir::tessel::bindingMemRef(Value tensor) {
   return toTensor ? toTensor.getBuffer() : Value();
 }
 
-WarpPerRowIds mlir::tessel::createWarpPerRowIds(OpBuilder &b, Location loc) {
+WarpPerRow mlir::tessel::beginWarpPerRow(OpBuilder &b, Location loc,
+                                         ArrayRef<int64_t> rowShape) {
+  auto cIndex = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v).getResult();
+  };
   Value warp = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::y);
   Value lane = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   Value blockId = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
-  Value warps = arith::ConstantIndexOp::create(b, loc, kWarpsPerBlock);
   Value row = arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, blockId, warps), warp);
-  return {lane, row};
+      b, loc, arith::MulIOp::create(b, loc, blockId, cIndex(kWarpsPerBlock)),
+      warp);
+  int64_t rows = 1;
+  for (int64_t r : rowShape)
+    rows *= r;
+  Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row,
+                                        cIndex(rows));
+  auto ifRow = scf::IfOp::create(b, loc, inRange, /*else=*/false);
+  b.setInsertionPoint(ifRow.thenBlock()->getTerminator());
+  WarpPerRow result{lane, SmallVector<Value>(rowShape.size())};
+  Value rest = row;
+  for (int d = static_cast<int>(rowShape.size()) - 1; d >= 0; --d) {
+    result.rowIndices[d] =
+        arith::RemUIOp::create(b, loc, rest, cIndex(rowShape[d]));
+    rest = arith::DivUIOp::create(b, loc, rest, cIndex(rowShape[d]));
+  }
+  return result;
 }
 
 void mlir::tessel::setWarpPerRowLaunch(func::FuncOp kernel, int64_t rows) {
@@ -222,19 +240,11 @@ LogicalResult mlir::tessel::emitWarpReduction(func::FuncOp kernel,
   auto cIndex = [&](int64_t v) {
     return arith::ConstantIndexOp::create(b, loc, v).getResult();
   };
-  auto [lane, row] = createWarpPerRowIds(b, loc);
-  Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row,
-                                        cIndex(rows));
-  auto ifRow = scf::IfOp::create(b, loc, inRange, /*else=*/false);
-  b.setInsertionPoint(ifRow.thenBlock()->getTerminator());
-
-  // Parallel loop indices of this row (row-major delinearization).
-  SmallVector<Value> ivs(n);
-  Value rest = row;
-  for (int d = static_cast<int>(n) - 2; d >= 0; --d) {
-    ivs[d] = arith::RemUIOp::create(b, loc, rest, cIndex(ranges[d]));
-    rest = arith::DivUIOp::create(b, loc, rest, cIndex(ranges[d]));
-  }
+  WarpPerRow warpRow =
+      beginWarpPerRow(b, loc, ArrayRef<int64_t>(ranges).drop_back());
+  Value lane = warpRow.lane;
+  SmallVector<Value> ivs(warpRow.rowIndices);
+  ivs.push_back(Value()); // the reduced loop's index, set per load
 
   // Each lane reduces columns lane, lane + 32, ... or, with vector loads,
   // the vectors at 4 * lane, 4 * lane + 128, ... The main loop takes

@@ -25,12 +25,16 @@ std::optional<gpu::AllReduceOperation> gpuReductionKind(Operation *combiner);
 /// The memref a kernel's tensor operand was read from (a binding), if any.
 Value bindingMemRef(Value tensor);
 
-/// Block, warp and lane ids of a kernel run as one warp per row, 8 warps
-/// per block (threads 32 x 8): `row` = block * 8 + warp.
-struct WarpPerRowIds {
-  Value lane, row;
+/// Starts the body of a kernel run as one warp per row, 8 warps per block
+/// (threads 32 x 8): computes this warp's row (block * 8 + warp) as indices
+/// of `rowShape` (row-major) and opens `if (row < rows)`, leaving `b`
+/// inside it.
+struct WarpPerRow {
+  Value lane;
+  SmallVector<Value> rowIndices;
 };
-WarpPerRowIds createWarpPerRowIds(OpBuilder &b, Location loc);
+WarpPerRow beginWarpPerRow(OpBuilder &b, Location loc,
+                           ArrayRef<int64_t> rowShape);
 
 /// Grid and block size attributes of a warp-per-row kernel of `rows` rows.
 void setWarpPerRowLaunch(func::FuncOp kernel, int64_t rows);

@@ -42,8 +42,7 @@ constexpr int64_t kVectorWidth = 4;
 struct RowOp {
   linalg::GenericOp op;
   RowOpKind kind;
-  Value initMemRef;       // reduction: initial values from memory, or
-  TypedAttr initConstant; // a fill constant
+  ReductionInit init; // reductions only
 };
 
 struct RowFusionPlan {
@@ -82,25 +81,16 @@ FailureOr<RowFusionPlan> planRowFusion(func::FuncOp kernel) {
     std::optional<RowOpKind> kind = classifyRowOp(g, plan.space);
     if (!kind)
       return failure();
-    RowOp rowOp{g, *kind, {}, {}};
+    RowOp rowOp{g, *kind, {}};
     for (OpOperand *in : g.getDpsInputOperands())
       if (chainValues.contains(in->get()) ? !readsOwnRow(g, in)
                                           : !bindingMemRef(in->get()))
         return failure();
     if (*kind == RowOpKind::Reduction) {
-      Value init = g.getDpsInits()[0];
-      if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
-        auto cst = fill.getInputs()[0].getDefiningOp<arith::ConstantOp>();
-        if (!cst)
-          return failure();
-        rowOp.initConstant = cast<TypedAttr>(cst.getValue());
-      } else if (auto copy = init.getDefiningOp<linalg::CopyOp>()) {
-        rowOp.initMemRef = bindingMemRef(copy.getInputs()[0]);
-        if (!rowOp.initMemRef)
-          return failure();
-      } else {
+      FailureOr<ReductionInit> init = getReductionInit(g);
+      if (failed(init))
         return failure();
-      }
+      rowOp.init = *init;
       if (!gpuReductionKind(rowReductionCombiner(g)))
         return failure();
     }
@@ -285,17 +275,9 @@ LogicalResult mlir::tessel::emitRowFusion(func::FuncOp kernel) {
         }
       Value total = gpu::SubgroupReduceOp::create(
           b, loc, acc, *gpuReductionKind(combiner), /*uniform=*/true);
-      Value init =
-          r.initConstant
-              ? arith::ConstantOp::create(b, loc, r.initConstant).getResult()
-              : memref::LoadOp::create(b, loc, r.initMemRef, rowIdx)
-                    .getResult();
-      // combiner(total, init), with init where the accumulator was.
-      Value accArg = op.getRegion().front().getArguments().back();
-      IRMapping combine;
-      for (auto [i, operand] : llvm::enumerate(combiner->getOperands()))
-        combine.map(operand, operand == accArg ? init : total);
-      scalars[result] = b.clone(*combiner, combine)->getResult(0);
+      scalars[result] = combineWithInit(
+          b, loc, combiner, op.getRegion().front().getArguments().back(),
+          total, r.init, rowIdx);
       break;
     }
     }

@@ -95,6 +95,35 @@ WarpPerRow mlir::tessel::beginWarpPerRow(OpBuilder &b, Location loc,
   return result;
 }
 
+FailureOr<ReductionInit>
+mlir::tessel::getReductionInit(linalg::GenericOp reduction) {
+  Value init = reduction.getDpsInits()[0];
+  if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
+    auto cst = fill.getInputs()[0].getDefiningOp<arith::ConstantOp>();
+    if (!cst)
+      return failure();
+    return ReductionInit{cast<TypedAttr>(cst.getValue()), Value()};
+  }
+  if (auto copy = init.getDefiningOp<linalg::CopyOp>())
+    if (Value mem = bindingMemRef(copy.getInputs()[0]))
+      return ReductionInit{TypedAttr(), mem};
+  return failure();
+}
+
+Value mlir::tessel::combineWithInit(OpBuilder &b, Location loc,
+                                    Operation *combiner, Value accArg,
+                                    Value total, const ReductionInit &init,
+                                    ValueRange indices) {
+  Value initValue =
+      init.constant
+          ? arith::ConstantOp::create(b, loc, init.constant).getResult()
+          : memref::LoadOp::create(b, loc, init.memRef, indices).getResult();
+  IRMapping mapping;
+  for (Value operand : combiner->getOperands())
+    mapping.map(operand, operand == accArg ? initValue : total);
+  return b.clone(*combiner, mapping)->getResult(0);
+}
+
 void mlir::tessel::setWarpPerRowLaunch(func::FuncOp kernel, int64_t rows) {
   Builder b(kernel.getContext());
   kernel->setAttr(
@@ -114,8 +143,7 @@ struct WarpReductionPlan {
   gpu::AllReduceOperation kind;
   SmallVector<Value> inputMemRefs; // per DPS input
   Value outputMemRef;              // where the result goes
-  Value initMemRef;                // initial value from memory, or
-  TypedAttr initConstant;          // a fill constant
+  ReductionInit init;
   /// Lanes load kVectorWidth consecutive elements of the contiguous inputs
   /// at a time (the reduced length is a multiple of it).
   bool vectorLoads = false;
@@ -198,20 +226,10 @@ FailureOr<WarpReductionPlan> planWarpReduction(func::FuncOp kernel,
     return failure();
   plan.outputMemRef = plan.store.getDest();
 
-  // Initial value: a constant fill, or a copy of an operand binding.
-  Value init = root.getDpsInits()[0];
-  if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
-    auto cst = fill.getInputs()[0].getDefiningOp<arith::ConstantOp>();
-    if (!cst)
-      return failure();
-    plan.initConstant = cast<TypedAttr>(cst.getValue());
-  } else if (auto copy = init.getDefiningOp<linalg::CopyOp>()) {
-    plan.initMemRef = bindingMemRef(copy.getInputs()[0]);
-    if (!plan.initMemRef)
-      return failure();
-  } else {
+  FailureOr<ReductionInit> init = getReductionInit(root);
+  if (failed(init))
     return failure();
-  }
+  plan.init = *init;
   return plan;
 }
 
@@ -350,20 +368,9 @@ LogicalResult mlir::tessel::emitWarpReduction(func::FuncOp kernel,
   auto ifLane0 = scf::IfOp::create(b, loc, isLane0, /*else=*/false);
   b.setInsertionPoint(ifLane0.thenBlock()->getTerminator());
   SmallVector<Value> outIndices(ivs.begin(), ivs.end() - 1);
-  Value init = plan.initConstant
-                   ? arith::ConstantOp::create(b, loc, plan.initConstant)
-                         .getResult()
-                   : memref::LoadOp::create(b, loc, plan.initMemRef, outIndices)
-                         .getResult();
-  IRMapping combine;
-  combine.map(plan.combiner->getOperand(0), total);
-  combine.map(plan.combiner->getOperand(1), init);
-  // The accumulator may be either operand of the combiner.
-  if (plan.combiner->getOperand(0) == root.getRegion().front().getArguments().back()) {
-    combine.map(plan.combiner->getOperand(0), init);
-    combine.map(plan.combiner->getOperand(1), total);
-  }
-  Value result = b.clone(*plan.combiner, combine)->getResult(0);
+  Value result = combineWithInit(
+      b, loc, plan.combiner, root.getRegion().front().getArguments().back(),
+      total, plan.init, outIndices);
   memref::StoreOp::create(b, loc, result, plan.outputMemRef, outIndices);
 
   // The tensor computation is now dead.

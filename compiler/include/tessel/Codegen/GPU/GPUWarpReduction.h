@@ -5,6 +5,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 
 namespace mlir::tessel {
 
@@ -35,6 +36,20 @@ struct WarpPerRow {
 };
 WarpPerRow beginWarpPerRow(OpBuilder &b, Location loc,
                            ArrayRef<int64_t> rowShape);
+
+/// Where a reduction's initial values come from: a linalg.fill of a
+/// constant, or a copy of a binding (one value per output element).
+struct ReductionInit {
+  TypedAttr constant;
+  Value memRef;
+};
+FailureOr<ReductionInit> getReductionInit(linalg::GenericOp reduction);
+
+/// combiner(total, init) for the output element at `indices`, with the
+/// initial value where the body had its accumulator `accArg`.
+Value combineWithInit(OpBuilder &b, Location loc, Operation *combiner,
+                      Value accArg, Value total, const ReductionInit &init,
+                      ValueRange indices);
 
 /// Grid and block size attributes of a warp-per-row kernel of `rows` rows.
 void setWarpPerRowLaunch(func::FuncOp kernel, int64_t rows);

@@ -175,7 +175,6 @@ LogicalResult mlir::tessel::emitRowFusion(func::FuncOp kernel) {
   DenseMap<Value, SmallVector<Value>> rowValues; // [c * width + e]
   DenseMap<Value, Value> scalars;
   DenseMap<std::pair<Value, int64_t>, Value> loaded; // (memref, chunk)
-  MLIRContext *ctx = kernel.getContext();
   auto loadChunk = [&](Value mem, int64_t c, ValueRange indices) {
     auto key = std::make_pair(mem, c);
     auto it = loaded.find(key);
@@ -317,7 +316,6 @@ LogicalResult mlir::tessel::emitRowFusion(func::FuncOp kernel) {
       memref::StoreOp::create(b, loc, scalars.lookup(src), dest, rowIdx);
     }
   }
-  (void)ctx;
   for (auto store : plan.stores)
     store.erase();
   setWarpPerRowLaunch(kernel, rows);

@@ -49,7 +49,8 @@ order and prints each result, or writes them with --output (one per result).
                         |got-exp| <= R*(1+|exp|); ints and i1 must match
   --tolerance=R         default 1e-5
   --benchmark=N         after 2 warm-up calls, time N calls
-  --print-module        describe the module's functions and executables
+  --print-module        describe the module's functions and executables (no
+                        device needed: works for any module on any machine)
 Exit status: 0 ok, 1 failure or mismatch, 2 usage error.
 )";
 

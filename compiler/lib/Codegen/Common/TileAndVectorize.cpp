@@ -69,6 +69,15 @@ bool touchesI1Memory(linalg::LinalgOp op) {
   });
 }
 
+/// Whether `op` has an operand of a float type narrower than 32 bits
+/// (computed through emulation).
+bool hasSmallFloat(linalg::LinalgOp op) {
+  return llvm::any_of(op->getOperandTypes(), [](Type t) {
+    auto el = dyn_cast<FloatType>(getElementTypeOrSelf(t));
+    return el && el.getWidth() < 32;
+  });
+}
+
 /// Whether `op`'s body divides integers (which traps on a zero divisor).
 bool mayTrapOnGarbage(linalg::LinalgOp op) {
   return op->walk([](Operation *inner) {
@@ -131,7 +140,7 @@ FailureOr<Operation *> mlir::tessel::tileReductions(RewriterBase &rewriter,
 
 /// Vectorizes every structured op in `kernel` whose tile is small enough.
 void mlir::tessel::vectorizeSmallOps(RewriterBase &rewriter, func::FuncOp kernel,
-                       int64_t maxElements) {
+                       int64_t maxElements, bool maskReductions) {
   SmallVector<linalg::LinalgOp> ops;
   kernel.walk([&](linalg::LinalgOp op) {
     if (op.hasPureTensorSemantics())
@@ -154,9 +163,9 @@ void mlir::tessel::vectorizeSmallOps(RewriterBase &rewriter, func::FuncOp kernel
     if (!isStatic && mayTrapOnGarbage(op))
       continue;
     // Masked reductions lower to masked vector.reduction ops that later
-    // rewrites (small-float emulation) cannot enter; partial tiles of
-    // reductions stay scalar.
-    if (!isStatic && op.getNumReductionLoops() != 0)
+    // rewrites (small-float emulation) cannot enter.
+    if (!isStatic && op.getNumReductionLoops() != 0 &&
+        (!maskReductions || hasSmallFloat(op)))
       continue;
     SmallVector<int64_t> sizes = isStatic ? SmallVector<int64_t>() : *bounds;
     SmallVector<bool> scalable(sizes.size(), false);

@@ -69,7 +69,8 @@ LogicalResult tileAndVectorizeGPUKernel(func::FuncOp kernel) {
       return kernel.emitError("tiling reductions failed");
   }
   cleanupAfterTiling(kernel);
-  vectorizeSmallOps(rewriter, kernel, kGPUMaxVectorElements);
+  vectorizeSmallOps(rewriter, kernel, kGPUMaxVectorElements,
+                    /*maskReductions=*/true);
   cleanupAfterTiling(kernel);
   hoistAccumulators(rewriter, kernel);
   cleanupAfterTiling(kernel);

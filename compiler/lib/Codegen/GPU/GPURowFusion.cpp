@@ -36,9 +36,6 @@ using namespace mlir::tessel;
 
 namespace {
 
-constexpr int64_t kWarpSize = 32;
-constexpr int64_t kVectorWidth = 4;
-
 struct RowOp {
   linalg::GenericOp op;
   RowOpKind kind;
@@ -151,8 +148,8 @@ LogicalResult mlir::tessel::emitRowFusion(func::FuncOp kernel) {
 
   // Chunks: this lane's first element j of chunk c, whether it is inside
   // the row (null: always), and an index safe to load from.
-  int64_t width = length % kVectorWidth == 0 ? kVectorWidth : 1;
-  int64_t step = kWarpSize * width;
+  int64_t width = length % kGPUVectorWidth32 == 0 ? kGPUVectorWidth32 : 1;
+  int64_t step = kGPUWarpSize * width;
   int64_t chunks = llvm::divideCeil(length, step);
   Value laneOffset = arith::MulIOp::create(b, loc, lane, cIndex(width));
   SmallVector<Value> first, valid, safe;

@@ -33,10 +33,7 @@ using namespace mlir::tessel;
 
 namespace {
 
-constexpr int64_t kWarpSize = 32;
 constexpr int64_t kWarpsPerBlock = 8;
-/// Elements per lane load along the reduced loop: 128 bits of 32-bit values.
-constexpr int64_t kVectorWidth = 4;
 /// Steps of the reduced loop per iteration (independent loads in flight).
 constexpr int64_t kUnroll = 4;
 
@@ -132,7 +129,7 @@ void mlir::tessel::setWarpPerRowLaunch(func::FuncOp kernel, int64_t rows) {
           {static_cast<int64_t>(llvm::divideCeil(rows, kWarpsPerBlock)), 1,
            1}));
   kernel->setAttr(kWorkgroupSizeAttr,
-                  b.getDenseI64ArrayAttr({kWarpSize, kWarpsPerBlock, 1}));
+                  b.getDenseI64ArrayAttr({kGPUWarpSize, kWarpsPerBlock, 1}));
 }
 
 namespace {
@@ -144,8 +141,8 @@ struct WarpReductionPlan {
   SmallVector<Value> inputMemRefs; // per DPS input
   Value outputMemRef;              // where the result goes
   ReductionInit init;
-  /// Lanes load kVectorWidth consecutive elements of the contiguous inputs
-  /// at a time (the reduced length is a multiple of it).
+  /// Lanes load kGPUVectorWidth32 consecutive elements of the contiguous
+  /// inputs at a time (the reduced length is a multiple of it).
   bool vectorLoads = false;
   SmallVector<bool> inputIsContiguous; // per DPS input
   bufferization::MaterializeInDestinationOp store;
@@ -198,7 +195,7 @@ FailureOr<WarpReductionPlan> planWarpReduction(func::FuncOp kernel,
   // the reduced loop, or lanes would not coalesce. Vector loads need every
   // input that varies along the reduced loop to be contiguous along it.
   bool contiguous = false;
-  plan.vectorLoads = ranges.back() % kVectorWidth == 0;
+  plan.vectorLoads = ranges.back() % kGPUVectorWidth32 == 0;
   AffineExpr reducedDim = getAffineDimExpr(n - 1, ctx);
   for (OpOperand *in : root.getDpsInputOperands()) {
     Value mem = bindingMemRef(in->get());
@@ -272,8 +269,8 @@ LogicalResult mlir::tessel::emitWarpReduction(func::FuncOp kernel,
   if (!neutral)
     return failure();
   Value identity = arith::ConstantOp::create(b, loc, *neutral);
-  int64_t width = plan.vectorLoads ? kVectorWidth : 1;
-  int64_t step = kWarpSize * width;
+  int64_t width = plan.vectorLoads ? kGPUVectorWidth32 : 1;
+  int64_t step = kGPUWarpSize * width;
   Block &body = root.getRegion().front();
 
   // Loads of every input at reduced index `k`: a vector for contiguous

@@ -9,6 +9,11 @@
 
 namespace mlir::tessel {
 
+/// Lanes of a warp (NVIDIA).
+inline constexpr int64_t kGPUWarpSize = 32;
+/// Elements of a lane's 128-bit load of 32-bit values.
+inline constexpr int64_t kGPUVectorWidth32 = 4;
+
 /// Whether `root` (the root of `kernel`) is a 32-bit reduction along its
 /// last, contiguous loop with a combiner that warp shuffles support, reading
 /// its inputs straight from bindings.

@@ -69,8 +69,8 @@ struct RowGroup {
   Operation *first;
 };
 
-/// Whether `v` is computed from a result of `group` (within `block`, whose
-/// ops before `first` cannot be).
+/// Whether `v` is computed from a result of `group`, whose first op is
+/// `first` (ops before it in the block cannot be).
 bool dependsOnGroup(Value v, unsigned group, Operation *first,
                     const DenseMap<Operation *, unsigned> &groupOf,
                     DenseMap<Operation *, bool> &memo) {
@@ -102,23 +102,22 @@ bool canJoinRowGroup(Operation *op, const RowGroup &rg,
   auto generic = dyn_cast<linalg::GenericOp>(op);
   if (!generic || !classifyRowOp(generic, rg.space))
     return false;
+  auto inGroup = [&](Value v) {
+    auto g = groupOf.find(v.getDefiningOp());
+    return g != groupOf.end() && g->second == rg.group;
+  };
   // Values of the group are read at the row being computed only.
-  for (OpOperand *in : generic.getDpsInputOperands()) {
-    Operation *def = in->get().getDefiningOp();
-    auto g = def ? groupOf.find(def) : groupOf.end();
-    if (g != groupOf.end() && g->second == rg.group &&
-        !readsOwnRow(generic, in))
+  for (OpOperand *in : generic.getDpsInputOperands())
+    if (inGroup(in->get()) && !readsOwnRow(generic, in))
       return false;
-  }
   bool readsGroup = false;
   DenseMap<Operation *, bool> memo;
   std::function<bool(Value)> ok = [&](Value v) {
-    Operation *def = v.getDefiningOp();
-    auto g = def ? groupOf.find(def) : groupOf.end();
-    if (g != groupOf.end() && g->second == rg.group) {
+    if (inGroup(v)) {
       readsGroup = true;
       return true;
     }
+    Operation *def = v.getDefiningOp();
     if (def && isClonableProducer(def) && !isHostOp(def))
       return llvm::all_of(usedValues(def), ok);
     return !dependsOnGroup(v, rg.group, rg.first, groupOf, memo);

@@ -13,6 +13,9 @@
 // and the libdevice path are pipeline options.
 // CHECK: module attributes {gpu.container_module} {
 // CHECK-NEXT: gpu.module @tessel_kernels [#nvvm.target<O = 3, chip = "sm_80", features = "+ptx80">] {
+// The matmul's shared memory: globals in address space 3 (see below).
+// CHECK: llvm.mlir.global private @__tessel_smem_matmul_dispatch_0_a() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<2 x array<8 x array<132 x f32>>>
+// CHECK: llvm.mlir.global private @__tessel_smem_matmul_dispatch_0_b() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<2 x array<8 x array<128 x f32>>>
 // OPTS: gpu.module @tessel_kernels [#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80", link = ["{{.*}}libdevice.bc"]>]
 
 // No op of a dialect other than llvm/nvvm survives in the kernels (the
@@ -54,17 +57,23 @@ func.func private @exp_dispatch_0(%a: tensor<37x53xf32>) -> tensor<37x53xf32> at
   return %0 : tensor<37x53xf32>
 }
 
-// A 128x128x64 matmul: grid 2x2, 16x16 threads, each a 4x4 tile computed
-// with 128-bit loads and vector<4xf32> FMAs; no masks.
+// A 128x128x64 matmul (GPUSharedMemoryMatmul): one block of 16x16 threads,
+// 8x8 each, A and B staged through two shared-memory buffers (globals in
+// address space 3, 16-byte aligned); 128-bit global and shared loads,
+// vector<4xf32> FMAs, a barrier per K stage; no masks (exact tiles).
 // CHECK-LABEL: llvm.func @matmul_dispatch_0
 // CHECK-SAME: gpu.known_block_size = array<i32: 16, 16, 1>, nvvm.kernel
-// CHECK-SAME: tessel.workgroup_count = array<i64: 2, 2, 1>
+// CHECK-SAME: nvvm.minctasm = 2 : i32
+// CHECK-SAME: tessel.workgroup_count = array<i64: 1, 1, 1>
 // CHECK-NOT: llvm.intr.masked
-// CHECK: llvm.load %{{.+}} {alignment = 4 : i64} : !llvm.ptr -> vector<4xf32>
+// CHECK: llvm.load %{{.+}} {alignment = 16 : i64} : !llvm.ptr -> vector<4xf32>
+// CHECK: llvm.store %{{.+}}, %{{.+}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK: llvm.load %{{.+}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
 // CHECK-NOT: llvm.intr.masked
 // CHECK: llvm.intr.fmuladd({{.*}}) : (vector<4xf32>, vector<4xf32>, vector<4xf32>) -> vector<4xf32>
 // CHECK-NOT: llvm.intr.masked
-// CHECK: llvm.store %{{.+}}, %{{.+}} {alignment = 4 : i64} : vector<4xf32>, !llvm.ptr
+// CHECK: llvm.store %{{.+}}, %{{.+}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr
 // CHECK-NOT: llvm.intr.masked
 // CHECK: llvm.return
 func.func private @matmul_dispatch_0(%a: tensor<128x64xf32>, %b: tensor<64x128xf32>) -> tensor<128x128xf32> attributes {tessel.dispatch_function} {

@@ -3,10 +3,11 @@
 // Heuristics, in one place:
 // - fused row dispatches (softmax, layernorm): one warp per row holding the
 //   row in registers (GPURowFusion.cpp);
-// - contractions: 64x64 block tiles of M and N, 4x4 per thread (256
-//   threads), K in steps of 4 inside each thread, operands read through L1
-//   (no shared memory yet; 8x8 per thread and register double buffering
-//   were measured slower, bench/RESULTS.md);
+// - f32 matmuls and batch matmuls in the row-major layout, reading their
+//   operands from bindings: 128x128 per block, 8x8 per thread, A and B
+//   staged through double-buffered shared memory (GPUSharedMemoryMatmul.cpp);
+// - other contractions: 64x64 block tiles of M and N, 4x4 per thread (256
+//   threads), K in steps of 4 inside each thread, operands read through L1;
 // - reductions of 32-bit values along the innermost, contiguous loop
 //   (including full reductions to one value): one warp per output element,
 //   lanes striding the reduced loop with 128-bit loads, combined with warp
@@ -29,6 +30,7 @@
 
 #include "tessel/Codegen/Common/TileAndVectorize.h"
 #include "tessel/Codegen/GPU/GPURowFusion.h"
+#include "tessel/Codegen/GPU/GPUSharedMemoryMatmul.h"
 #include "tessel/Codegen/GPU/GPUWarpReduction.h"
 
 using namespace mlir;
@@ -93,6 +95,11 @@ GPUKernelConfig mlir::tessel::getGPUKernelConfig(func::FuncOp kernel) {
   if (canUseWarpReduction(kernel, root)) {
     config.root = root;
     config.warpReduction = true;
+    return config;
+  }
+  if (canUseSharedMemoryMatmul(kernel, root)) {
+    config.root = root;
+    config.sharedMemoryMatmul = true;
     return config;
   }
   if (parallel.empty()) {

@@ -11,6 +11,7 @@
 #include "tessel/Codegen/Common/TileAndVectorize.h"
 #include "tessel/Codegen/GPU/GPUKernelConfig.h"
 #include "tessel/Codegen/GPU/GPURowFusion.h"
+#include "tessel/Codegen/GPU/GPUSharedMemoryMatmul.h"
 #include "tessel/Codegen/GPU/GPUWarpReduction.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -50,6 +51,9 @@ LogicalResult tileAndVectorizeGPUKernel(func::FuncOp kernel) {
   } else if (config.warpReduction) {
     if (failed(emitWarpReduction(kernel, config.root)))
       return kernel.emitError("warp reduction failed");
+  } else if (config.sharedMemoryMatmul) {
+    if (failed(emitSharedMemoryMatmul(kernel, config.root)))
+      return kernel.emitError("shared-memory matmul failed");
   } else if (config.root) {
     auto root = cast<TilingInterface>(config.root.getOperation());
     MLIRContext *ctx = kernel.getContext();

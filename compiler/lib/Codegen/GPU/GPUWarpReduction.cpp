@@ -93,7 +93,7 @@ WarpPerRow mlir::tessel::beginWarpPerRow(OpBuilder &b, Location loc,
 }
 
 FailureOr<ReductionInit>
-mlir::tessel::getReductionInit(linalg::GenericOp reduction) {
+mlir::tessel::getReductionInit(linalg::LinalgOp reduction) {
   Value init = reduction.getDpsInits()[0];
   if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
     auto cst = fill.getInputs()[0].getDefiningOp<arith::ConstantOp>();

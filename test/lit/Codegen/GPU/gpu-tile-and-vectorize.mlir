@@ -70,7 +70,8 @@ func.func private @ew_partial_dispatch_0(%arg0: memref<37x53xf32>, %arg1: memref
 
 // -----
 
-// A matmul: 64x64 block tiles, 4x4 per thread (16x16 threads), K stepped
+// A matmul with a transposed B (not the row-major layout that
+// GPUSharedMemoryMatmul takes): 64x64 block tiles, 4x4 per thread (16x16 threads), K stepped
 // by 4 inside each thread; the fill is fused into a zero accumulator that
 // stays in iter_args, and each K step is one unmasked 4x4x4 vector.contract.
 // CHECK-LABEL: func.func private @matmul_dispatch_0
@@ -81,7 +82,7 @@ func.func private @ew_partial_dispatch_0(%arg0: memref<37x53xf32>, %arg1: memref
 // CHECK: scf.forall (%{{.+}}, %{{.+}}) = (0, 0) to (64, 64) step (4, 4) shared_outs
 // CHECK: %[[ACC:.+]] = scf.for %{{.+}} = %{{.+}} to %[[C64]] step %[[C4]] iter_args(%[[IT:.+]] = %[[ZERO]]) -> (vector<4x4xf32>)
 // CHECK: vector.transfer_read {{.*}} : tensor<128x64xf32>, vector<4x4xf32>
-// CHECK: vector.transfer_read {{.*}} : tensor<64x128xf32>, vector<4x4xf32>
+// CHECK: vector.transfer_read {{.*}} : tensor<128x64xf32>, vector<4x4xf32>
 // CHECK-NOT: vector.mask
 // CHECK: %[[C:.+]] = vector.contract {{.*}}iterator_types = ["parallel", "parallel", "reduction"]{{.*}}, %[[IT]] : vector<4x4xf32>, vector<4x4xf32> into vector<4x4xf32>
 // CHECK-NEXT: scf.yield %[[C]]
@@ -90,23 +91,23 @@ func.func private @ew_partial_dispatch_0(%arg0: memref<37x53xf32>, %arg1: memref
 // CHECK: } {mapping = [#gpu.block<y>, #gpu.block<x>], tessel.workgroups}
 // CHECK-NOT: linalg.matmul
 // CHECK-NOT: linalg.fill
-func.func private @matmul_dispatch_0(%arg0: memref<128x64xf32>, %arg1: memref<64x128xf32>, %arg2: memref<128x128xf32>) attributes {tessel.dispatch_function, tessel.kernel} {
+func.func private @matmul_dispatch_0(%arg0: memref<128x64xf32>, %arg1: memref<128x64xf32>, %arg2: memref<128x128xf32>) attributes {tessel.dispatch_function, tessel.kernel} {
   %cst = arith.constant 0.000000e+00 : f32
   %assume_align = memref.assume_alignment %arg0, 64 : memref<128x64xf32>
   %0 = bufferization.to_tensor %assume_align restrict : memref<128x64xf32> to tensor<128x64xf32>
-  %assume_align_0 = memref.assume_alignment %arg1, 64 : memref<64x128xf32>
-  %1 = bufferization.to_tensor %assume_align_0 restrict : memref<64x128xf32> to tensor<64x128xf32>
+  %assume_align_0 = memref.assume_alignment %arg1, 64 : memref<128x64xf32>
+  %1 = bufferization.to_tensor %assume_align_0 restrict : memref<128x64xf32> to tensor<128x64xf32>
   %assume_align_1 = memref.assume_alignment %arg2, 64 : memref<128x128xf32>
   %2 = tensor.empty() : tensor<128x128xf32>
   %3 = linalg.fill ins(%cst : f32) outs(%2 : tensor<128x128xf32>) -> tensor<128x128xf32>
-  %4 = linalg.matmul ins(%0, %1 : tensor<128x64xf32>, tensor<64x128xf32>) outs(%3 : tensor<128x128xf32>) -> tensor<128x128xf32>
+  %4 = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%0, %1 : tensor<128x64xf32>, tensor<128x64xf32>) outs(%3 : tensor<128x128xf32>) -> tensor<128x128xf32>
   bufferization.materialize_in_destination %4 in restrict writable %assume_align_1 : (tensor<128x128xf32>, memref<128x128xf32>) -> ()
   return
 }
 
 // -----
 
-// A matmul whose N (96) is not a multiple of the 64-wide block: tiles are
+// A matmul with a transposed B whose N (96) is not a multiple of the 64-wide block: tiles are
 // dynamic, so the fill is a masked 4x4 write and each K step is a masked
 // 4x4x4 contraction (masked loads of B and of the accumulator; on the GPU
 // that runs 4.2x faster than the scalar 4x4x? linalg.matmul it replaces).
@@ -115,21 +116,21 @@ func.func private @matmul_dispatch_0(%arg0: memref<128x64xf32>, %arg1: memref<64
 // CHECK: scf.forall (%{{.+}}, %{{.+}}) = (0, 0) to (64, %{{.+}}) step (4, 4) shared_outs
 // CHECK: vector.mask %{{.+}} { vector.transfer_write {{.*}} : vector<4x4xf32>, tensor<4x?xf32> }
 // CHECK: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%{{.+}} = %{{.+}}) -> (tensor<4x?xf32>)
-// CHECK: vector.mask %{{.+}} { vector.transfer_read {{.*}} : tensor<64x96xf32>, vector<4x4x4xf32> }
+// CHECK: vector.mask %{{.+}} { vector.transfer_read {{.*}} : tensor<96x64xf32>, vector<4x4x4xf32> }
 // CHECK: vector.mask %{{.+}} { vector.contract {{.*}} into vector<4x4xf32> }
 // CHECK: vector.mask %{{.+}} { vector.transfer_write {{.*}} : vector<4x4xf32>, tensor<4x?xf32> }
 // CHECK-NOT: linalg.matmul
 // CHECK: } {mapping = [#gpu.block<y>, #gpu.block<x>], tessel.workgroups}
-func.func private @matmul_partial_dispatch_0(%arg0: memref<128x64xf32>, %arg1: memref<64x96xf32>, %arg2: memref<128x96xf32>) attributes {tessel.dispatch_function, tessel.kernel} {
+func.func private @matmul_partial_dispatch_0(%arg0: memref<128x64xf32>, %arg1: memref<96x64xf32>, %arg2: memref<128x96xf32>) attributes {tessel.dispatch_function, tessel.kernel} {
   %cst = arith.constant 0.000000e+00 : f32
   %assume_align = memref.assume_alignment %arg0, 64 : memref<128x64xf32>
   %0 = bufferization.to_tensor %assume_align restrict : memref<128x64xf32> to tensor<128x64xf32>
-  %assume_align_0 = memref.assume_alignment %arg1, 64 : memref<64x96xf32>
-  %1 = bufferization.to_tensor %assume_align_0 restrict : memref<64x96xf32> to tensor<64x96xf32>
+  %assume_align_0 = memref.assume_alignment %arg1, 64 : memref<96x64xf32>
+  %1 = bufferization.to_tensor %assume_align_0 restrict : memref<96x64xf32> to tensor<96x64xf32>
   %assume_align_1 = memref.assume_alignment %arg2, 64 : memref<128x96xf32>
   %2 = tensor.empty() : tensor<128x96xf32>
   %3 = linalg.fill ins(%cst : f32) outs(%2 : tensor<128x96xf32>) -> tensor<128x96xf32>
-  %4 = linalg.matmul ins(%0, %1 : tensor<128x64xf32>, tensor<64x96xf32>) outs(%3 : tensor<128x96xf32>) -> tensor<128x96xf32>
+  %4 = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%0, %1 : tensor<128x64xf32>, tensor<96x64xf32>) outs(%3 : tensor<128x96xf32>) -> tensor<128x96xf32>
   bufferization.materialize_in_destination %4 in restrict writable %assume_align_1 : (tensor<128x96xf32>, memref<128x96xf32>) -> ()
   return
 }

@@ -21,6 +21,9 @@ struct GPUKernelConfig {
   /// Reduce `root` with one warp per output element (GPUWarpReduction.h)
   /// instead of tiling it.
   bool warpReduction = false;
+  /// Compute `root`, an f32 matmul, through shared memory
+  /// (GPUSharedMemoryMatmul.h) instead of tiling it.
+  bool sharedMemoryMatmul = false;
   /// Run a fused chain of row ops with one warp per row (GPURowFusion.h).
   bool rowFusion = false;
   /// Per loop of `root`: block tile (0 = whole loop in each block).

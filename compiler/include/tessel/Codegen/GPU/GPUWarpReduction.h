@@ -48,7 +48,7 @@ struct ReductionInit {
   TypedAttr constant;
   Value memRef;
 };
-FailureOr<ReductionInit> getReductionInit(linalg::GenericOp reduction);
+FailureOr<ReductionInit> getReductionInit(linalg::LinalgOp reduction);
 
 /// combiner(total, init) for the output element at `indices`, with the
 /// initial value where the body had its accumulator `accArg`.

@@ -1,0 +1,440 @@
+//===- GPUSharedMemoryMatmul.cpp - f32 matmul through smem -----*- C++ -*-===//
+//
+// The GPU strategy for f32 matmuls (and batch matmuls) in the row-major
+// layout: each block computes a 128x128 tile of C with 256 threads, and
+// each thread an 8x8 register tile, split into 2x2 sub-tiles of 4x4 at a
+// stride of 64 rows and columns (so that the shared-memory reads of a warp
+// are broadcasts or contiguous). K advances 8 at a time through two
+// shared-memory stages:
+// - A^T (K-major, rows padded from 128 to 132 floats: the transposing
+//   stores then hit 32 distinct banks) and B, one 128-bit global load of
+//   each per thread and stage;
+// - the loads of stage k+1 are issued before the 8x64 FMAs of stage k and
+//   stored to the other buffer after them (register prefetch), so their
+//   latency hides behind the FMAs; one barrier per stage.
+// Accumulators stay in registers (scf.for iter_args) across the K loop.
+// Edges: loads outside A or B read as 0 (masked; one predicate per thread,
+// so full tiles keep their 128-bit loads) and stores outside C are masked;
+// shapes that are multiples of the tiles get no masks at all. Barriers are
+// only in block-uniform control flow.
+//
+// Like GPUWarpReduction.cpp, the kernel is emitted directly on the binding
+// memrefs, so it needs no tiling or bufferization of its own. Shared
+// memory is a memref.global in the workgroup address space per kernel,
+// moved into the gpu.module with the kernel.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessel/Codegen/GPU/GPUSharedMemoryMatmul.h"
+
+#include "tessel/Codegen/GPU/GPUWarpReduction.h"
+#include "tessel/Dialect/Tessel/TesselDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/BuiltinOps.h"
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+namespace {
+
+constexpr int64_t kBlockM = 128;
+constexpr int64_t kBlockN = 128;
+constexpr int64_t kBlockK = 8;
+constexpr int64_t kThreadsX = 16;
+constexpr int64_t kThreadsY = 16;
+/// Side of a thread's sub-tiles, and the stride between its two sub-tiles
+/// along M and along N.
+constexpr int64_t kSub = 4;
+constexpr int64_t kSubStride = 64;
+/// Floats of padding per A^T row in shared memory (16 bytes: rows stay
+/// 16-byte aligned).
+constexpr int64_t kAPad = 4;
+constexpr int64_t kStages = 2;
+/// ptxas caps registers so that this many blocks fit on an SM.
+constexpr int32_t kMinBlocksPerSM = 2;
+
+struct MatmulPlan {
+  Value a, b, c;      // binding memrefs
+  ReductionInit init; // C's initial value
+  bufferization::MaterializeInDestinationOp store;
+  bool batched = false;
+  int64_t batch = 1, m = 0, n = 0, k = 0;
+};
+
+FailureOr<MatmulPlan> planMatmul(Operation *rootOp) {
+  auto root = dyn_cast_or_null<linalg::LinalgOp>(rootOp);
+  if (!root || !root.hasPureTensorSemantics() ||
+      root.getNumDpsInputs() != 2 || root.getNumDpsInits() != 1 ||
+      !linalg::isaContractionOpInterface(root))
+    return failure();
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(root);
+  if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
+      dims->k.size() != 1 || dims->batch.size() > 1)
+    return failure();
+  for (Value v : root->getOperands())
+    if (!getElementTypeOrSelf(v.getType()).isF32())
+      return failure();
+  SmallVector<int64_t> ranges = root.getStaticLoopRanges();
+  if (llvm::any_of(ranges, ShapedType::isDynamic))
+    return failure();
+
+  // Row-major operands: A(b, m, k), B(b, k, n), C(b, m, n).
+  MLIRContext *ctx = root.getContext();
+  unsigned loops = root.getNumLoops();
+  unsigned m = dims->m[0], n = dims->n[0], k = dims->k[0];
+  auto mapOf = [&](unsigned row, unsigned col) {
+    SmallVector<AffineExpr> exprs;
+    for (unsigned d : dims->batch)
+      exprs.push_back(getAffineDimExpr(d, ctx));
+    exprs.push_back(getAffineDimExpr(row, ctx));
+    exprs.push_back(getAffineDimExpr(col, ctx));
+    return AffineMap::get(loops, 0, exprs, ctx);
+  };
+  SmallVector<AffineMap> maps = root.getIndexingMapsArray();
+  if (maps[0] != mapOf(m, k) || maps[1] != mapOf(k, n) ||
+      maps[2] != mapOf(m, n))
+    return failure();
+
+  MatmulPlan plan;
+  plan.a = bindingMemRef(root.getDpsInputs()[0]);
+  plan.b = bindingMemRef(root.getDpsInputs()[1]);
+  if (!plan.a || !plan.b)
+    return failure();
+  Value result = root->getResult(0);
+  if (!result.hasOneUse())
+    return failure();
+  plan.store = dyn_cast<bufferization::MaterializeInDestinationOp>(
+      *result.getUsers().begin());
+  if (!plan.store)
+    return failure();
+  plan.c = plan.store.getDest();
+  for (Value mem : {plan.a, plan.b, plan.c}) {
+    auto type = dyn_cast<MemRefType>(mem.getType());
+    if (!type || !type.getLayout().isIdentity())
+      return failure();
+  }
+  FailureOr<ReductionInit> init = getReductionInit(root);
+  if (failed(init))
+    return failure();
+  plan.init = *init;
+  plan.batched = !dims->batch.empty();
+  if (plan.batched)
+    plan.batch = ranges[dims->batch[0]];
+  plan.m = ranges[m];
+  plan.n = ranges[n];
+  plan.k = ranges[k];
+  return plan;
+}
+
+/// Builds the kernel body; `b` is set before the result's store.
+class MatmulEmitter {
+public:
+  MatmulEmitter(OpBuilder &b, Location loc, const MatmulPlan &plan)
+      : b(b), loc(loc), plan(plan), f32(b.getF32Type()),
+        vec4(VectorType::get({kSub}, f32)),
+        tile(VectorType::get({kSub, kSub}, f32)) {}
+
+  void emit(func::FuncOp kernel);
+
+private:
+  Value cIndex(int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v).getResult();
+  }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value add(Value x, int64_t y) { return y ? add(x, cIndex(y)) : x; }
+  Value mul(Value x, int64_t y) {
+    return arith::MulIOp::create(b, loc, x, cIndex(y));
+  }
+  Value div(Value x, int64_t y) {
+    return arith::DivUIOp::create(b, loc, x, cIndex(y));
+  }
+  Value rem(Value x, int64_t y) {
+    return arith::RemUIOp::create(b, loc, x, cIndex(y));
+  }
+  SmallVector<Value> at(Value row, Value col) {
+    SmallVector<Value> indices;
+    if (plan.batched)
+      indices.push_back(batchId);
+    indices.push_back(row);
+    indices.push_back(col);
+    return indices;
+  }
+
+  Value sharedBuffer(func::FuncOp kernel, StringRef suffix,
+                     ArrayRef<int64_t> shape);
+  Value loadVec4(Value mem, Value row, Value col, bool inBounds);
+  void storeVec4(Value value, Value mem, Value row, Value col, bool inBounds);
+  std::pair<Value, Value> loadStage(Value kBase);
+  void storeStage(Value stage, Value a, Value bVec);
+  SmallVector<Value> computeStage(Value stage, ValueRange acc);
+  SmallVector<Value> initialAccumulators();
+  /// Rows and columns of C of a thread's sub-tile `s` (0..3), row `r`.
+  Value subTileRow(int s, int64_t r) {
+    return add(add(m0, mul(ty, kSub)), (s / 2) * kSubStride + r);
+  }
+  Value subTileCol(int s) {
+    return add(add(n0, mul(tx, kSub)), (s % 2) * kSubStride);
+  }
+
+  OpBuilder &b;
+  Location loc;
+  const MatmulPlan &plan;
+  Type f32;
+  VectorType vec4, tile;
+  Value tx, ty, m0, n0, batchId, aShared, bShared;
+  // Per-thread copy coordinates: A (row, k) and B (k, column).
+  Value aRow, aCol, bRow, bCol;
+  // Shapes that are multiples of the tiles need no masks.
+  bool aInBounds = false, bInBounds = false, cInBounds = false;
+};
+
+Value MatmulEmitter::sharedBuffer(func::FuncOp kernel, StringRef suffix,
+                                  ArrayRef<int64_t> shape) {
+  auto space = gpu::AddressSpaceAttr::get(b.getContext(),
+                                          gpu::AddressSpace::Workgroup);
+  auto type = MemRefType::get(shape, f32, MemRefLayoutAttrInterface(), space);
+  std::string name = ("__tessel_smem_" + kernel.getSymName() + suffix).str();
+  OpBuilder moduleBuilder(kernel);
+  memref::GlobalOp::create(moduleBuilder, loc, name,
+                           moduleBuilder.getStringAttr("private"), type,
+                           moduleBuilder.getUnitAttr(), /*constant=*/false,
+                           moduleBuilder.getI64IntegerAttr(16));
+  return memref::GetGlobalOp::create(b, loc, type, name);
+}
+
+/// mem[..., row, col .. col+3] of a row-major matrix; elements outside it
+/// read as 0. Unless `inBounds`, a thread whose vector is not entirely
+/// inside takes a masked load.
+Value MatmulEmitter::loadVec4(Value mem, Value row, Value col,
+                              bool inBounds) {
+  ArrayRef<int64_t> shape = cast<MemRefType>(mem.getType()).getShape();
+  int64_t rows = shape[shape.size() - 2], cols = shape.back();
+  llvm::MaybeAlign align(cols % kSub == 0 ? 16 : 4);
+  SmallVector<Value> indices = at(row, col);
+  if (inBounds)
+    return vector::LoadOp::create(b, loc, vec4, mem, indices,
+                                  /*nontemporal=*/false, align);
+  Value rowInside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                          row, cIndex(rows));
+  Value colsLeft = arith::SubIOp::create(b, loc, cIndex(cols), col);
+  Value full = arith::AndIOp::create(
+      b, loc, rowInside,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, colsLeft,
+                            cIndex(kSub)));
+  auto ifFull = scf::IfOp::create(b, loc, TypeRange{vec4}, full,
+                                  /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifFull.thenBlock());
+    Value v = vector::LoadOp::create(b, loc, vec4, mem, indices,
+                                     /*nontemporal=*/false, align);
+    scf::YieldOp::create(b, loc, v);
+    b.setInsertionPointToStart(ifFull.elseBlock());
+    // create_mask clamps a negative count to 0.
+    Value count = arith::SelectOp::create(b, loc, rowInside, colsLeft,
+                                          cIndex(0));
+    Value mask = vector::CreateMaskOp::create(
+        b, loc, VectorType::get({kSub}, b.getI1Type()), ValueRange{count});
+    Value zero = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(vec4, b.getF32FloatAttr(0.0f)));
+    Value v2 = vector::MaskedLoadOp::create(b, loc, vec4, mem, indices, mask,
+                                            zero);
+    scf::YieldOp::create(b, loc, v2);
+  }
+  return ifFull.getResult(0);
+}
+
+/// Stores `value` to mem[..., row, col .. col+3], dropping the elements
+/// outside the matrix.
+void MatmulEmitter::storeVec4(Value value, Value mem, Value row, Value col,
+                              bool inBounds) {
+  ArrayRef<int64_t> shape = cast<MemRefType>(mem.getType()).getShape();
+  int64_t rows = shape[shape.size() - 2], cols = shape.back();
+  llvm::MaybeAlign align(cols % kSub == 0 ? 16 : 4);
+  SmallVector<Value> indices = at(row, col);
+  if (inBounds) {
+    vector::StoreOp::create(b, loc, value, mem, indices,
+                            /*nontemporal=*/false, align);
+    return;
+  }
+  Value rowInside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                          row, cIndex(rows));
+  Value colsLeft = arith::SubIOp::create(b, loc, cIndex(cols), col);
+  Value full = arith::AndIOp::create(
+      b, loc, rowInside,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, colsLeft,
+                            cIndex(kSub)));
+  auto ifFull = scf::IfOp::create(b, loc, TypeRange{}, full,
+                                  /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifFull.thenBlock());
+  vector::StoreOp::create(b, loc, value, mem, indices, /*nontemporal=*/false,
+                          align);
+  b.setInsertionPointToStart(ifFull.elseBlock());
+  Value count =
+      arith::SelectOp::create(b, loc, rowInside, colsLeft, cIndex(0));
+  Value mask = vector::CreateMaskOp::create(
+      b, loc, VectorType::get({kSub}, b.getI1Type()), ValueRange{count});
+  vector::MaskedStoreOp::create(b, loc, mem, indices, mask, value);
+}
+
+/// This thread's share of the A and B tiles at K offset `kBase`.
+std::pair<Value, Value> MatmulEmitter::loadStage(Value kBase) {
+  Value a = loadVec4(plan.a, add(m0, aRow), add(kBase, aCol), aInBounds);
+  Value bVec = loadVec4(plan.b, add(kBase, bRow), add(n0, bCol), bInBounds);
+  return {a, bVec};
+}
+
+/// Writes this thread's share into shared-memory stage `stage`: A
+/// transposed (four 4-byte stores), B as one 16-byte store.
+void MatmulEmitter::storeStage(Value stage, Value a, Value bVec) {
+  for (int64_t i = 0; i < kSub; ++i) {
+    Value element = vector::ExtractOp::create(b, loc, a, i);
+    memref::StoreOp::create(b, loc, element, aShared,
+                            ValueRange{stage, add(aCol, i), aRow});
+  }
+  vector::StoreOp::create(b, loc, bVec, bShared,
+                          ValueRange{stage, bRow, bCol},
+                          /*nontemporal=*/false, llvm::MaybeAlign(16));
+}
+
+/// The kBlockK rank-1 updates of one stage, k in order: per k, two
+/// 4-vectors of A^T and two of B make the four 4x4 outer products.
+SmallVector<Value> MatmulEmitter::computeStage(Value stage, ValueRange acc) {
+  SmallVector<Value> next(acc.begin(), acc.end());
+  Value aBase = mul(ty, kSub), bBase = mul(tx, kSub);
+  for (int64_t kk = 0; kk < kBlockK; ++kk) {
+    Value kIdx = cIndex(kk);
+    auto sharedLoad = [&](Value mem, Value col) {
+      return vector::LoadOp::create(b, loc, vec4, mem,
+                                    ValueRange{stage, kIdx, col},
+                                    /*nontemporal=*/false,
+                                    llvm::MaybeAlign(16))
+          .getResult();
+    };
+    Value a[2] = {sharedLoad(aShared, aBase),
+                  sharedLoad(aShared, add(aBase, kSubStride))};
+    Value bv[2] = {sharedLoad(bShared, bBase),
+                   sharedLoad(bShared, add(bBase, kSubStride))};
+    for (int s = 0; s < 4; ++s)
+      next[s] = vector::OuterProductOp::create(b, loc, tile, a[s / 2],
+                                               bv[s % 2], next[s]);
+  }
+  return next;
+}
+
+SmallVector<Value> MatmulEmitter::initialAccumulators() {
+  if (plan.init.constant) {
+    auto attr = DenseElementsAttr::get(
+        tile, cast<FloatAttr>(plan.init.constant).getValue());
+    Value splat = arith::ConstantOp::create(b, loc, attr);
+    return SmallVector<Value>(4, splat);
+  }
+  SmallVector<Value> acc;
+  for (int s = 0; s < 4; ++s) {
+    Value t = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(tile, b.getF32FloatAttr(0.0f)));
+    for (int64_t r = 0; r < kSub; ++r) {
+      Value row = loadVec4(plan.init.memRef, subTileRow(s, r), subTileCol(s),
+                           cInBounds);
+      t = vector::InsertOp::create(b, loc, row, t, r);
+    }
+    acc.push_back(t);
+  }
+  return acc;
+}
+
+void MatmulEmitter::emit(func::FuncOp kernel) {
+  aShared = sharedBuffer(kernel, "_a", {kStages, kBlockK, kBlockM + kAPad});
+  bShared = sharedBuffer(kernel, "_b", {kStages, kBlockK, kBlockN});
+  tx = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  ty = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::y);
+  n0 = mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x), kBlockN);
+  m0 = mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::y), kBlockM);
+  if (plan.batched)
+    batchId = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
+  Value t = add(mul(ty, kThreadsX), tx);
+  // A tile (128 x 8): 2 threads per row, 4 k each. B tile (8 x 128): 32
+  // threads per row, 4 columns each.
+  aRow = div(t, kBlockK / kSub);
+  aCol = mul(rem(t, kBlockK / kSub), kSub);
+  bRow = div(t, kBlockN / kSub);
+  bCol = mul(rem(t, kBlockN / kSub), kSub);
+  bool kFull = plan.k % kBlockK == 0;
+  aInBounds = kFull && plan.m % kBlockM == 0;
+  bInBounds = kFull && plan.n % kBlockN == 0;
+  cInBounds = plan.m % kBlockM == 0 && plan.n % kBlockN == 0;
+
+  SmallVector<Value> acc = initialAccumulators();
+  int64_t stagesK = llvm::divideCeil(plan.k, kBlockK);
+  auto [a0, b0] = loadStage(cIndex(0));
+  storeStage(cIndex(0), a0, b0);
+  gpu::BarrierOp::create(b, loc);
+
+  // Stage s computes from buffer s % 2 while stage s+1's loads are in
+  // flight. The last iteration reloads the last stage (in bounds, unused)
+  // rather than being peeled: a peeled copy of the stage measured 300 bytes
+  // of spills per thread under the 128-register cap in the masked variant.
+  if (stagesK == 1) {
+    acc = computeStage(cIndex(0), acc);
+  } else {
+    Value lastK = cIndex((stagesK - 1) * kBlockK);
+    auto loop = scf::ForOp::create(b, loc, cIndex(0), cIndex(stagesK),
+                                   cIndex(1), acc);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value s = loop.getInductionVar();
+    Value stage = rem(s, kStages);
+    Value nextStage = arith::SubIOp::create(b, loc, cIndex(1), stage);
+    Value kNext =
+        arith::MinUIOp::create(b, loc, mul(add(s, 1), kBlockK), lastK);
+    auto [aNext, bNext] = loadStage(kNext);
+    SmallVector<Value> updated =
+        computeStage(stage, loop.getRegionIterArgs());
+    storeStage(nextStage, aNext, bNext);
+    gpu::BarrierOp::create(b, loc);
+    scf::YieldOp::create(b, loc, updated);
+    acc = loop.getResults();
+  }
+  for (int s = 0; s < 4; ++s)
+    for (int64_t r = 0; r < kSub; ++r) {
+      Value row = vector::ExtractOp::create(b, loc, acc[s], r);
+      storeVec4(row, plan.c, subTileRow(s, r), subTileCol(s), cInBounds);
+    }
+}
+
+} // namespace
+
+bool mlir::tessel::canUseSharedMemoryMatmul(func::FuncOp kernel,
+                                            Operation *root) {
+  return kernel->getParentOfType<ModuleOp>() && succeeded(planMatmul(root));
+}
+
+LogicalResult mlir::tessel::emitSharedMemoryMatmul(func::FuncOp kernel,
+                                                   Operation *root) {
+  FailureOr<MatmulPlan> plan = planMatmul(root);
+  if (failed(plan) || !kernel->getParentOfType<ModuleOp>())
+    return failure();
+  OpBuilder b(plan->store);
+  MatmulEmitter(b, root->getLoc(), *plan).emit(kernel);
+  plan->store.erase();
+
+  Builder attrs(kernel.getContext());
+  kernel->setAttr(kWorkgroupCountAttr,
+                  attrs.getDenseI64ArrayAttr(
+                      {static_cast<int64_t>(llvm::divideCeil(plan->n, kBlockN)),
+                       static_cast<int64_t>(llvm::divideCeil(plan->m, kBlockM)),
+                       plan->batch}));
+  kernel->setAttr(kWorkgroupSizeAttr,
+                  attrs.getDenseI64ArrayAttr({kThreadsX, kThreadsY, 1}));
+  kernel->setAttr("nvvm.minctasm", attrs.getI32IntegerAttr(kMinBlocksPerSM));
+  return success();
+}

@@ -1,0 +1,112 @@
+// RUN: tessel-opt %s --tessel-gpu-tile-and-vectorize --split-input-file | FileCheck %s
+
+// GPUSharedMemoryMatmul, chosen by GPUKernelConfig for row-major f32
+// matmuls and batch matmuls. Inputs are kernels in the `pointers` ABI.
+
+// An odd-shaped matmul (129x130 * 130x127): one block per 128x128 tile of
+// C (grid 1x2), 16x16 threads, two shared-memory stages of A^T (8x132,
+// padded) and B (8x128). Every global load takes a masked path when its
+// vector leaves the matrix; K (130) runs in 17 stages of 8, the loads of the
+// next stage issued before the 32 outer products (8 k x 2x2 sub-tiles of
+// 4x4) of this one, one barrier per stage outside any thread-dependent
+// branch; the 8x8 results are stored with masks.
+// CHECK-DAG: memref.global "private" @__tessel_smem_odd_dispatch_0_a : memref<2x8x132xf32, #gpu.address_space<workgroup>> = uninitialized {alignment = 16 : i64}
+// CHECK-DAG: memref.global "private" @__tessel_smem_odd_dispatch_0_b : memref<2x8x128xf32, #gpu.address_space<workgroup>> = uninitialized {alignment = 16 : i64}
+// CHECK-LABEL: func.func private @odd_dispatch_0
+// CHECK-SAME: nvvm.minctasm = 2 : i32
+// CHECK-SAME: tessel.workgroup_count = array<i64: 1, 2, 1>, tessel.workgroup_size = array<i64: 16, 16, 1>
+// CHECK-DAG: %[[ZERO:.+]] = arith.constant dense<0.000000e+00> : vector<4x4xf32>
+// CHECK-DAG: %[[C17:.+]] = arith.constant 17 : index
+// CHECK-DAG: %[[AS:.+]] = memref.get_global @__tessel_smem_odd_dispatch_0_a
+// CHECK-DAG: %[[BS:.+]] = memref.get_global @__tessel_smem_odd_dispatch_0_b
+// CHECK: scf.if %{{.+}} -> (vector<4xf32>) {
+// CHECK: vector.load {{.*}} : memref<129x130xf32>, vector<4xf32>
+// CHECK: } else {
+// CHECK: vector.maskedload {{.*}} : memref<129x130xf32>, vector<4xi1>, vector<4xf32> into vector<4xf32>
+// CHECK: memref.store %{{.+}}, %[[AS]]
+// CHECK: vector.store %{{.+}}, %[[BS]]{{.*}} {alignment = 16 : i64}
+// CHECK: gpu.barrier
+// CHECK: %[[ACC:.+]]:4 = scf.for %{{.+}} = %{{.+}} to %[[C17]] step %{{.+}} iter_args(%{{.+}} = %[[ZERO]], %{{.+}} = %[[ZERO]], %{{.+}} = %[[ZERO]], %{{.+}} = %[[ZERO]]) -> (vector<4x4xf32>, vector<4x4xf32>, vector<4x4xf32>, vector<4x4xf32>)
+// CHECK: arith.minui
+// CHECK: vector.maskedload
+// CHECK: vector.load %[[AS]]{{.*}} {alignment = 16 : i64}
+// CHECK-COUNT-32: vector.outerproduct
+// CHECK: memref.store %{{.+}}, %[[AS]]
+// CHECK: vector.store %{{.+}}, %[[BS]]
+// CHECK-NEXT: gpu.barrier
+// CHECK-NEXT: scf.yield
+// CHECK: vector.extract %[[ACC]]#0[0]
+// CHECK: vector.maskedstore
+// CHECK-NOT: linalg.matmul
+// CHECK: return
+func.func private @odd_dispatch_0(%arg0: memref<129x130xf32>, %arg1: memref<130x127xf32>, %arg2: memref<129x127xf32>) attributes {tessel.dispatch_function, tessel.kernel} {
+  %cst = arith.constant 0.000000e+00 : f32
+  %assume_align = memref.assume_alignment %arg0, 64 : memref<129x130xf32>
+  %0 = bufferization.to_tensor %assume_align restrict : memref<129x130xf32> to tensor<129x130xf32>
+  %assume_align_0 = memref.assume_alignment %arg1, 64 : memref<130x127xf32>
+  %1 = bufferization.to_tensor %assume_align_0 restrict : memref<130x127xf32> to tensor<130x127xf32>
+  %assume_align_1 = memref.assume_alignment %arg2, 64 : memref<129x127xf32>
+  %2 = tensor.empty() : tensor<129x127xf32>
+  %3 = linalg.fill ins(%cst : f32) outs(%2 : tensor<129x127xf32>) -> tensor<129x127xf32>
+  %4 = linalg.matmul ins(%0, %1 : tensor<129x130xf32>, tensor<130x127xf32>) outs(%3 : tensor<129x127xf32>) -> tensor<129x127xf32>
+  bufferization.materialize_in_destination %4 in restrict writable %assume_align_1 : (tensor<129x127xf32>, memref<129x127xf32>) -> ()
+  return
+}
+
+// -----
+
+// A batch matmul accumulating into an argument, on exact multiples of the
+// tiles (2 x 128x16 * 16x256): the batch is gpu.block_id z (grid 2x1x2),
+// no load or store is masked, the accumulators start from 128-bit loads of
+// the argument, and K runs in 2 stages.
+// CHECK-LABEL: func.func private @bmm_dispatch_0
+// CHECK-SAME: tessel.workgroup_count = array<i64: 2, 1, 2>
+// CHECK-NOT: vector.maskedload
+// CHECK-NOT: scf.if
+// CHECK: %[[B:.+]] = gpu.block_id z
+// CHECK: vector.load %{{.+}}[%[[B]], %{{.+}}, %{{.+}}] {alignment = 16 : i64} : memref<2x128x256xf32>, vector<4xf32>
+// CHECK: vector.load %{{.+}}[%[[B]], %{{.+}}, %{{.+}}] {alignment = 16 : i64} : memref<2x128x16xf32>, vector<4xf32>
+// CHECK: scf.for %{{.+}} = %{{.+}} to %c2 step
+// CHECK-COUNT-32: vector.outerproduct
+// CHECK: gpu.barrier
+// CHECK-NOT: vector.maskedstore
+// CHECK: vector.store %{{.+}}, %{{.+}}[%[[B]], %{{.+}}, %{{.+}}] {alignment = 16 : i64} : memref<2x128x256xf32>, vector<4xf32>
+// CHECK-NOT: linalg.batch_matmul
+// CHECK: return
+func.func private @bmm_dispatch_0(%arg0: memref<2x128x16xf32>, %arg1: memref<2x16x256xf32>, %arg2: memref<2x128x256xf32>, %arg3: memref<2x128x256xf32>) attributes {tessel.dispatch_function, tessel.kernel} {
+  %assume_align = memref.assume_alignment %arg0, 64 : memref<2x128x16xf32>
+  %0 = bufferization.to_tensor %assume_align restrict : memref<2x128x16xf32> to tensor<2x128x16xf32>
+  %assume_align_0 = memref.assume_alignment %arg1, 64 : memref<2x16x256xf32>
+  %1 = bufferization.to_tensor %assume_align_0 restrict : memref<2x16x256xf32> to tensor<2x16x256xf32>
+  %assume_align_1 = memref.assume_alignment %arg2, 64 : memref<2x128x256xf32>
+  %2 = bufferization.to_tensor %assume_align_1 restrict : memref<2x128x256xf32> to tensor<2x128x256xf32>
+  %3 = tensor.empty() : tensor<2x128x256xf32>
+  %4 = linalg.copy ins(%2 : tensor<2x128x256xf32>) outs(%3 : tensor<2x128x256xf32>) -> tensor<2x128x256xf32>
+  %assume_align_2 = memref.assume_alignment %arg3, 64 : memref<2x128x256xf32>
+  %5 = linalg.batch_matmul ins(%0, %1 : tensor<2x128x16xf32>, tensor<2x16x256xf32>) outs(%4 : tensor<2x128x256xf32>) -> tensor<2x128x256xf32>
+  bufferization.materialize_in_destination %5 in restrict writable %assume_align_2 : (tensor<2x128x256xf32>, memref<2x128x256xf32>) -> ()
+  return
+}
+
+// -----
+
+// An i8 x i8 -> i32 matmul is not f32: it keeps the tiled strategy (no
+// shared memory).
+// CHECK-LABEL: func.func private @mmi8_dispatch_0
+// CHECK-NOT: memref.get_global
+// CHECK: scf.forall
+// CHECK-NOT: memref.get_global
+// CHECK: return
+func.func private @mmi8_dispatch_0(%arg0: memref<64x32xi8>, %arg1: memref<32x64xi8>, %arg2: memref<64x64xi32>) attributes {tessel.dispatch_function, tessel.kernel} {
+  %c0_i32 = arith.constant 0 : i32
+  %assume_align = memref.assume_alignment %arg0, 64 : memref<64x32xi8>
+  %0 = bufferization.to_tensor %assume_align restrict : memref<64x32xi8> to tensor<64x32xi8>
+  %assume_align_0 = memref.assume_alignment %arg1, 64 : memref<32x64xi8>
+  %1 = bufferization.to_tensor %assume_align_0 restrict : memref<32x64xi8> to tensor<32x64xi8>
+  %assume_align_1 = memref.assume_alignment %arg2, 64 : memref<64x64xi32>
+  %2 = tensor.empty() : tensor<64x64xi32>
+  %3 = linalg.fill ins(%c0_i32 : i32) outs(%2 : tensor<64x64xi32>) -> tensor<64x64xi32>
+  %4 = linalg.matmul ins(%0, %1 : tensor<64x32xi8>, tensor<32x64xi8>) outs(%3 : tensor<64x64xi32>) -> tensor<64x64xi32>
+  bufferization.materialize_in_destination %4 in restrict writable %assume_align_1 : (tensor<64x64xi32>, memref<64x64xi32>) -> ()
+  return
+}

@@ -3,7 +3,9 @@
 // chunks: softmax over rows of 1000 (a multiple of 4, not of 128); a
 // layernorm over 3x5 rows of 4092 (two row dims; 4096 and more would be split into chunks for parallelism first, with so few rows)
 // that also returns the per-row mean; a row max + sum of exp with a
-// per-column scale; and a softmax over rows of 4100 (too long to fuse).
+// per-column scale; a softmax over rows of 2051 (odd: single elements, a
+// block of 3 warps per row on the GPU); and a softmax over rows of 4100
+// (too long to fuse).
 #id = affine_map<(i, j) -> (i, j)>
 #row = affine_map<(i, j) -> (i)>
 #col = affine_map<(i, j) -> (j)>
@@ -94,4 +96,9 @@ func.func @softmax4100(%x: tensor<5x4100xf32>) -> tensor<5x4100xf32> {
   %e = tensor.empty() : tensor<5x4100xf32>
   %s = linalg.softmax dimension(1) ins(%x : tensor<5x4100xf32>) outs(%e : tensor<5x4100xf32>) -> tensor<5x4100xf32>
   return %s : tensor<5x4100xf32>
+}
+func.func @softmax2051(%x: tensor<37x2051xf32>) -> tensor<37x2051xf32> {
+  %e = tensor.empty() : tensor<37x2051xf32>
+  %s = linalg.softmax dimension(1) ins(%x : tensor<37x2051xf32>) outs(%e : tensor<37x2051xf32>) -> tensor<37x2051xf32>
+  return %s : tensor<37x2051xf32>
 }

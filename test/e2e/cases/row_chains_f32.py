@@ -36,6 +36,8 @@ ENTRIES = [
     ("logsumexp_scaled", lambda rng: [rng.standard_normal((19, 333)).astype(np.float32),
                                       rng.uniform(0.5, 2, 333).astype(np.float32)],
      lse, 1e-5),
+    ("softmax2051", lambda rng: [rng.standard_normal((37, 2051)).astype(np.float32) * 3],
+     lambda x: [softmax(x)], 1e-5),
     ("softmax4100", lambda rng: [rng.standard_normal((5, 4100)).astype(np.float32)],
      lambda x: [softmax(x)], 1e-5),
 ]

@@ -2,24 +2,30 @@
 //
 // The GPU strategy for a fused row dispatch (softmax, layernorm: row
 // reductions and the elementwise/per-row ops around them, formed by
-// tessel-form-dispatches{fuse-rows}): one warp per row. Each lane owns the
-// row elements 4 * lane + 128 * c (128-bit vectors; single elements with
-// stride 32 when the row length is not a multiple of 4), for every chunk c
+// tessel-form-dispatches{fuse-rows}): one warp per row, or for rows longer
+// than 1024 a block of W = ceil(length / 1024) warps per row, so that no
+// lane holds more than 32 elements (a warp per 4096-long row needed 255
+// registers and left 8 warps per SM). Each of the row's L = 32 W lanes owns
+// the row elements 4 * lane + 4 L * c (128-bit vectors; single elements with
+// stride L when the row length is not a multiple of 4), for every chunk c
 // of the row, fully unrolled, so that
 // - each input row is loaded from memory once, into registers, when first
 //   used, and every later op of the chain reads it from there;
 // - an elementwise op's result is a register value per owned element;
 // - a reduction folds the lane's elements, then gpu.subgroup_reduce gives
-//   every lane the row's total (no shared memory, no barrier);
+//   every lane its warp's total; with W warps per row, lane 0 of each warp
+//   writes it to shared memory (one slot per reduction of the chain), a
+//   barrier, and every lane combines the W totals in warp order;
 // - per-row values ([P] tensors) are scalars, the same in every lane.
 // Results are stored with 128-bit stores (row-wide) or by lane 0 (per
-// row). Rows are at most kMaxFusedRowLength long (32 vectors per lane).
+// row, i.e. thread 0 of the row). Rows are at most kMaxFusedRowLength long.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Codegen/GPU/GPURowFusion.h"
 
 #include "tessel/Codegen/GPU/GPUWarpReduction.h"
+#include "tessel/Dialect/Tessel/TesselDialect.h"
 #include "tessel/Dispatch/RowGroups.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -29,12 +35,18 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
 
 using namespace mlir;
 using namespace mlir::tessel;
 
 namespace {
+
+/// Row elements per lane above which a row gets more than one warp.
+constexpr int64_t kMaxElementsPerLane = 32;
+/// Most warps per row (the block size is 32 x this).
+constexpr int64_t kMaxWarpsPerRow = 8;
 
 struct RowOp {
   linalg::GenericOp op;
@@ -142,14 +154,49 @@ LogicalResult mlir::tessel::emitRowFusion(func::FuncOp kernel) {
   auto cIndex = [&](int64_t v) {
     return arith::ConstantIndexOp::create(b, loc, v).getResult();
   };
-  WarpPerRow warpRow = beginWarpPerRow(b, loc, space.rows);
-  Value lane = warpRow.lane;
-  SmallVector<Value> rowIdx(warpRow.rowIndices);
+  int64_t warps = std::min<int64_t>(
+      kMaxWarpsPerRow,
+      llvm::divideCeil(length, kGPUWarpSize * kMaxElementsPerLane));
+  int64_t lanes = kGPUWarpSize * warps;
+  Value lane;
+  SmallVector<Value> rowIdx;
+  if (warps == 1) {
+    WarpPerRow warpRow = beginWarpPerRow(b, loc, space.rows);
+    lane = warpRow.lane;
+    rowIdx.assign(warpRow.rowIndices.begin(), warpRow.rowIndices.end());
+  } else {
+    // One block per row: no row guard, so barriers are block-uniform.
+    lane = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+    Value rest = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+    rowIdx.resize(p);
+    for (int d = static_cast<int>(p) - 1; d >= 0; --d) {
+      rowIdx[d] = arith::RemUIOp::create(b, loc, rest, cIndex(space.rows[d]));
+      rest = arith::DivUIOp::create(b, loc, rest, cIndex(space.rows[d]));
+    }
+  }
+  // Shared memory for the warps' partial totals: [reduction][warp].
+  Value partials;
+  if (warps > 1) {
+    int64_t reductions = llvm::count_if(
+        plan.ops, [](const RowOp &r) { return r.kind == RowOpKind::Reduction; });
+    auto space3 = gpu::AddressSpaceAttr::get(b.getContext(),
+                                             gpu::AddressSpace::Workgroup);
+    auto type = MemRefType::get({reductions, warps}, b.getF32Type(),
+                                MemRefLayoutAttrInterface(), space3);
+    std::string name = ("__tessel_smem_" + kernel.getSymName()).str();
+    OpBuilder moduleBuilder(kernel);
+    memref::GlobalOp::create(moduleBuilder, loc, name,
+                             moduleBuilder.getStringAttr("private"), type,
+                             moduleBuilder.getUnitAttr(), /*constant=*/false,
+                             moduleBuilder.getI64IntegerAttr(16));
+    partials = memref::GetGlobalOp::create(b, loc, type, name);
+  }
+  int64_t reductionSlot = 0;
 
   // Chunks: this lane's first element j of chunk c, whether it is inside
   // the row (null: always), and an index safe to load from.
   int64_t width = length % kGPUVectorWidth32 == 0 ? kGPUVectorWidth32 : 1;
-  int64_t step = kGPUWarpSize * width;
+  int64_t step = lanes * width;
   int64_t chunks = llvm::divideCeil(length, step);
   Value laneOffset = arith::MulIOp::create(b, loc, lane, cIndex(width));
   SmallVector<Value> first, valid, safe;
@@ -271,6 +318,34 @@ LogicalResult mlir::tessel::emitRowFusion(func::FuncOp kernel) {
         }
       Value total = gpu::SubgroupReduceOp::create(
           b, loc, acc, *gpuReductionKind(combiner), /*uniform=*/true);
+      if (partials) {
+        // Lane 0 of each warp publishes its total; after a barrier every
+        // lane combines the warps' totals in order.
+        Value slot = cIndex(reductionSlot++);
+        Value warp = arith::DivUIOp::create(b, loc, lane, cIndex(kGPUWarpSize));
+        Value isFirst = arith::CmpIOp::create(
+            b, loc, arith::CmpIPredicate::eq,
+            arith::RemUIOp::create(b, loc, lane, cIndex(kGPUWarpSize)),
+            cIndex(0));
+        {
+          OpBuilder::InsertionGuard guard(b);
+          auto ifFirst = scf::IfOp::create(b, loc, isFirst, false);
+          b.setInsertionPoint(ifFirst.thenBlock()->getTerminator());
+          memref::StoreOp::create(b, loc, total, partials,
+                                  ValueRange{slot, warp});
+        }
+        gpu::BarrierOp::create(b, loc);
+        total = memref::LoadOp::create(b, loc, partials,
+                                       ValueRange{slot, cIndex(0)});
+        for (int64_t w = 1; w < warps; ++w) {
+          Value other = memref::LoadOp::create(b, loc, partials,
+                                               ValueRange{slot, cIndex(w)});
+          IRMapping mapping;
+          mapping.map(combiner->getOperand(0), total);
+          mapping.map(combiner->getOperand(1), other);
+          total = b.clone(*combiner, mapping)->getResult(0);
+        }
+      }
       scalars[result] = combineWithInit(
           b, loc, combiner, op.getRegion().front().getArguments().back(),
           total, r.init, rowIdx);
@@ -315,6 +390,14 @@ LogicalResult mlir::tessel::emitRowFusion(func::FuncOp kernel) {
   }
   for (auto store : plan.stores)
     store.erase();
-  setWarpPerRowLaunch(kernel, rows);
+  if (warps == 1) {
+    setWarpPerRowLaunch(kernel, rows);
+  } else {
+    Builder attrs(kernel.getContext());
+    kernel->setAttr(kWorkgroupCountAttr,
+                    attrs.getDenseI64ArrayAttr({rows, 1, 1}));
+    kernel->setAttr(kWorkgroupSizeAttr,
+                    attrs.getDenseI64ArrayAttr({lanes, 1, 1}));
+  }
   return success();
 }

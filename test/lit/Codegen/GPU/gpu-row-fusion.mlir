@@ -98,3 +98,72 @@ func.func private @mean_center_dispatch_0(%arg0: memref<5x37xf32>, %arg1: memref
   bufferization.materialize_in_destination %5 in restrict writable %arg2 : (tensor<5xf32>, memref<5xf32>) -> ()
   return
 }
+
+// -----
+
+// Rows of 2050 (more than 32 elements per lane for one warp): a block of
+// ceil(2050 / 1024) = 3 warps per row (96 threads, one block per row, no
+// row guard), single elements with stride 96 (2050 is not a multiple of
+// 4): 22 chunks, the last partly inside. Each reduction ends with a warp
+// shuffle, lane 0 of each warp storing its total to its own slot of a
+// shared [2 reductions][3 warps] buffer, a barrier, and every lane
+// combining the three totals in warp order.
+// CHECK: memref.global "private" @__tessel_smem_softmax_long_dispatch_0 : memref<2x3xf32, #gpu.address_space<workgroup>> = uninitialized {alignment = 16 : i64}
+// CHECK-LABEL: func.func private @softmax_long_dispatch_0
+// CHECK-SAME: tessel.workgroup_count = array<i64: 16, 1, 1>, tessel.workgroup_size = array<i64: 96, 1, 1>
+// CHECK-NOT: scf.if
+// CHECK: %[[P:.+]] = memref.get_global @__tessel_smem_softmax_long_dispatch_0
+// CHECK: gpu.subgroup_reduce maxnumf
+// CHECK: scf.if
+// CHECK-NEXT: memref.store %{{.+}}, %[[P]][%c0, %{{.+}}]
+// CHECK: gpu.barrier
+// CHECK-NEXT: %[[W0:.+]] = memref.load %[[P]][%c0, %c0]
+// CHECK-NEXT: %[[W1:.+]] = memref.load %[[P]][%c0, %c1]
+// CHECK-NEXT: %[[M01:.+]] = arith.maxnumf %[[W0]], %[[W1]] : f32
+// CHECK-NEXT: %[[W2:.+]] = memref.load %[[P]][%c0, %c2]
+// CHECK-NEXT: arith.maxnumf %[[M01]], %[[W2]] : f32
+// CHECK: gpu.subgroup_reduce add
+// CHECK: memref.store %{{.+}}, %[[P]][%c1, %{{.+}}]
+// CHECK: gpu.barrier
+// CHECK-NEXT: memref.load %[[P]][%c1, %c0]
+// CHECK-NEXT: memref.load %[[P]][%c1, %c1]
+// CHECK-NEXT: arith.addf
+// CHECK-NEXT: memref.load %[[P]][%c1, %c2]
+// CHECK-NOT: gpu.barrier
+// CHECK: memref.store {{.*}} : memref<16x2050xf32>
+// CHECK-NOT: linalg.generic
+#map = affine_map<(d0, d1) -> (d0, d1)>
+#map1 = affine_map<(d0, d1) -> (d0)>
+func.func private @softmax_long_dispatch_0(%arg0: memref<16x2050xf32>, %arg1: memref<16x2050xf32>) attributes {tessel.dispatch_function, tessel.kernel} {
+  %cst = arith.constant 0.000000e+00 : f32
+  %cst_0 = arith.constant 0xFFC00000 : f32
+  %0 = bufferization.to_tensor %arg0 restrict : memref<16x2050xf32> to tensor<16x2050xf32>
+  %1 = tensor.empty() : tensor<16x2050xf32>
+  %2 = tensor.empty() : tensor<16xf32>
+  %3 = linalg.fill ins(%cst_0 : f32) outs(%2 : tensor<16xf32>) -> tensor<16xf32>
+  %4 = linalg.generic {indexing_maps = [#map, #map1], iterator_types = ["parallel", "reduction"]} ins(%0 : tensor<16x2050xf32>) outs(%3 : tensor<16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %9 = arith.maxnumf %in, %out : f32
+    linalg.yield %9 : f32
+  } -> tensor<16xf32>
+  %5 = linalg.generic {indexing_maps = [#map, #map1, #map], iterator_types = ["parallel", "parallel"]} ins(%0, %4 : tensor<16x2050xf32>, tensor<16xf32>) outs(%1 : tensor<16x2050xf32>) {
+  ^bb0(%in: f32, %in_1: f32, %out: f32):
+    %9 = arith.subf %in, %in_1 : f32
+    %10 = math.exp %9 : f32
+    linalg.yield %10 : f32
+  } -> tensor<16x2050xf32>
+  %6 = linalg.fill ins(%cst : f32) outs(%2 : tensor<16xf32>) -> tensor<16xf32>
+  %7 = linalg.generic {indexing_maps = [#map, #map1], iterator_types = ["parallel", "reduction"]} ins(%5 : tensor<16x2050xf32>) outs(%6 : tensor<16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %9 = arith.addf %in, %out : f32
+    linalg.yield %9 : f32
+  } -> tensor<16xf32>
+  %8 = linalg.generic {indexing_maps = [#map, #map1, #map], iterator_types = ["parallel", "parallel"]} ins(%5, %7 : tensor<16x2050xf32>, tensor<16xf32>) outs(%1 : tensor<16x2050xf32>) {
+  ^bb0(%in: f32, %in_1: f32, %out: f32):
+    %9 = arith.divf %in, %in_1 : f32
+    linalg.yield %9 : f32
+  } -> tensor<16x2050xf32>
+  bufferization.materialize_in_destination %8 in restrict writable %arg1 : (tensor<16x2050xf32>, memref<16x2050xf32>) -> ()
+  return
+}
+

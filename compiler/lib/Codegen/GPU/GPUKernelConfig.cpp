@@ -1,8 +1,9 @@
 //===- GPUKernelConfig.cpp - per-kernel GPU strategy -----------*- C++ -*-===//
 //
 // Heuristics, in one place:
-// - fused row dispatches (softmax, layernorm): one warp per row holding the
-//   row in registers (GPURowFusion.cpp);
+// - fused row dispatches (softmax, layernorm): a warp per row (a block of
+//   up to 8 warps for rows longer than 1024) holding the row in registers
+//   (GPURowFusion.cpp);
 // - f32 matmuls and batch matmuls in the row-major layout, reading their
 //   operands from bindings: 128x128 per block, 8x8 per thread, A and B
 //   staged through double-buffered shared memory (GPUSharedMemoryMatmul.cpp);

@@ -71,9 +71,10 @@ func.func private @ew_partial_dispatch_0(%arg0: memref<37x53xf32>, %arg1: memref
 // -----
 
 // A matmul with a transposed B (not the row-major layout that
-// GPUSharedMemoryMatmul takes): 64x64 block tiles, 4x4 per thread (16x16 threads), K stepped
-// by 4 inside each thread; the fill is fused into a zero accumulator that
-// stays in iter_args, and each K step is one unmasked 4x4x4 vector.contract.
+// GPUSharedMemoryMatmul takes): 64x64 block tiles, 4x4 per thread (16x16
+// threads), K stepped by 4 inside each thread; the fill is fused into a
+// zero accumulator that stays in iter_args, and each K step is one unmasked
+// 4x4x4 vector.contract.
 // CHECK-LABEL: func.func private @matmul_dispatch_0
 // CHECK-DAG: %[[ZERO:.+]] = arith.constant dense<0.000000e+00> : vector<4x4xf32>
 // CHECK-DAG: %[[C4:.+]] = arith.constant 4 : index
@@ -107,8 +108,9 @@ func.func private @matmul_dispatch_0(%arg0: memref<128x64xf32>, %arg1: memref<12
 
 // -----
 
-// A matmul with a transposed B whose N (96) is not a multiple of the 64-wide block: tiles are
-// dynamic, so the fill is a masked 4x4 write and each K step is a masked
+// A matmul with a transposed B whose N (96) is not a multiple of the
+// 64-wide block: tiles are dynamic, so the fill is a masked 4x4 write and
+// each K step is a masked
 // 4x4x4 contraction (masked loads of B and of the accumulator; on the GPU
 // that runs 4.2x faster than the scalar 4x4x? linalg.matmul it replaces).
 // CHECK-LABEL: func.func private @matmul_partial_dispatch_0

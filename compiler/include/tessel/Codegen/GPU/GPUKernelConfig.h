@@ -24,7 +24,8 @@ struct GPUKernelConfig {
   /// Compute `root`, an f32 matmul, through shared memory
   /// (GPUSharedMemoryMatmul.h) instead of tiling it.
   bool sharedMemoryMatmul = false;
-  /// Run a fused chain of row ops with one warp per row (GPURowFusion.h).
+  /// Run a fused chain of row ops with a warp or block per row
+  /// (GPURowFusion.h).
   bool rowFusion = false;
   /// Per loop of `root`: block tile (0 = whole loop in each block).
   SmallVector<int64_t> blockTiles;

@@ -8,10 +8,11 @@
 namespace mlir::tessel {
 
 /// Whether `kernel` is a fused row dispatch (several row ops of one space,
-/// Dispatch/RowGroups.h) that GPURowFusion can run with one warp per row.
+/// Dispatch/RowGroups.h) that GPURowFusion can run with a warp (or, for
+/// rows longer than 1024, a block of warps) per row.
 bool canUseRowFusion(func::FuncOp kernel);
 
-/// Replaces the computation of `kernel` by one warp per row that loads the
+/// Replaces the computation of `kernel` by a warp or block per row that loads the
 /// row's inputs into registers once and runs every op of the chain on
 /// them, and sets the grid and block size. The tensor ops left are dead.
 LogicalResult emitRowFusion(func::FuncOp kernel);

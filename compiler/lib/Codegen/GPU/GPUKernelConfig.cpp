@@ -4,8 +4,8 @@
 // - fused row dispatches (softmax, layernorm): a warp per row (a block of
 //   up to 8 warps for rows longer than 1024) holding the row in registers
 //   (GPURowFusion.cpp);
-// - f32 matmuls and batch matmuls in the row-major layout, reading their
-//   operands from bindings: 128x128 per block, 8x8 per thread, A and B
+// - f32 matmuls and batch matmuls (A and B row-major or transposed),
+//   reading their operands from bindings: 128x128 per block, 8x8 per thread, A and B
 //   staged through double-buffered shared memory (GPUSharedMemoryMatmul.cpp);
 // - other contractions: 64x64 block tiles of M and N, 4x4 per thread (256
 //   threads), K in steps of 4 inside each thread, operands read through L1;

@@ -1,14 +1,17 @@
 //===- GPUSharedMemoryMatmul.cpp - f32 matmul through smem -----*- C++ -*-===//
 //
-// The GPU strategy for f32 matmuls (and batch matmuls) in the row-major
-// layout: each block computes a 128x128 tile of C with 256 threads, and
+// The GPU strategy for f32 matmuls (and batch matmuls) with row-major C and
+// A, B each either row-major or transposed (A[m,k] or A[k,m], B[k,n] or
+// B[n,k]: x @ W^T of a linear layer too): each block computes a 128x128 tile of C with 256 threads, and
 // each thread an 8x8 register tile, split into 2x2 sub-tiles of 4x4 at a
 // stride of 64 rows and columns (so that the shared-memory reads of a warp
 // are broadcasts or contiguous). K advances 8 at a time through two
 // shared-memory stages:
-// - A^T (K-major, rows padded from 128 to 132 floats: the transposing
-//   stores then hit 32 distinct banks) and B, one 128-bit global load of
-//   each per thread and stage;
+// - A^T and B, both K-major (k rows of 128 m or n values), one 128-bit
+//   global load of each per thread and stage. An operand whose k index is
+//   the contiguous one (A[m,k], B[n,k]) is transposed on its way into
+//   shared memory (four 4-byte stores; its rows padded from 128 to 132
+//   floats so that they hit 32 distinct banks); the other is stored as is;
 // - the loads of stage k+1 are issued before the 8x64 FMAs of stage k and
 //   stored to the other buffer after them (register prefetch), so their
 //   latency hides behind the FMAs; one barrier per stage.
@@ -53,15 +56,20 @@ constexpr int64_t kThreadsY = 16;
 /// along M and along N.
 constexpr int64_t kSub = 4;
 constexpr int64_t kSubStride = 64;
-/// Floats of padding per A^T row in shared memory (16 bytes: rows stay
-/// 16-byte aligned).
-constexpr int64_t kAPad = 4;
+/// Floats of padding per row of a transposed operand in shared memory (16
+/// bytes: rows stay 16-byte aligned).
+constexpr int64_t kTransposedPad = 4;
+static_assert(kBlockM == 128 && kBlockN == 128 && kBlockK == 8 &&
+                  kThreadsX * kThreadsY == 256,
+              "the copy layout gives each thread one 4-vector of A and B");
 constexpr int64_t kStages = 2;
 /// ptxas caps registers so that this many blocks fit on an SM.
 constexpr int32_t kMinBlocksPerSM = 2;
 
 struct MatmulPlan {
   Value a, b, c;      // binding memrefs
+  /// Whether k is the contiguous (last) index of A, of B.
+  bool aKContiguous = true, bKContiguous = false;
   ReductionInit init; // C's initial value
   bufferization::MaterializeInDestinationOp store;
   bool batched = false;
@@ -86,7 +94,7 @@ FailureOr<MatmulPlan> planMatmul(Operation *rootOp) {
   if (llvm::any_of(ranges, ShapedType::isDynamic))
     return failure();
 
-  // Row-major operands: A(b, m, k), B(b, k, n), C(b, m, n).
+  // C(b, m, n); A(b, m, k) or A(b, k, m); B(b, k, n) or B(b, n, k).
   MLIRContext *ctx = root.getContext();
   unsigned loops = root.getNumLoops();
   unsigned m = dims->m[0], n = dims->n[0], k = dims->k[0];
@@ -99,11 +107,14 @@ FailureOr<MatmulPlan> planMatmul(Operation *rootOp) {
     return AffineMap::get(loops, 0, exprs, ctx);
   };
   SmallVector<AffineMap> maps = root.getIndexingMapsArray();
-  if (maps[0] != mapOf(m, k) || maps[1] != mapOf(k, n) ||
+  MatmulPlan plan;
+  plan.aKContiguous = maps[0] == mapOf(m, k);
+  plan.bKContiguous = maps[1] == mapOf(n, k);
+  if ((!plan.aKContiguous && maps[0] != mapOf(k, m)) ||
+      (!plan.bKContiguous && maps[1] != mapOf(k, n)) ||
       maps[2] != mapOf(m, n))
     return failure();
 
-  MatmulPlan plan;
   plan.a = bindingMemRef(root.getDpsInputs()[0]);
   plan.b = bindingMemRef(root.getDpsInputs()[1]);
   if (!plan.a || !plan.b)
@@ -172,8 +183,26 @@ private:
                      ArrayRef<int64_t> shape);
   Value loadVec4(Value mem, Value row, Value col, bool inBounds);
   void storeVec4(Value value, Value mem, Value row, Value col, bool inBounds);
-  std::pair<Value, Value> loadStage(Value kBase);
-  void storeStage(Value stage, Value a, Value bVec);
+  /// A or B: where it is, its layout, its shared buffer, this thread's
+  /// copy coordinates.
+  struct Operand {
+    Value mem, shared, blockStart; // blockStart: m0 or n0
+    bool kContiguous = false, inBounds = false;
+    /// This thread's vector in the (mn, k) or (k, mn) tile of a stage.
+    Value tileRow, tileCol;
+  };
+  void setUpOperand(Operand &op, func::FuncOp kernel, StringRef suffix,
+                    Value mem, bool kContiguous, int64_t extent,
+                    Value blockStart, Value thread);
+  Value loadOperand(const Operand &op, Value kBase);
+  void storeOperand(const Operand &op, Value stage, Value v);
+  std::pair<Value, Value> loadStage(Value kBase) {
+    return {loadOperand(a, kBase), loadOperand(bOp, kBase)};
+  }
+  void storeStage(Value stage, Value aVec, Value bVec) {
+    storeOperand(a, stage, aVec);
+    storeOperand(bOp, stage, bVec);
+  }
   SmallVector<Value> computeStage(Value stage, ValueRange acc);
   SmallVector<Value> initialAccumulators();
   /// Rows and columns of C of a thread's sub-tile `s` (0..3), row `r`.
@@ -189,11 +218,10 @@ private:
   const MatmulPlan &plan;
   Type f32;
   VectorType vec4, tile;
-  Value tx, ty, m0, n0, batchId, aShared, bShared;
-  // Per-thread copy coordinates: A (row, k) and B (k, column).
-  Value aRow, aCol, bRow, bCol;
+  Value tx, ty, m0, n0, batchId;
+  Operand a, bOp;
   // Shapes that are multiples of the tiles need no masks.
-  bool aInBounds = false, bInBounds = false, cInBounds = false;
+  bool cInBounds = false;
 };
 
 Value MatmulEmitter::sharedBuffer(func::FuncOp kernel, StringRef suffix,
@@ -286,24 +314,48 @@ void MatmulEmitter::storeVec4(Value value, Value mem, Value row, Value col,
   vector::MaskedStoreOp::create(b, loc, mem, indices, mask, value);
 }
 
-/// This thread's share of the A and B tiles at K offset `kBase`.
-std::pair<Value, Value> MatmulEmitter::loadStage(Value kBase) {
-  Value a = loadVec4(plan.a, add(m0, aRow), add(kBase, aCol), aInBounds);
-  Value bVec = loadVec4(plan.b, add(kBase, bRow), add(n0, bCol), bInBounds);
-  return {a, bVec};
+void MatmulEmitter::setUpOperand(Operand &op, func::FuncOp kernel,
+                                 StringRef suffix, Value mem,
+                                 bool kContiguous, int64_t extent,
+                                 Value blockStart, Value thread) {
+  op.mem = mem;
+  op.kContiguous = kContiguous;
+  op.blockStart = blockStart;
+  op.shared = sharedBuffer(
+      kernel, suffix,
+      {kStages, kBlockK, kBlockM + (kContiguous ? kTransposedPad : 0)});
+  // k contiguous: the 128 x 8 tile as 2 vectors per row; else the 8 x 128
+  // tile as 32 vectors per row.
+  int64_t perRow = (kContiguous ? kBlockK : kBlockM) / kSub;
+  op.tileRow = div(thread, perRow);
+  op.tileCol = mul(rem(thread, perRow), kSub);
+  op.inBounds = plan.k % kBlockK == 0 && extent % kBlockM == 0;
 }
 
-/// Writes this thread's share into shared-memory stage `stage`: A
-/// transposed (four 4-byte stores), B as one 16-byte store.
-void MatmulEmitter::storeStage(Value stage, Value a, Value bVec) {
-  for (int64_t i = 0; i < kSub; ++i) {
-    Value element = vector::ExtractOp::create(b, loc, a, i);
-    memref::StoreOp::create(b, loc, element, aShared,
-                            ValueRange{stage, add(aCol, i), aRow});
+/// This thread's vector of an operand's tile at K offset `kBase`.
+Value MatmulEmitter::loadOperand(const Operand &op, Value kBase) {
+  if (op.kContiguous)
+    return loadVec4(op.mem, add(op.blockStart, op.tileRow),
+                    add(kBase, op.tileCol), op.inBounds);
+  return loadVec4(op.mem, add(kBase, op.tileRow),
+                  add(op.blockStart, op.tileCol), op.inBounds);
+}
+
+/// Writes this thread's vector into shared-memory stage `stage`, K-major:
+/// transposed (four 4-byte stores) when k was contiguous, else as one
+/// 16-byte store.
+void MatmulEmitter::storeOperand(const Operand &op, Value stage, Value v) {
+  if (!op.kContiguous) {
+    vector::StoreOp::create(b, loc, v, op.shared,
+                            ValueRange{stage, op.tileRow, op.tileCol},
+                            /*nontemporal=*/false, llvm::MaybeAlign(16));
+    return;
   }
-  vector::StoreOp::create(b, loc, bVec, bShared,
-                          ValueRange{stage, bRow, bCol},
-                          /*nontemporal=*/false, llvm::MaybeAlign(16));
+  for (int64_t i = 0; i < kSub; ++i) {
+    Value element = vector::ExtractOp::create(b, loc, v, i);
+    memref::StoreOp::create(b, loc, element, op.shared,
+                            ValueRange{stage, add(op.tileCol, i), op.tileRow});
+  }
 }
 
 /// The kBlockK rank-1 updates of one stage, k in order: per k, two
@@ -320,12 +372,12 @@ SmallVector<Value> MatmulEmitter::computeStage(Value stage, ValueRange acc) {
                                     llvm::MaybeAlign(16))
           .getResult();
     };
-    Value a[2] = {sharedLoad(aShared, aBase),
-                  sharedLoad(aShared, add(aBase, kSubStride))};
-    Value bv[2] = {sharedLoad(bShared, bBase),
-                   sharedLoad(bShared, add(bBase, kSubStride))};
+    Value av[2] = {sharedLoad(a.shared, aBase),
+                   sharedLoad(a.shared, add(aBase, kSubStride))};
+    Value bv[2] = {sharedLoad(bOp.shared, bBase),
+                   sharedLoad(bOp.shared, add(bBase, kSubStride))};
     for (int s = 0; s < 4; ++s)
-      next[s] = vector::OuterProductOp::create(b, loc, tile, a[s / 2],
+      next[s] = vector::OuterProductOp::create(b, loc, tile, av[s / 2],
                                                bv[s % 2], next[s]);
   }
   return next;
@@ -353,8 +405,6 @@ SmallVector<Value> MatmulEmitter::initialAccumulators() {
 }
 
 void MatmulEmitter::emit(func::FuncOp kernel) {
-  aShared = sharedBuffer(kernel, "_a", {kStages, kBlockK, kBlockM + kAPad});
-  bShared = sharedBuffer(kernel, "_b", {kStages, kBlockK, kBlockN});
   tx = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   ty = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::y);
   n0 = mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x), kBlockN);
@@ -362,15 +412,8 @@ void MatmulEmitter::emit(func::FuncOp kernel) {
   if (plan.batched)
     batchId = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
   Value t = add(mul(ty, kThreadsX), tx);
-  // A tile (128 x 8): 2 threads per row, 4 k each. B tile (8 x 128): 32
-  // threads per row, 4 columns each.
-  aRow = div(t, kBlockK / kSub);
-  aCol = mul(rem(t, kBlockK / kSub), kSub);
-  bRow = div(t, kBlockN / kSub);
-  bCol = mul(rem(t, kBlockN / kSub), kSub);
-  bool kFull = plan.k % kBlockK == 0;
-  aInBounds = kFull && plan.m % kBlockM == 0;
-  bInBounds = kFull && plan.n % kBlockN == 0;
+  setUpOperand(a, kernel, "_a", plan.a, plan.aKContiguous, plan.m, m0, t);
+  setUpOperand(bOp, kernel, "_b", plan.b, plan.bKContiguous, plan.n, n0, t);
   cInBounds = plan.m % kBlockM == 0 && plan.n % kBlockN == 0;
 
   SmallVector<Value> acc = initialAccumulators();

@@ -1,7 +1,8 @@
 // RUN: tessel-opt %s --tessel-gpu-tile-and-vectorize --split-input-file | FileCheck %s
 
-// GPUSharedMemoryMatmul, chosen by GPUKernelConfig for row-major f32
-// matmuls and batch matmuls. Inputs are kernels in the `pointers` ABI.
+// GPUSharedMemoryMatmul, chosen by GPUKernelConfig for f32 matmuls and
+// batch matmuls (row-major C; A and B row-major or transposed). Inputs are
+// kernels in the `pointers` ABI.
 
 // An odd-shaped matmul (129x130 * 130x127): one block per 128x128 tile of
 // C (grid 1x2), 16x16 threads, two shared-memory stages of A^T (8x132,
@@ -108,5 +109,40 @@ func.func private @mmi8_dispatch_0(%arg0: memref<64x32xi8>, %arg1: memref<32x64x
   %3 = linalg.fill ins(%c0_i32 : i32) outs(%2 : tensor<64x64xi32>) -> tensor<64x64xi32>
   %4 = linalg.matmul ins(%0, %1 : tensor<64x32xi8>, tensor<32x64xi8>) outs(%3 : tensor<64x64xi32>) -> tensor<64x64xi32>
   bufferization.materialize_in_destination %4 in restrict writable %assume_align_1 : (tensor<64x64xi32>, memref<64x64xi32>) -> ()
+  return
+}
+
+// -----
+
+// Transposed operands (A[k,m], B[n,k]: indexing_maps): both still land
+// K-major in shared memory. A, whose m index is contiguous, is stored as
+// read (one 16-byte store, rows of 128); B, whose k index is contiguous, is
+// transposed on the way (four 4-byte stores into rows padded to 132).
+// CHECK-DAG: memref.global "private" @__tessel_smem_mm_t_dispatch_0_a : memref<2x8x128xf32, #gpu.address_space<workgroup>>
+// CHECK-DAG: memref.global "private" @__tessel_smem_mm_t_dispatch_0_b : memref<2x8x132xf32, #gpu.address_space<workgroup>>
+// CHECK-LABEL: func.func private @mm_t_dispatch_0
+// CHECK-SAME: tessel.workgroup_count = array<i64: 2, 1, 1>
+// CHECK-DAG: %[[AS:.+]] = memref.get_global @__tessel_smem_mm_t_dispatch_0_a
+// CHECK-DAG: %[[BS:.+]] = memref.get_global @__tessel_smem_mm_t_dispatch_0_b
+// CHECK: vector.load %{{.+}} {alignment = 16 : i64} : memref<16x128xf32>, vector<4xf32>
+// CHECK: vector.load %{{.+}} {alignment = 16 : i64} : memref<256x16xf32>, vector<4xf32>
+// CHECK: vector.store %{{.+}}, %[[AS]]
+// CHECK-COUNT-4: memref.store %{{.+}}, %[[BS]]
+// CHECK: gpu.barrier
+// CHECK: scf.for
+// CHECK-COUNT-32: vector.outerproduct
+// CHECK-NOT: linalg.matmul
+// CHECK: return
+func.func private @mm_t_dispatch_0(%arg0: memref<16x128xf32>, %arg1: memref<256x16xf32>, %arg2: memref<128x256xf32>) attributes {tessel.dispatch_function, tessel.kernel} {
+  %cst = arith.constant 0.000000e+00 : f32
+  %assume_align = memref.assume_alignment %arg0, 64 : memref<16x128xf32>
+  %0 = bufferization.to_tensor %assume_align restrict : memref<16x128xf32> to tensor<16x128xf32>
+  %assume_align_0 = memref.assume_alignment %arg1, 64 : memref<256x16xf32>
+  %1 = bufferization.to_tensor %assume_align_0 restrict : memref<256x16xf32> to tensor<256x16xf32>
+  %assume_align_1 = memref.assume_alignment %arg2, 64 : memref<128x256xf32>
+  %2 = tensor.empty() : tensor<128x256xf32>
+  %3 = linalg.fill ins(%cst : f32) outs(%2 : tensor<128x256xf32>) -> tensor<128x256xf32>
+  %4 = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%0, %1 : tensor<16x128xf32>, tensor<256x16xf32>) outs(%3 : tensor<128x256xf32>) -> tensor<128x256xf32>
+  bufferization.materialize_in_destination %4 in restrict writable %assume_align_1 : (tensor<128x256xf32>, memref<128x256xf32>) -> ()
   return
 }

@@ -70,70 +70,68 @@ func.func private @ew_partial_dispatch_0(%arg0: memref<37x53xf32>, %arg1: memref
 
 // -----
 
-// A matmul with a transposed B (not the row-major layout that
-// GPUSharedMemoryMatmul takes): 64x64 block tiles, 4x4 per thread (16x16
-// threads), K stepped by 4 inside each thread; the fill is fused into a
-// zero accumulator that stays in iter_args, and each K step is one unmasked
-// 4x4x4 vector.contract.
+// An f64 matmul (GPUSharedMemoryMatmul takes f32 only): 64x64 block
+// tiles, 4x4 per thread (16x16 threads), K stepped by 4 inside each thread;
+// the fill is fused into a zero accumulator that stays in iter_args, and
+// each K step is one unmasked 4x4x4 vector.contract.
 // CHECK-LABEL: func.func private @matmul_dispatch_0
-// CHECK-DAG: %[[ZERO:.+]] = arith.constant dense<0.000000e+00> : vector<4x4xf32>
+// CHECK-DAG: %[[ZERO:.+]] = arith.constant dense<0.000000e+00> : vector<4x4xf64>
 // CHECK-DAG: %[[C4:.+]] = arith.constant 4 : index
 // CHECK-DAG: %[[C64:.+]] = arith.constant 64 : index
 // CHECK: scf.forall (%{{.+}}, %{{.+}}) = (0, 0) to (128, 128) step (64, 64) shared_outs
 // CHECK: scf.forall (%{{.+}}, %{{.+}}) = (0, 0) to (64, 64) step (4, 4) shared_outs
-// CHECK: %[[ACC:.+]] = scf.for %{{.+}} = %{{.+}} to %[[C64]] step %[[C4]] iter_args(%[[IT:.+]] = %[[ZERO]]) -> (vector<4x4xf32>)
-// CHECK: vector.transfer_read {{.*}} : tensor<128x64xf32>, vector<4x4xf32>
-// CHECK: vector.transfer_read {{.*}} : tensor<128x64xf32>, vector<4x4xf32>
+// CHECK: %[[ACC:.+]] = scf.for %{{.+}} = %{{.+}} to %[[C64]] step %[[C4]] iter_args(%[[IT:.+]] = %[[ZERO]]) -> (vector<4x4xf64>)
+// CHECK: vector.transfer_read {{.*}} : tensor<128x64xf64>, vector<4x4xf64>
+// CHECK: vector.transfer_read {{.*}} : tensor<64x128xf64>, vector<4x4xf64>
 // CHECK-NOT: vector.mask
-// CHECK: %[[C:.+]] = vector.contract {{.*}}iterator_types = ["parallel", "parallel", "reduction"]{{.*}}, %[[IT]] : vector<4x4xf32>, vector<4x4xf32> into vector<4x4xf32>
+// CHECK: %[[C:.+]] = vector.contract {{.*}}iterator_types = ["parallel", "parallel", "reduction"]{{.*}}, %[[IT]] : vector<4x4xf64>, vector<4x4xf64> into vector<4x4xf64>
 // CHECK-NEXT: scf.yield %[[C]]
-// CHECK: vector.transfer_write %[[ACC]], {{.*}} : vector<4x4xf32>, tensor<4x4xf32>
+// CHECK: vector.transfer_write %[[ACC]], {{.*}} : vector<4x4xf64>, tensor<4x4xf64>
 // CHECK: } {mapping = [#gpu.thread<y>, #gpu.thread<x>]}
 // CHECK: } {mapping = [#gpu.block<y>, #gpu.block<x>], tessel.workgroups}
 // CHECK-NOT: linalg.matmul
 // CHECK-NOT: linalg.fill
-func.func private @matmul_dispatch_0(%arg0: memref<128x64xf32>, %arg1: memref<128x64xf32>, %arg2: memref<128x128xf32>) attributes {tessel.dispatch_function, tessel.kernel} {
-  %cst = arith.constant 0.000000e+00 : f32
-  %assume_align = memref.assume_alignment %arg0, 64 : memref<128x64xf32>
-  %0 = bufferization.to_tensor %assume_align restrict : memref<128x64xf32> to tensor<128x64xf32>
-  %assume_align_0 = memref.assume_alignment %arg1, 64 : memref<128x64xf32>
-  %1 = bufferization.to_tensor %assume_align_0 restrict : memref<128x64xf32> to tensor<128x64xf32>
-  %assume_align_1 = memref.assume_alignment %arg2, 64 : memref<128x128xf32>
-  %2 = tensor.empty() : tensor<128x128xf32>
-  %3 = linalg.fill ins(%cst : f32) outs(%2 : tensor<128x128xf32>) -> tensor<128x128xf32>
-  %4 = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%0, %1 : tensor<128x64xf32>, tensor<128x64xf32>) outs(%3 : tensor<128x128xf32>) -> tensor<128x128xf32>
-  bufferization.materialize_in_destination %4 in restrict writable %assume_align_1 : (tensor<128x128xf32>, memref<128x128xf32>) -> ()
+func.func private @matmul_dispatch_0(%arg0: memref<128x64xf64>, %arg1: memref<64x128xf64>, %arg2: memref<128x128xf64>) attributes {tessel.dispatch_function, tessel.kernel} {
+  %cst = arith.constant 0.000000e+00 : f64
+  %assume_align = memref.assume_alignment %arg0, 64 : memref<128x64xf64>
+  %0 = bufferization.to_tensor %assume_align restrict : memref<128x64xf64> to tensor<128x64xf64>
+  %assume_align_0 = memref.assume_alignment %arg1, 64 : memref<64x128xf64>
+  %1 = bufferization.to_tensor %assume_align_0 restrict : memref<64x128xf64> to tensor<64x128xf64>
+  %assume_align_1 = memref.assume_alignment %arg2, 64 : memref<128x128xf64>
+  %2 = tensor.empty() : tensor<128x128xf64>
+  %3 = linalg.fill ins(%cst : f64) outs(%2 : tensor<128x128xf64>) -> tensor<128x128xf64>
+  %4 = linalg.matmul ins(%0, %1 : tensor<128x64xf64>, tensor<64x128xf64>) outs(%3 : tensor<128x128xf64>) -> tensor<128x128xf64>
+  bufferization.materialize_in_destination %4 in restrict writable %assume_align_1 : (tensor<128x128xf64>, memref<128x128xf64>) -> ()
   return
 }
 
 // -----
 
-// A matmul with a transposed B whose N (96) is not a multiple of the
-// 64-wide block: tiles are dynamic, so the fill is a masked 4x4 write and
-// each K step is a masked
-// 4x4x4 contraction (masked loads of B and of the accumulator; on the GPU
-// that runs 4.2x faster than the scalar 4x4x? linalg.matmul it replaces).
+// An f64 matmul whose N (96) is not a multiple of the 64-wide block: tiles
+// are dynamic, so the fill is a masked 4x4 write and each K step is a masked
+// 4x4x4 contraction (masked loads of B and of the accumulator; for f32 on
+// the GPU that ran 4.2x faster than the scalar linalg.matmul it replaced).
 // CHECK-LABEL: func.func private @matmul_partial_dispatch_0
 // CHECK: scf.forall (%{{.+}}, %{{.+}}) = (0, 0) to (128, 96) step (64, 64) shared_outs
 // CHECK: scf.forall (%{{.+}}, %{{.+}}) = (0, 0) to (64, %{{.+}}) step (4, 4) shared_outs
-// CHECK: vector.mask %{{.+}} { vector.transfer_write {{.*}} : vector<4x4xf32>, tensor<4x?xf32> }
-// CHECK: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%{{.+}} = %{{.+}}) -> (tensor<4x?xf32>)
-// CHECK: vector.mask %{{.+}} { vector.transfer_read {{.*}} : tensor<96x64xf32>, vector<4x4x4xf32> }
-// CHECK: vector.mask %{{.+}} { vector.contract {{.*}} into vector<4x4xf32> }
-// CHECK: vector.mask %{{.+}} { vector.transfer_write {{.*}} : vector<4x4xf32>, tensor<4x?xf32> }
+// CHECK: vector.mask %{{.+}} { vector.transfer_write {{.*}} : vector<4x4xf64>, tensor<4x?xf64> }
+// CHECK: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%{{.+}} = %{{.+}}) -> (tensor<4x?xf64>)
+// CHECK: vector.mask %{{.+}} { vector.transfer_read {{.*}} : tensor<64x96xf64>, vector<4x4x4xf64> }
+// CHECK: vector.mask %{{.+}} { vector.contract {{.*}} into vector<4x4xf64> }
+// CHECK: vector.mask %{{.+}} { vector.transfer_write {{.*}} : vector<4x4xf64>, tensor<4x?xf64> }
 // CHECK-NOT: linalg.matmul
 // CHECK: } {mapping = [#gpu.block<y>, #gpu.block<x>], tessel.workgroups}
-func.func private @matmul_partial_dispatch_0(%arg0: memref<128x64xf32>, %arg1: memref<96x64xf32>, %arg2: memref<128x96xf32>) attributes {tessel.dispatch_function, tessel.kernel} {
-  %cst = arith.constant 0.000000e+00 : f32
-  %assume_align = memref.assume_alignment %arg0, 64 : memref<128x64xf32>
-  %0 = bufferization.to_tensor %assume_align restrict : memref<128x64xf32> to tensor<128x64xf32>
-  %assume_align_0 = memref.assume_alignment %arg1, 64 : memref<96x64xf32>
-  %1 = bufferization.to_tensor %assume_align_0 restrict : memref<96x64xf32> to tensor<96x64xf32>
-  %assume_align_1 = memref.assume_alignment %arg2, 64 : memref<128x96xf32>
-  %2 = tensor.empty() : tensor<128x96xf32>
-  %3 = linalg.fill ins(%cst : f32) outs(%2 : tensor<128x96xf32>) -> tensor<128x96xf32>
-  %4 = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%0, %1 : tensor<128x64xf32>, tensor<96x64xf32>) outs(%3 : tensor<128x96xf32>) -> tensor<128x96xf32>
-  bufferization.materialize_in_destination %4 in restrict writable %assume_align_1 : (tensor<128x96xf32>, memref<128x96xf32>) -> ()
+func.func private @matmul_partial_dispatch_0(%arg0: memref<128x64xf64>, %arg1: memref<64x96xf64>, %arg2: memref<128x96xf64>) attributes {tessel.dispatch_function, tessel.kernel} {
+  %cst = arith.constant 0.000000e+00 : f64
+  %assume_align = memref.assume_alignment %arg0, 64 : memref<128x64xf64>
+  %0 = bufferization.to_tensor %assume_align restrict : memref<128x64xf64> to tensor<128x64xf64>
+  %assume_align_0 = memref.assume_alignment %arg1, 64 : memref<64x96xf64>
+  %1 = bufferization.to_tensor %assume_align_0 restrict : memref<64x96xf64> to tensor<64x96xf64>
+  %assume_align_1 = memref.assume_alignment %arg2, 64 : memref<128x96xf64>
+  %2 = tensor.empty() : tensor<128x96xf64>
+  %3 = linalg.fill ins(%cst : f64) outs(%2 : tensor<128x96xf64>) -> tensor<128x96xf64>
+  %4 = linalg.matmul ins(%0, %1 : tensor<128x64xf64>, tensor<64x96xf64>) outs(%3 : tensor<128x96xf64>) -> tensor<128x96xf64>
+  bufferization.materialize_in_destination %4 in restrict writable %assume_align_1 : (tensor<128x96xf64>, memref<128x96xf64>) -> ()
   return
 }
 

@@ -8,8 +8,9 @@
 namespace mlir::tessel {
 
 /// Whether `root` (the root of `kernel`) is an f32 matmul or batch matmul
-/// in the row-major layout (A[b,m,k], B[b,k,n], C[b,m,n]) reading A and B
-/// straight from bindings and storing C into one, with static shapes.
+/// C[b,m,n] += A[b,m,k] B[b,k,n], with A or B (or both) possibly transposed
+/// (A[b,k,m], B[b,n,k]), reading A and B straight from bindings and storing
+/// C into one, with static shapes.
 bool canUseSharedMemoryMatmul(func::FuncOp kernel, Operation *root);
 
 /// Replaces the computation of `kernel` by a 128x128-per-block matmul that

@@ -5,8 +5,10 @@
 //
 //   bench-ref copy BYTES RUNS                       cudaMemcpy D2D (ceiling)
 //   bench-ref sum  IN.npy OUT.npy RUNS              cub::DeviceReduce::Sum
-//   bench-ref gemm A.npy B.npy OUT.npy RUNS ROTATE  cublasGemmEx, f32,
-//                                                   CUBLAS_COMPUTE_32F_PEDANTIC
+//   bench-ref gemm A.npy B.npy OUT.npy RUNS ROTATE [nt]
+//                                                   cublasGemmEx, f32,
+//                                                   CUBLAS_COMPUTE_32F_PEDANTIC;
+//                                                   nt: B is NxK (C = A B^T)
 // Prints one JSON line. Every CUDA/cuBLAS call is checked; outputs are
 // filled with 0xFF (NaN) before the run that is written out.
 //
@@ -156,7 +158,7 @@ template <typename F> void timeIt(F fn, int warmup, int runs, const std::string 
 
 int main(int argc, char **argv) {
   if (argc < 2)
-    die("usage: bench-ref copy BYTES RUNS | sum IN OUT RUNS | gemm A B OUT RUNS ROTATE");
+    die("usage: bench-ref copy BYTES RUNS | sum IN OUT RUNS | gemm A B OUT RUNS ROTATE [nt]");
   std::string mode = argv[1];
   cudaDeviceProp prop;
   CK(cudaGetDeviceProperties(&prop, 0));
@@ -200,12 +202,14 @@ int main(int argc, char **argv) {
     return 0;
   }
 
-  if (mode == "gemm" && argc == 7) {
+  if (mode == "gemm" && (argc == 7 || (argc == 8 && std::string(argv[7]) == "nt"))) {
     Array a = readNpy(argv[2]), b = readNpy(argv[3]);
     int runs = std::atoi(argv[5]), rotate = std::max(1, std::atoi(argv[6]));
-    if (a.shape.size() != 2 || b.shape.size() != 2 || a.shape[1] != b.shape[0])
-      die("gemm: A is MxK and B is KxN");
-    int m = a.shape[0], k = a.shape[1], n = b.shape[1];
+    bool transB = argc == 8;
+    if (a.shape.size() != 2 || b.shape.size() != 2 ||
+        a.shape[1] != b.shape[transB ? 1 : 0])
+      die(transB ? "gemm nt: A is MxK and B is NxK" : "gemm: A is MxK and B is KxN");
+    int m = a.shape[0], k = a.shape[1], n = b.shape[transB ? 0 : 1];
     std::vector<float *> da(rotate), db(rotate), dc(rotate);
     for (int r = 0; r < rotate; ++r) {
       CK(cudaMalloc(&da[r], sizeof(float) * m * k));
@@ -219,10 +223,12 @@ int main(int argc, char **argv) {
     CB(cublasCreate(&h));
     CB(cublasSetMathMode(h, CUBLAS_PEDANTIC_MATH));
     const float one = 1.0f, zero = 0.0f;
-    // Row-major C = A B is column-major C^T = B^T A^T.
+    // Row-major C = A B is column-major C^T = B^T A^T; with B stored NxK
+    // (row-major), the column-major KxN matrix it is must be transposed.
     auto gemm = [&](int i) {
       int r = i % rotate;
-      CB(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, db[r], CUDA_R_32F, n, da[r],
+      CB(cublasGemmEx(h, transB ? CUBLAS_OP_T : CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, db[r],
+                      CUDA_R_32F, transB ? k : n, da[r],
                       CUDA_R_32F, k, &zero, dc[r], CUDA_R_32F, n, CUBLAS_COMPUTE_32F_PEDANTIC,
                       CUBLAS_GEMM_DEFAULT));
     };

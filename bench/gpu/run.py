@@ -131,6 +131,16 @@ for m, n, k in [(1024, 1024, 1024), (2048, 2048, 2048), (4096, 4096, 4096), (409
         inputs=lambda r, m=m, n=n, k=k: [normal(r, (m, k), np.float32), normal(r, (k, n), np.float32)],
         ref=("cublas",), tol=1e-3, flops=2.0 * m * n * k,
         target="gemm" if (m, n, k) == (4096, 4096, 4096) else None, runs=20 if m >= 4096 else 50))
+# A linear layer's x @ W^T (W stored N x K), against cuBLAS with B transposed.
+CASES.append(dict(
+    name="linear x @ W^T f32 4096x3072x768", module="linear_4096x3072x768", fn="linear",
+    inputs=lambda r: [normal(r, (4096, 768), np.float32), normal(r, (3072, 768), np.float32)],
+    ref=("cublas",), transb=True, tol=1e-3, flops=2.0 * 4096 * 3072 * 768, target=None, runs=50))
+
+
+def weights(c, ins):
+    """The K x N right-hand side of a matmul case (W^T for a linear layer)."""
+    return ins[1].T if c.get("transb") else ins[1]
 
 
 def rotate_for(io_bytes):
@@ -401,7 +411,7 @@ def main():
             tout = np.load(out_t)
             kind = c["ref"][0]
             if cpu and kind != "numpy":
-                ref = f64(ins[0]).sum() if kind == "cub" else f64(ins[0]) @ f64(ins[1])
+                ref = f64(ins[0]).sum() if kind == "cub" else f64(ins[0]) @ f64(weights(c, ins))
                 row["ref_kind"], row["ref_us"] = "numpy (cpu smoke test)", tj["median_us"]
             elif kind == "numpy":
                 ref = c["ref"][1](*ins)
@@ -421,14 +431,14 @@ def main():
                 rp = os.path.join(args.scratch, f"{c['module']}_ref.npy")
                 io = sum(a.nbytes for a in ins) + tout.nbytes
                 rout, _ = run([ref_bin, "gemm", paths[0], paths[1], rp, str(max(runs, 50)),
-                               str(rotate_for(io))], 240)
+                               str(rotate_for(io))] + (["nt"] if c.get("transb") else []), 240)
                 rj = json.loads(rout)
                 ref = np.load(rp)
                 row["ref_kind"] = "cuBLAS"
                 row["ref_us"] = rj["median_us"]
                 row["ref_tflops"] = c["flops"] / (rj["median_us"] * 1e6)
                 # Both against float64 on the first 64 rows.
-                r64 = f64(ins[0][:64]) @ f64(ins[1])
+                r64 = f64(ins[0][:64]) @ f64(weights(c, ins))
                 et, _ = rel_err(tout[:64], r64)
                 ec, _ = rel_err(ref[:64], r64)
                 row["note"] = f"vs float64 (64 rows): Tessel {et:.1e}, cuBLAS {ec:.1e}"

@@ -61,3 +61,10 @@ func.func @mm_acc_aligned(%a: tensor<128x16xf32>, %b: tensor<16x256xf32>, %c: te
                      outs(%c : tensor<128x256xf32>) -> tensor<128x256xf32>
   return %r : tensor<128x256xf32>
 }
+// 128 small batch matmuls accumulating into an argument: 128 blocks, enough
+// for the GPU's 128x128 blocks, each mostly outside its 33x35 matrix.
+func.func @bmm_many_small(%a: tensor<128x33x5xf32>, %b: tensor<128x5x35xf32>, %c: tensor<128x33x35xf32>) -> tensor<128x33x35xf32> {
+  %r = linalg.batch_matmul ins(%a, %b : tensor<128x33x5xf32>, tensor<128x5x35xf32>)
+                           outs(%c : tensor<128x33x35xf32>) -> tensor<128x33x35xf32>
+  return %r : tensor<128x33x35xf32>
+}

@@ -1,6 +1,6 @@
 """f32 matmuls on edge shapes of the GPU shared-memory matmul (partial
 128x128 blocks, K < 8 and K % 8 != 0, unaligned rows, exact multiples,
-accumulation into an argument)."""
+accumulation into an argument, a batch of 128 small matrices)."""
 import numpy as np
 
 # f32 sums of up to 1001 products of magnitude <= 1, any summation order:
@@ -33,4 +33,10 @@ ENTRIES = [
     ("mm_one_stage", *_case(128, 8, 128, False)),
     ("mm_acc", *_case(67, 45, 131, True)),
     ("mm_acc_aligned", *_case(128, 16, 256, True)),
+    ("bmm_many_small",
+     lambda rng: [rng.uniform(-1, 1, (128, 33, 5)).astype(np.float32),
+                  rng.uniform(-1, 1, (128, 5, 35)).astype(np.float32),
+                  rng.uniform(-1, 1, (128, 33, 35)).astype(np.float32)],
+     lambda a, b, c: [(np.matmul(a.astype(np.float64), b.astype(np.float64))
+                       + c.astype(np.float64)).astype(np.float32)]),
 ]

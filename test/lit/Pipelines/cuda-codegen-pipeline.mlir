@@ -14,8 +14,8 @@
 // CHECK: module attributes {gpu.container_module} {
 // CHECK-NEXT: gpu.module @tessel_kernels [#nvvm.target<O = 3, chip = "sm_80", features = "+ptx80">] {
 // The matmul's shared memory: globals in address space 3 (see below).
-// CHECK: llvm.mlir.global private @__tessel_smem_matmul_dispatch_0_a() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<2 x array<8 x array<132 x f32>>>
-// CHECK: llvm.mlir.global private @__tessel_smem_matmul_dispatch_0_b() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<2 x array<8 x array<128 x f32>>>
+// CHECK: llvm.mlir.global private @__tessel_smem_matmul_dispatch_0_a() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<2 x array<8 x array<68 x f32>>>
+// CHECK: llvm.mlir.global private @__tessel_smem_matmul_dispatch_0_b() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<2 x array<8 x array<64 x f32>>>
 // OPTS: gpu.module @tessel_kernels [#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80", link = ["{{.*}}libdevice.bc"]>]
 
 // No op of a dialect other than llvm/nvvm survives in the kernels (the
@@ -57,14 +57,15 @@ func.func private @exp_dispatch_0(%a: tensor<37x53xf32>) -> tensor<37x53xf32> at
   return %0 : tensor<37x53xf32>
 }
 
-// A 128x128x64 matmul (GPUSharedMemoryMatmul): one block of 16x16 threads,
-// 8x8 each, A and B staged through two shared-memory buffers (globals in
+// A 128x128x64 matmul (GPUSharedMemoryMatmul; a grid this small gets 64x64
+// blocks): 2x2 blocks of 8x8 threads, 8x8 each, A and B staged through two
+// shared-memory buffers (globals in
 // address space 3, 16-byte aligned); 128-bit global and shared loads,
 // vector<4xf32> FMAs, a barrier per K stage; no masks (exact tiles).
 // CHECK-LABEL: llvm.func @matmul_dispatch_0
-// CHECK-SAME: gpu.known_block_size = array<i32: 16, 16, 1>, nvvm.kernel
+// CHECK-SAME: gpu.known_block_size = array<i32: 8, 8, 1>, nvvm.kernel
 // CHECK-SAME: nvvm.minctasm = 2 : i32
-// CHECK-SAME: tessel.workgroup_count = array<i64: 1, 1, 1>
+// CHECK-SAME: tessel.workgroup_count = array<i64: 2, 2, 1>
 // CHECK-NOT: llvm.intr.masked
 // CHECK: llvm.load %{{.+}} {alignment = 16 : i64} : !llvm.ptr -> vector<4xf32>
 // CHECK: llvm.store %{{.+}}, %{{.+}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>

@@ -2,16 +2,17 @@
 //
 // The GPU strategy for f32 matmuls (and batch matmuls) with row-major C and
 // A, B each either row-major or transposed (A[m,k] or A[k,m], B[k,n] or
-// B[n,k]: x @ W^T of a linear layer too): each block computes a 128x128 tile of C with 256 threads, and
-// each thread an 8x8 register tile, split into 2x2 sub-tiles of 4x4 at a
-// stride of 64 rows and columns (so that the shared-memory reads of a warp
-// are broadcasts or contiguous). K advances 8 at a time through two
-// shared-memory stages:
-// - A^T and B, both K-major (k rows of 128 m or n values), one 128-bit
-//   global load of each per thread and stage. An operand whose k index is
-//   the contiguous one (A[m,k], B[n,k]) is transposed on its way into
-//   shared memory (four 4-byte stores; its rows padded from 128 to 132
-//   floats so that they hit 32 distinct banks); the other is stored as is;
+// B[n,k]: x @ W^T of a linear layer too): each block computes a 128x128
+// tile of C with 256 threads (64x64 with 64 threads when 128x128 blocks
+// would not fill the GPU), and each thread an 8x8 register tile, split
+// into 2x2 sub-tiles of 4x4 at a stride of half the block along M and N
+// (so that the shared-memory reads of a warp are broadcasts or
+// contiguous). K advances 8 at a time through two shared-memory stages:
+// - A^T and B, both K-major (k rows of 128 m or n values), one or two
+//   128-bit global loads of each per thread and stage. An operand whose k
+//   index is the contiguous one (A[m,k], B[n,k]) is transposed on its way
+//   into shared memory (4-byte stores; its rows padded by 4 floats so that
+//   they hit 32 distinct banks); the other is stored as is;
 // - the loads of stage k+1 are issued before the 8x64 FMAs of stage k and
 //   stored to the other buffer after them (register prefetch), so their
 //   latency hides behind the FMAs; one barrier per stage.
@@ -47,21 +48,20 @@ using namespace mlir::tessel;
 
 namespace {
 
-constexpr int64_t kBlockM = 128;
-constexpr int64_t kBlockN = 128;
+/// Block tile of M and N (square): kLargeBlock, or kSmallBlock when the
+/// large one would leave fewer than kMinLargeBlocks blocks (a grid that
+/// does not fill the GPU: 1024^3 has 64 blocks of 128x128 for 132 SMs).
+constexpr int64_t kLargeBlock = 128;
+constexpr int64_t kSmallBlock = 64;
+constexpr int64_t kMinLargeBlocks = 128;
 constexpr int64_t kBlockK = 8;
-constexpr int64_t kThreadsX = 16;
-constexpr int64_t kThreadsY = 16;
-/// Side of a thread's sub-tiles, and the stride between its two sub-tiles
-/// along M and along N.
+/// Side of a thread's sub-tiles; each thread owns 2x2 of them (8x8), at a
+/// stride of half the block along M and along N.
 constexpr int64_t kSub = 4;
-constexpr int64_t kSubStride = 64;
+constexpr int64_t kThreadTile = 2 * kSub;
 /// Floats of padding per row of a transposed operand in shared memory (16
 /// bytes: rows stay 16-byte aligned).
 constexpr int64_t kTransposedPad = 4;
-static_assert(kBlockM == 128 && kBlockN == 128 && kBlockK == 8 &&
-                  kThreadsX * kThreadsY == 256,
-              "the copy layout gives each thread one 4-vector of A and B");
 constexpr int64_t kStages = 2;
 /// ptxas caps registers so that this many blocks fit on an SM.
 constexpr int32_t kMinBlocksPerSM = 2;
@@ -74,6 +74,9 @@ struct MatmulPlan {
   bufferization::MaterializeInDestinationOp store;
   bool batched = false;
   int64_t batch = 1, m = 0, n = 0, k = 0;
+  /// Side of the square block tile of C.
+  int64_t block = kLargeBlock;
+  int64_t threadsPerSide() const { return block / kThreadTile; }
 };
 
 FailureOr<MatmulPlan> planMatmul(Operation *rootOp) {
@@ -142,6 +145,9 @@ FailureOr<MatmulPlan> planMatmul(Operation *rootOp) {
   plan.m = ranges[m];
   plan.n = ranges[n];
   plan.k = ranges[k];
+  int64_t largeBlocks = plan.batch * llvm::divideCeil(plan.m, kLargeBlock) *
+                        llvm::divideCeil(plan.n, kLargeBlock);
+  plan.block = largeBlocks < kMinLargeBlocks ? kSmallBlock : kLargeBlock;
   return plan;
 }
 
@@ -188,29 +194,33 @@ private:
   struct Operand {
     Value mem, shared, blockStart; // blockStart: m0 or n0
     bool kContiguous = false, inBounds = false;
-    /// This thread's vector in the (mn, k) or (k, mn) tile of a stage.
-    Value tileRow, tileCol;
+    /// This thread's vectors in the (mn, k) or (k, mn) tile of a stage.
+    SmallVector<Value> tileRows, tileCols;
   };
   void setUpOperand(Operand &op, func::FuncOp kernel, StringRef suffix,
                     Value mem, bool kContiguous, int64_t extent,
                     Value blockStart, Value thread);
-  Value loadOperand(const Operand &op, Value kBase);
-  void storeOperand(const Operand &op, Value stage, Value v);
-  std::pair<Value, Value> loadStage(Value kBase) {
-    return {loadOperand(a, kBase), loadOperand(bOp, kBase)};
+  SmallVector<Value> loadOperand(const Operand &op, Value kBase);
+  void storeOperand(const Operand &op, Value stage, ArrayRef<Value> vecs);
+  /// This thread's vectors of A, then of B, at K offset `kBase`.
+  SmallVector<Value> loadStage(Value kBase) {
+    SmallVector<Value> vecs = loadOperand(a, kBase);
+    llvm::append_range(vecs, loadOperand(bOp, kBase));
+    return vecs;
   }
-  void storeStage(Value stage, Value aVec, Value bVec) {
-    storeOperand(a, stage, aVec);
-    storeOperand(bOp, stage, bVec);
+  void storeStage(Value stage, ArrayRef<Value> vecs) {
+    size_t na = a.tileRows.size();
+    storeOperand(a, stage, vecs.take_front(na));
+    storeOperand(bOp, stage, vecs.drop_front(na));
   }
   SmallVector<Value> computeStage(Value stage, ValueRange acc);
   SmallVector<Value> initialAccumulators();
   /// Rows and columns of C of a thread's sub-tile `s` (0..3), row `r`.
   Value subTileRow(int s, int64_t r) {
-    return add(add(m0, mul(ty, kSub)), (s / 2) * kSubStride + r);
+    return add(add(m0, mul(ty, kSub)), (s / 2) * (plan.block / 2) + r);
   }
   Value subTileCol(int s) {
-    return add(add(n0, mul(tx, kSub)), (s % 2) * kSubStride);
+    return add(add(n0, mul(tx, kSub)), (s % 2) * (plan.block / 2));
   }
 
   OpBuilder &b;
@@ -323,38 +333,51 @@ void MatmulEmitter::setUpOperand(Operand &op, func::FuncOp kernel,
   op.blockStart = blockStart;
   op.shared = sharedBuffer(
       kernel, suffix,
-      {kStages, kBlockK, kBlockM + (kContiguous ? kTransposedPad : 0)});
-  // k contiguous: the 128 x 8 tile as 2 vectors per row; else the 8 x 128
-  // tile as 32 vectors per row.
-  int64_t perRow = (kContiguous ? kBlockK : kBlockM) / kSub;
-  op.tileRow = div(thread, perRow);
-  op.tileCol = mul(rem(thread, perRow), kSub);
-  op.inBounds = plan.k % kBlockK == 0 && extent % kBlockM == 0;
-}
-
-/// This thread's vector of an operand's tile at K offset `kBase`.
-Value MatmulEmitter::loadOperand(const Operand &op, Value kBase) {
-  if (op.kContiguous)
-    return loadVec4(op.mem, add(op.blockStart, op.tileRow),
-                    add(kBase, op.tileCol), op.inBounds);
-  return loadVec4(op.mem, add(kBase, op.tileRow),
-                  add(op.blockStart, op.tileCol), op.inBounds);
-}
-
-/// Writes this thread's vector into shared-memory stage `stage`, K-major:
-/// transposed (four 4-byte stores) when k was contiguous, else as one
-/// 16-byte store.
-void MatmulEmitter::storeOperand(const Operand &op, Value stage, Value v) {
-  if (!op.kContiguous) {
-    vector::StoreOp::create(b, loc, v, op.shared,
-                            ValueRange{stage, op.tileRow, op.tileCol},
-                            /*nontemporal=*/false, llvm::MaybeAlign(16));
-    return;
+      {kStages, kBlockK, plan.block + (kContiguous ? kTransposedPad : 0)});
+  // The tile of a stage is block x 8 (k contiguous: 2 vectors per row) or
+  // 8 x block (block / 4 vectors per row); thread t copies vectors t,
+  // t + threads, ...
+  int64_t perRow = (kContiguous ? kBlockK : plan.block) / kSub;
+  int64_t threads = plan.threadsPerSide() * plan.threadsPerSide();
+  int64_t vectors = plan.block * kBlockK / kSub;
+  for (int64_t v = 0; v < vectors; v += threads) {
+    Value vector = add(thread, v);
+    op.tileRows.push_back(div(vector, perRow));
+    op.tileCols.push_back(mul(rem(vector, perRow), kSub));
   }
-  for (int64_t i = 0; i < kSub; ++i) {
-    Value element = vector::ExtractOp::create(b, loc, v, i);
-    memref::StoreOp::create(b, loc, element, op.shared,
-                            ValueRange{stage, add(op.tileCol, i), op.tileRow});
+  op.inBounds = plan.k % kBlockK == 0 && extent % plan.block == 0;
+}
+
+/// This thread's vectors of an operand's tile at K offset `kBase`.
+SmallVector<Value> MatmulEmitter::loadOperand(const Operand &op,
+                                              Value kBase) {
+  SmallVector<Value> vecs;
+  for (auto [row, col] : llvm::zip(op.tileRows, op.tileCols))
+    vecs.push_back(op.kContiguous
+                       ? loadVec4(op.mem, add(op.blockStart, row),
+                                  add(kBase, col), op.inBounds)
+                       : loadVec4(op.mem, add(kBase, row),
+                                  add(op.blockStart, col), op.inBounds));
+  return vecs;
+}
+
+/// Writes this thread's vectors into shared-memory stage `stage`, K-major:
+/// transposed (four 4-byte stores each) when k was contiguous, else as
+/// 16-byte stores.
+void MatmulEmitter::storeOperand(const Operand &op, Value stage,
+                                 ArrayRef<Value> vecs) {
+  for (auto [v, row, col] : llvm::zip(vecs, op.tileRows, op.tileCols)) {
+    if (!op.kContiguous) {
+      vector::StoreOp::create(b, loc, v, op.shared,
+                              ValueRange{stage, row, col},
+                              /*nontemporal=*/false, llvm::MaybeAlign(16));
+      continue;
+    }
+    for (int64_t i = 0; i < kSub; ++i) {
+      Value element = vector::ExtractOp::create(b, loc, v, i);
+      memref::StoreOp::create(b, loc, element, op.shared,
+                              ValueRange{stage, add(col, i), row});
+    }
   }
 }
 
@@ -373,9 +396,9 @@ SmallVector<Value> MatmulEmitter::computeStage(Value stage, ValueRange acc) {
           .getResult();
     };
     Value av[2] = {sharedLoad(a.shared, aBase),
-                   sharedLoad(a.shared, add(aBase, kSubStride))};
+                   sharedLoad(a.shared, add(aBase, plan.block / 2))};
     Value bv[2] = {sharedLoad(bOp.shared, bBase),
-                   sharedLoad(bOp.shared, add(bBase, kSubStride))};
+                   sharedLoad(bOp.shared, add(bBase, plan.block / 2))};
     for (int s = 0; s < 4; ++s)
       next[s] = vector::OuterProductOp::create(b, loc, tile, av[s / 2],
                                                bv[s % 2], next[s]);
@@ -407,19 +430,18 @@ SmallVector<Value> MatmulEmitter::initialAccumulators() {
 void MatmulEmitter::emit(func::FuncOp kernel) {
   tx = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   ty = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::y);
-  n0 = mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x), kBlockN);
-  m0 = mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::y), kBlockM);
+  n0 = mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x), plan.block);
+  m0 = mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::y), plan.block);
   if (plan.batched)
     batchId = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
-  Value t = add(mul(ty, kThreadsX), tx);
+  Value t = add(mul(ty, plan.threadsPerSide()), tx);
   setUpOperand(a, kernel, "_a", plan.a, plan.aKContiguous, plan.m, m0, t);
   setUpOperand(bOp, kernel, "_b", plan.b, plan.bKContiguous, plan.n, n0, t);
-  cInBounds = plan.m % kBlockM == 0 && plan.n % kBlockN == 0;
+  cInBounds = plan.m % plan.block == 0 && plan.n % plan.block == 0;
 
   SmallVector<Value> acc = initialAccumulators();
   int64_t stagesK = llvm::divideCeil(plan.k, kBlockK);
-  auto [a0, b0] = loadStage(cIndex(0));
-  storeStage(cIndex(0), a0, b0);
+  storeStage(cIndex(0), loadStage(cIndex(0)));
   gpu::BarrierOp::create(b, loc);
 
   // Stage s computes from buffer s % 2 while stage s+1's loads are in
@@ -439,10 +461,10 @@ void MatmulEmitter::emit(func::FuncOp kernel) {
     Value nextStage = arith::SubIOp::create(b, loc, cIndex(1), stage);
     Value kNext =
         arith::MinUIOp::create(b, loc, mul(add(s, 1), kBlockK), lastK);
-    auto [aNext, bNext] = loadStage(kNext);
+    SmallVector<Value> next = loadStage(kNext);
     SmallVector<Value> updated =
         computeStage(stage, loop.getRegionIterArgs());
-    storeStage(nextStage, aNext, bNext);
+    storeStage(nextStage, next);
     gpu::BarrierOp::create(b, loc);
     scf::YieldOp::create(b, loc, updated);
     acc = loop.getResults();
@@ -473,11 +495,12 @@ LogicalResult mlir::tessel::emitSharedMemoryMatmul(func::FuncOp kernel,
   Builder attrs(kernel.getContext());
   kernel->setAttr(kWorkgroupCountAttr,
                   attrs.getDenseI64ArrayAttr(
-                      {static_cast<int64_t>(llvm::divideCeil(plan->n, kBlockN)),
-                       static_cast<int64_t>(llvm::divideCeil(plan->m, kBlockM)),
+                      {static_cast<int64_t>(llvm::divideCeil(plan->n, plan->block)),
+                       static_cast<int64_t>(llvm::divideCeil(plan->m, plan->block)),
                        plan->batch}));
   kernel->setAttr(kWorkgroupSizeAttr,
-                  attrs.getDenseI64ArrayAttr({kThreadsX, kThreadsY, 1}));
+                  attrs.getDenseI64ArrayAttr(
+                      {plan->threadsPerSide(), plan->threadsPerSide(), 1}));
   kernel->setAttr("nvvm.minctasm", attrs.getI32IntegerAttr(kMinBlocksPerSM));
   return success();
 }

@@ -4,18 +4,19 @@
 // batch matmuls (row-major C; A and B row-major or transposed). Inputs are
 // kernels in the `pointers` ABI.
 
-// An odd-shaped matmul (129x130 * 130x127): one block per 128x128 tile of
-// C (grid 1x2), 16x16 threads, two shared-memory stages of A^T (8x132,
-// padded) and B (8x128). Every global load takes a masked path when its
+// An odd-shaped matmul (129x130 * 130x127): too few 128x128 blocks to fill
+// a GPU, so one block per 64x64 tile of C (grid 2x3), 8x8 threads, two
+// shared-memory stages of A^T (8x68, padded) and B (8x64), two vectors of
+// each per thread and stage. Every global load takes a masked path when its
 // vector leaves the matrix; K (130) runs in 17 stages of 8, the loads of the
 // next stage issued before the 32 outer products (8 k x 2x2 sub-tiles of
 // 4x4) of this one, one barrier per stage outside any thread-dependent
 // branch; the 8x8 results are stored with masks.
-// CHECK-DAG: memref.global "private" @__tessel_smem_odd_dispatch_0_a : memref<2x8x132xf32, #gpu.address_space<workgroup>> = uninitialized {alignment = 16 : i64}
-// CHECK-DAG: memref.global "private" @__tessel_smem_odd_dispatch_0_b : memref<2x8x128xf32, #gpu.address_space<workgroup>> = uninitialized {alignment = 16 : i64}
+// CHECK-DAG: memref.global "private" @__tessel_smem_odd_dispatch_0_a : memref<2x8x68xf32, #gpu.address_space<workgroup>> = uninitialized {alignment = 16 : i64}
+// CHECK-DAG: memref.global "private" @__tessel_smem_odd_dispatch_0_b : memref<2x8x64xf32, #gpu.address_space<workgroup>> = uninitialized {alignment = 16 : i64}
 // CHECK-LABEL: func.func private @odd_dispatch_0
 // CHECK-SAME: nvvm.minctasm = 2 : i32
-// CHECK-SAME: tessel.workgroup_count = array<i64: 1, 2, 1>, tessel.workgroup_size = array<i64: 16, 16, 1>
+// CHECK-SAME: tessel.workgroup_count = array<i64: 2, 3, 1>, tessel.workgroup_size = array<i64: 8, 8, 1>
 // CHECK-DAG: %[[ZERO:.+]] = arith.constant dense<0.000000e+00> : vector<4x4xf32>
 // CHECK-DAG: %[[C17:.+]] = arith.constant 17 : index
 // CHECK-DAG: %[[AS:.+]] = memref.get_global @__tessel_smem_odd_dispatch_0_a
@@ -34,6 +35,7 @@
 // CHECK-COUNT-32: vector.outerproduct
 // CHECK: memref.store %{{.+}}, %[[AS]]
 // CHECK: vector.store %{{.+}}, %[[BS]]
+// CHECK-NEXT: vector.store %{{.+}}, %[[BS]]
 // CHECK-NEXT: gpu.barrier
 // CHECK-NEXT: scf.yield
 // CHECK: vector.extract %[[ACC]]#0[0]
@@ -57,35 +59,38 @@ func.func private @odd_dispatch_0(%arg0: memref<129x130xf32>, %arg1: memref<130x
 // -----
 
 // A batch matmul accumulating into an argument, on exact multiples of the
-// tiles (2 x 128x16 * 16x256): the batch is gpu.block_id z (grid 2x1x2),
+// tiles (2 x 1024x16 * 16x1024: 128 blocks of 128x128, enough for the large
+// block, 16x16 threads): the batch is gpu.block_id z (grid 8x8x2),
 // no load or store is masked, the accumulators start from 128-bit loads of
 // the argument, and K runs in 2 stages.
+// CHECK-DAG: memref.global "private" @__tessel_smem_bmm_dispatch_0_a : memref<2x8x132xf32, #gpu.address_space<workgroup>>
+// CHECK-DAG: memref.global "private" @__tessel_smem_bmm_dispatch_0_b : memref<2x8x128xf32, #gpu.address_space<workgroup>>
 // CHECK-LABEL: func.func private @bmm_dispatch_0
-// CHECK-SAME: tessel.workgroup_count = array<i64: 2, 1, 2>
+// CHECK-SAME: tessel.workgroup_count = array<i64: 8, 8, 2>, tessel.workgroup_size = array<i64: 16, 16, 1>
 // CHECK-NOT: vector.maskedload
 // CHECK-NOT: scf.if
 // CHECK: %[[B:.+]] = gpu.block_id z
-// CHECK: vector.load %{{.+}}[%[[B]], %{{.+}}, %{{.+}}] {alignment = 16 : i64} : memref<2x128x256xf32>, vector<4xf32>
-// CHECK: vector.load %{{.+}}[%[[B]], %{{.+}}, %{{.+}}] {alignment = 16 : i64} : memref<2x128x16xf32>, vector<4xf32>
+// CHECK: vector.load %{{.+}}[%[[B]], %{{.+}}, %{{.+}}] {alignment = 16 : i64} : memref<2x1024x1024xf32>, vector<4xf32>
+// CHECK: vector.load %{{.+}}[%[[B]], %{{.+}}, %{{.+}}] {alignment = 16 : i64} : memref<2x1024x16xf32>, vector<4xf32>
 // CHECK: scf.for %{{.+}} = %{{.+}} to %c2 step
 // CHECK-COUNT-32: vector.outerproduct
 // CHECK: gpu.barrier
 // CHECK-NOT: vector.maskedstore
-// CHECK: vector.store %{{.+}}, %{{.+}}[%[[B]], %{{.+}}, %{{.+}}] {alignment = 16 : i64} : memref<2x128x256xf32>, vector<4xf32>
+// CHECK: vector.store %{{.+}}, %{{.+}}[%[[B]], %{{.+}}, %{{.+}}] {alignment = 16 : i64} : memref<2x1024x1024xf32>, vector<4xf32>
 // CHECK-NOT: linalg.batch_matmul
 // CHECK: return
-func.func private @bmm_dispatch_0(%arg0: memref<2x128x16xf32>, %arg1: memref<2x16x256xf32>, %arg2: memref<2x128x256xf32>, %arg3: memref<2x128x256xf32>) attributes {tessel.dispatch_function, tessel.kernel} {
-  %assume_align = memref.assume_alignment %arg0, 64 : memref<2x128x16xf32>
-  %0 = bufferization.to_tensor %assume_align restrict : memref<2x128x16xf32> to tensor<2x128x16xf32>
-  %assume_align_0 = memref.assume_alignment %arg1, 64 : memref<2x16x256xf32>
-  %1 = bufferization.to_tensor %assume_align_0 restrict : memref<2x16x256xf32> to tensor<2x16x256xf32>
-  %assume_align_1 = memref.assume_alignment %arg2, 64 : memref<2x128x256xf32>
-  %2 = bufferization.to_tensor %assume_align_1 restrict : memref<2x128x256xf32> to tensor<2x128x256xf32>
-  %3 = tensor.empty() : tensor<2x128x256xf32>
-  %4 = linalg.copy ins(%2 : tensor<2x128x256xf32>) outs(%3 : tensor<2x128x256xf32>) -> tensor<2x128x256xf32>
-  %assume_align_2 = memref.assume_alignment %arg3, 64 : memref<2x128x256xf32>
-  %5 = linalg.batch_matmul ins(%0, %1 : tensor<2x128x16xf32>, tensor<2x16x256xf32>) outs(%4 : tensor<2x128x256xf32>) -> tensor<2x128x256xf32>
-  bufferization.materialize_in_destination %5 in restrict writable %assume_align_2 : (tensor<2x128x256xf32>, memref<2x128x256xf32>) -> ()
+func.func private @bmm_dispatch_0(%arg0: memref<2x1024x16xf32>, %arg1: memref<2x16x1024xf32>, %arg2: memref<2x1024x1024xf32>, %arg3: memref<2x1024x1024xf32>) attributes {tessel.dispatch_function, tessel.kernel} {
+  %assume_align = memref.assume_alignment %arg0, 64 : memref<2x1024x16xf32>
+  %0 = bufferization.to_tensor %assume_align restrict : memref<2x1024x16xf32> to tensor<2x1024x16xf32>
+  %assume_align_0 = memref.assume_alignment %arg1, 64 : memref<2x16x1024xf32>
+  %1 = bufferization.to_tensor %assume_align_0 restrict : memref<2x16x1024xf32> to tensor<2x16x1024xf32>
+  %assume_align_1 = memref.assume_alignment %arg2, 64 : memref<2x1024x1024xf32>
+  %2 = bufferization.to_tensor %assume_align_1 restrict : memref<2x1024x1024xf32> to tensor<2x1024x1024xf32>
+  %3 = tensor.empty() : tensor<2x1024x1024xf32>
+  %4 = linalg.copy ins(%2 : tensor<2x1024x1024xf32>) outs(%3 : tensor<2x1024x1024xf32>) -> tensor<2x1024x1024xf32>
+  %assume_align_2 = memref.assume_alignment %arg3, 64 : memref<2x1024x1024xf32>
+  %5 = linalg.batch_matmul ins(%0, %1 : tensor<2x1024x16xf32>, tensor<2x16x1024xf32>) outs(%4 : tensor<2x1024x1024xf32>) -> tensor<2x1024x1024xf32>
+  bufferization.materialize_in_destination %5 in restrict writable %assume_align_2 : (tensor<2x1024x1024xf32>, memref<2x1024x1024xf32>) -> ()
   return
 }
 
@@ -116,12 +121,13 @@ func.func private @mmi8_dispatch_0(%arg0: memref<64x32xi8>, %arg1: memref<32x64x
 
 // Transposed operands (A[k,m], B[n,k]: indexing_maps): both still land
 // K-major in shared memory. A, whose m index is contiguous, is stored as
-// read (one 16-byte store, rows of 128); B, whose k index is contiguous, is
-// transposed on the way (four 4-byte stores into rows padded to 132).
-// CHECK-DAG: memref.global "private" @__tessel_smem_mm_t_dispatch_0_a : memref<2x8x128xf32, #gpu.address_space<workgroup>>
-// CHECK-DAG: memref.global "private" @__tessel_smem_mm_t_dispatch_0_b : memref<2x8x132xf32, #gpu.address_space<workgroup>>
+// read (16-byte stores, rows of 64: small blocks here); B, whose k index is
+// contiguous, is transposed on the way (4-byte stores into rows padded to
+// 68).
+// CHECK-DAG: memref.global "private" @__tessel_smem_mm_t_dispatch_0_a : memref<2x8x64xf32, #gpu.address_space<workgroup>>
+// CHECK-DAG: memref.global "private" @__tessel_smem_mm_t_dispatch_0_b : memref<2x8x68xf32, #gpu.address_space<workgroup>>
 // CHECK-LABEL: func.func private @mm_t_dispatch_0
-// CHECK-SAME: tessel.workgroup_count = array<i64: 2, 1, 1>
+// CHECK-SAME: tessel.workgroup_count = array<i64: 4, 2, 1>
 // CHECK-DAG: %[[AS:.+]] = memref.get_global @__tessel_smem_mm_t_dispatch_0_a
 // CHECK-DAG: %[[BS:.+]] = memref.get_global @__tessel_smem_mm_t_dispatch_0_b
 // CHECK: vector.load %{{.+}} {alignment = 16 : i64} : memref<16x128xf32>, vector<4xf32>

@@ -103,12 +103,15 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
   if (failed(configure(pm)))
     return failure();
   buildInputPipeline(pm);
-  // Fused row dispatches (softmax, layernorm in one kernel) need every
-  // target of the module to run them well; the cpu backend would recompute
-  // each row reduction per tile, so they are formed for cuda-only modules.
+  // Fused row dispatches (softmax, layernorm in one kernel) and matmul
+  // epilogues need every target of the module to run them well; the cpu
+  // backend would recompute each row reduction per tile and has no matmul
+  // epilogue, so they are formed for cuda-only modules.
   DispatchOptions dispatchOptions;
-  dispatchOptions.fuseRows = llvm::all_of(
-      targetList, [](StringRef t) { return t == "cuda"; });
+  bool cudaOnly = llvm::all_of(targetList,
+                               [](StringRef t) { return t == "cuda"; });
+  dispatchOptions.fuseRows = cudaOnly;
+  dispatchOptions.fuseEpilogues = cudaOnly;
   buildDispatchPipeline(pm, dispatchOptions);
   if (failed(pm.run(*module)))
     return failure();

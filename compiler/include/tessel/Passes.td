@@ -58,10 +58,17 @@ def FormDispatches : Pass<"tessel-form-dispatches", "ModuleOp"> {
     rows of at most 4096 f32) becomes one dispatch: softmax and layernorm
     read each row from memory once. Only targets whose codegen runs such
     a dispatch as one kernel per row ask for it (cuda today).
+    With `fuse-epilogues`, the elementwise consumers of an f32 matmul (bias,
+    activation: all-parallel generics reading the matmul's result, its
+    only use, element for element) join its dispatch, so the result is
+    stored once, after them (cuda today: GPUSharedMemoryMatmul applies them
+    in its epilogue).
   }];
   let options = [
     Option<"fuseRows", "fuse-rows", "bool", /*default=*/"false",
            "Put chains of row ops (softmax, layernorm) into one dispatch">,
+    Option<"fuseEpilogues", "fuse-epilogues", "bool", /*default=*/"false",
+           "Put elementwise consumers of an f32 matmul into its dispatch">,
   ];
   let dependentDialects = ["tessel::TesselDialect"];
 }

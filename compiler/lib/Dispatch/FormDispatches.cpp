@@ -7,6 +7,10 @@
 // fuse into the root's tiles instead of costing a buffer round trip.
 // Elementwise chains were already fused into single linalg.generic ops by
 // elementwise fusion, so "one root per dispatch" keeps them in one kernel.
+// Two options (for targets whose codegen runs the result as one kernel)
+// join more roots: `fuse-rows` (chains of row ops: softmax, layernorm) and
+// `fuse-epilogues` (elementwise consumers of an f32 matmul, e.g. bias and
+// activation, applied before its result is stored).
 //
 //===----------------------------------------------------------------------===//
 
@@ -125,15 +129,73 @@ bool canJoinRowGroup(Operation *op, const RowGroup &rg,
   return llvm::all_of(usedValues(op), ok) && readsGroup;
 }
 
+/// An f32 contraction with one M, N and K loop and at most one batch loop
+/// (a matmul or batch matmul in any operand layout): the ops whose
+/// elementwise consumers `fuse-epilogues` joins to their dispatch.
+bool isEpilogueHost(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || linalgOp->getNumResults() != 1 ||
+      !linalg::isaContractionOpInterface(linalgOp) ||
+      !getElementTypeOrSelf(linalgOp->getResult(0).getType()).isF32())
+    return false;
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(linalgOp);
+  return succeeded(dims) && dims->m.size() == 1 && dims->n.size() == 1 &&
+         dims->k.size() == 1 && dims->batch.size() <= 1;
+}
+
+/// A matmul dispatch group and the value its next epilogue op may read.
+struct EpilogueGroup {
+  unsigned group;
+  Value tail;
+  Operation *first;
+};
+
+/// Whether `op` can join epilogue group `eg`: an elementwise f32 generic
+/// (all loops parallel, identity output) reading the group's tail, the
+/// tail's only use, at the same element, with nothing else it uses
+/// computed from the group.
+bool canJoinEpilogue(Operation *op, const EpilogueGroup &eg,
+                     const DenseMap<Operation *, unsigned> &groupOf) {
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic || generic.getNumDpsInits() != 1 ||
+      generic.getNumReductionLoops() != 0 ||
+      !generic.getMatchingIndexingMap(generic.getDpsInitOperand(0))
+           .isIdentity() ||
+      !getElementTypeOrSelf(generic->getResult(0).getType()).isF32() ||
+      !eg.tail.hasOneUse() || *eg.tail.getUsers().begin() != op)
+    return false;
+  bool readsTail = false;
+  for (OpOperand *in : generic.getDpsInputOperands()) {
+    if (in->get() != eg.tail)
+      continue;
+    if (!generic.getMatchingIndexingMap(in).isIdentity() ||
+        in->get().getType() != generic->getResult(0).getType())
+      return false;
+    readsTail = true;
+  }
+  if (!readsTail)
+    return false;
+  DenseMap<Operation *, bool> memo;
+  return llvm::all_of(usedValues(op), [&](Value v) {
+    return v == eg.tail ||
+           !dependsOnGroup(v, eg.group, eg.first, groupOf, memo);
+  });
+}
+
 /// Groups root ops into dispatches. A tensor.insert_slice chain (what pad
 /// and concat decompose into) whose intermediate results have one use
 /// becomes one dispatch, so the destination is copied once. With
 /// `fuseRows`, a row reduction starts a row group that later row ops of the
 /// same space join when they read it (softmax, layernorm: one dispatch).
+/// With `fuseEpilogues`, an f32 matmul starts a group that a chain of
+/// elementwise consumers joins (matmul + bias + relu: one dispatch).
 SmallVector<SmallVector<Operation *>> groupRoots(ArrayRef<Operation *> roots,
-                                                 bool fuseRows) {
+                                                 bool fuseRows,
+                                                 bool fuseEpilogues) {
   SmallVector<SmallVector<Operation *>> groups;
   SmallVector<RowGroup> rowGroups;
+  SmallVector<EpilogueGroup> epilogueGroups;
   DenseMap<Operation *, unsigned> groupOf;
   auto addTo = [&](unsigned g, Operation *root) {
     groups[g].push_back(root);
@@ -155,8 +217,20 @@ SmallVector<SmallVector<Operation *>> groupRoots(ArrayRef<Operation *> roots,
         continue;
       }
     }
+    if (fuseEpilogues) {
+      auto joined = llvm::find_if(epilogueGroups, [&](auto &eg) {
+        return canJoinEpilogue(root, eg, groupOf);
+      });
+      if (joined != epilogueGroups.end()) {
+        addTo(joined->group, root);
+        joined->tail = root->getResult(0);
+        continue;
+      }
+    }
     groupOf[root] = groups.size();
     groups.push_back({root});
+    if (fuseEpilogues && isEpilogueHost(root))
+      epilogueGroups.push_back({groupOf[root], root->getResult(0), root});
     if (auto generic = dyn_cast<linalg::GenericOp>(root))
       if (std::optional<RowSpace> space = rowReductionSpace(generic);
           fuseRows && space)
@@ -240,7 +314,7 @@ namespace mlir::tessel {
 
 /// Turns the body of public function `fn` into a host program.
 LogicalResult formDispatches(func::FuncOp fn, SymbolTable &symbols,
-                             bool fuseRows) {
+                             bool fuseRows, bool fuseEpilogues) {
   if (!fn.getBody().hasOneBlock())
     return fn.emitError() << "function '" << fn.getSymName()
                           << "' has control flow; Tessel needs one block";
@@ -253,7 +327,8 @@ LogicalResult formDispatches(func::FuncOp fn, SymbolTable &symbols,
     if (!isHostOp(&op) && !isClonableProducer(&op))
       roots.push_back(&op);
   }
-  for (ArrayRef<Operation *> group : groupRoots(roots, fuseRows))
+  for (ArrayRef<Operation *> group :
+       groupRoots(roots, fuseRows, fuseEpilogues))
     outlineGroup(fn, group, ordinal++, symbols);
 
   // Clonable producers now have uses only if the host needs their value
@@ -286,7 +361,7 @@ struct FormDispatchesPass : impl::FormDispatchesBase<FormDispatchesPass> {
       if (fn.isPublic() && !fn->hasAttr(kDispatchFunctionAttr))
         publics.push_back(fn);
     for (func::FuncOp fn : publics)
-      if (failed(formDispatches(fn, symbols, fuseRows)))
+      if (failed(formDispatches(fn, symbols, fuseRows, fuseEpilogues)))
         return signalPassFailure();
     // Private helpers called from public functions are not supported; any
     // left are unreferenced after dispatch formation.

@@ -36,7 +36,7 @@ void mlir::tessel::buildInputPipeline(OpPassManager &pm) {
 
 void mlir::tessel::buildDispatchPipeline(OpPassManager &pm,
                                          const DispatchOptions &options) {
-  pm.addPass(createFormDispatches({options.fuseRows}));
+  pm.addPass(createFormDispatches({options.fuseRows, options.fuseEpilogues}));
   pm.addPass(createCSEPass());
 }
 

@@ -23,6 +23,12 @@ struct DispatchOptions : PassPipelineOptions<DispatchOptions> {
       llvm::cl::desc("One dispatch per chain of row ops (softmax, layernorm); "
                      "only for targets that support it (cuda)"),
       llvm::cl::init(false)};
+  Option<bool> fuseEpilogues{
+      *this, "fuse-epilogues",
+      llvm::cl::desc("Elementwise consumers of an f32 matmul (bias, "
+                     "activation) in its dispatch; only for targets that "
+                     "support it (cuda)"),
+      llvm::cl::init(false)};
 };
 
 /// Split public functions into dispatch functions and host programs.

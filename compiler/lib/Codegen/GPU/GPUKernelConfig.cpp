@@ -5,7 +5,8 @@
 //   up to 8 warps for rows longer than 1024) holding the row in registers
 //   (GPURowFusion.cpp);
 // - f32 matmuls and batch matmuls (A and B row-major or transposed),
-//   reading their operands from bindings: 128x128 per block, 8x8 per thread, A and B
+//   reading their operands from bindings, and their elementwise consumers
+//   (fuse-epilogues): 128x128 per block, 8x8 per thread, A and B
 //   staged through double-buffered shared memory (GPUSharedMemoryMatmul.cpp);
 // - other contractions: 64x64 block tiles of M and N, 4x4 per thread (256
 //   threads), K in steps of 4 inside each thread, operands read through L1;
@@ -98,8 +99,15 @@ GPUKernelConfig mlir::tessel::getGPUKernelConfig(func::FuncOp kernel) {
     config.warpReduction = true;
     return config;
   }
-  if (canUseSharedMemoryMatmul(kernel, root)) {
-    config.root = root;
+  // A matmul dispatch may end in elementwise consumers (fuse-epilogues):
+  // then the root found above is the last of them.
+  linalg::LinalgOp matmul = root;
+  if (!linalg::isaContractionOpInterface(root))
+    for (auto op : kernel.getBody().front().getOps<linalg::LinalgOp>())
+      if (linalg::isaContractionOpInterface(op))
+        matmul = op;
+  if (canUseSharedMemoryMatmul(kernel, matmul)) {
+    config.root = matmul;
     config.sharedMemoryMatmul = true;
     return config;
   }

@@ -66,8 +66,17 @@ constexpr int64_t kStages = 2;
 /// ptxas caps registers so that this many blocks fit on an SM.
 constexpr int32_t kMinBlocksPerSM = 2;
 
+/// An elementwise op applied to the matmul's result before it is stored
+/// (joined by tessel-form-dispatches{fuse-epilogues}).
+struct EpilogueOp {
+  linalg::GenericOp op;
+  /// Per DPS input: the binding it reads, or null for the matmul's value.
+  SmallVector<Value> mems;
+};
+
 struct MatmulPlan {
   Value a, b, c;      // binding memrefs
+  SmallVector<EpilogueOp> epilogue;
   /// Whether k is the contiguous (last) index of A, of B.
   bool aKContiguous = true, bKContiguous = false;
   ReductionInit init; // C's initial value
@@ -78,6 +87,37 @@ struct MatmulPlan {
   int64_t block = kLargeBlock;
   int64_t threadsPerSide() const { return block / kThreadTile; }
 };
+
+/// `op` as an epilogue of `value`: all loops parallel, identity output,
+/// f32 result, reading `value` element for element and other inputs from
+/// bindings (any projection of the loops: bias, per-row, scalar), its
+/// output's initial value unused.
+FailureOr<EpilogueOp> planEpilogueOp(linalg::GenericOp op, Value value) {
+  if (!op.hasPureTensorSemantics() || op.getNumDpsInits() != 1 ||
+      op.getNumReductionLoops() != 0 ||
+      !op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity() ||
+      op->getResult(0).getType() != value.getType())
+    return failure();
+  Block &body = op.getRegion().front();
+  if (!body.getArguments().back().use_empty())
+    return failure();
+  EpilogueOp epilogueOp{op, {}};
+  for (OpOperand *in : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(in);
+    if (in->get() == value) {
+      if (!map.isIdentity())
+        return failure();
+      epilogueOp.mems.push_back(Value());
+      continue;
+    }
+    Value mem = bindingMemRef(in->get());
+    if (!mem || !map.isProjectedPermutation() ||
+        !cast<MemRefType>(mem.getType()).getLayout().isIdentity())
+      return failure();
+    epilogueOp.mems.push_back(mem);
+  }
+  return epilogueOp;
+}
 
 FailureOr<MatmulPlan> planMatmul(Operation *rootOp) {
   auto root = dyn_cast_or_null<linalg::LinalgOp>(rootOp);
@@ -123,6 +163,16 @@ FailureOr<MatmulPlan> planMatmul(Operation *rootOp) {
   if (!plan.a || !plan.b)
     return failure();
   Value result = root->getResult(0);
+  while (result.hasOneUse()) {
+    auto consumer = dyn_cast<linalg::GenericOp>(*result.getUsers().begin());
+    if (!consumer)
+      break;
+    FailureOr<EpilogueOp> epilogueOp = planEpilogueOp(consumer, result);
+    if (failed(epilogueOp))
+      return failure();
+    plan.epilogue.push_back(*epilogueOp);
+    result = consumer->getResult(0);
+  }
   if (!result.hasOneUse())
     return failure();
   plan.store = dyn_cast<bufferization::MaterializeInDestinationOp>(
@@ -215,6 +265,7 @@ private:
   }
   SmallVector<Value> computeStage(Value stage, ValueRange acc);
   SmallVector<Value> initialAccumulators();
+  Value applyEpilogue(Value vec, Value row, Value col);
   /// Rows and columns of C of a thread's sub-tile `s` (0..3), row `r`.
   Value subTileRow(int s, int64_t r) {
     return add(add(m0, mul(ty, kSub)), (s / 2) * (plan.block / 2) + r);
@@ -471,9 +522,60 @@ void MatmulEmitter::emit(func::FuncOp kernel) {
   }
   for (int s = 0; s < 4; ++s)
     for (int64_t r = 0; r < kSub; ++r) {
-      Value row = vector::ExtractOp::create(b, loc, acc[s], r);
-      storeVec4(row, plan.c, subTileRow(s, r), subTileCol(s), cInBounds);
+      Value vec = vector::ExtractOp::create(b, loc, acc[s], r);
+      Value row = subTileRow(s, r), col = subTileCol(s);
+      if (!plan.epilogue.empty())
+        vec = applyEpilogue(vec, row, col);
+      storeVec4(vec, plan.c, row, col, cInBounds);
     }
+}
+
+/// The epilogue ops on C[row, col .. col+3] = `vec`, element by element.
+/// Outside C (partial blocks) the other inputs are read at the nearest
+/// index inside: those results are never stored.
+Value MatmulEmitter::applyEpilogue(Value vec, Value row, Value col) {
+  auto clamp = [&](Value v, int64_t size) -> Value {
+    return cInBounds ? v
+                     : arith::MinUIOp::create(b, loc, v, cIndex(size - 1))
+                           .getResult();
+  };
+  Value safeRow = clamp(row, plan.m);
+  SmallVector<Value> elements;
+  for (int64_t e = 0; e < kSub; ++e) {
+    SmallVector<Value> ivs;
+    if (plan.batched)
+      ivs.push_back(batchId);
+    ivs.push_back(safeRow);
+    ivs.push_back(clamp(add(col, e), plan.n));
+    Value v = vector::ExtractOp::create(b, loc, vec, e);
+    for (const EpilogueOp &ep : plan.epilogue) {
+      linalg::GenericOp op = ep.op;
+      Block &body = op.getRegion().front();
+      IRMapping mapping;
+      for (auto [operand, mem, arg] :
+           llvm::zip(op.getDpsInputOperands(), ep.mems,
+                     body.getArguments())) {
+        if (!mem) {
+          mapping.map(arg, v);
+          continue;
+        }
+        SmallVector<Value> indices;
+        for (AffineExpr expr : op.getMatchingIndexingMap(operand).getResults())
+          indices.push_back(ivs[cast<AffineDimExpr>(expr).getPosition()]);
+        mapping.map(arg, memref::LoadOp::create(b, loc, mem, indices));
+      }
+      for (Operation &inner : body.without_terminator()) {
+        if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
+          mapping.map(index.getResult(), ivs[index.getDim()]);
+          continue;
+        }
+        b.clone(inner, mapping);
+      }
+      v = mapping.lookup(body.getTerminator()->getOperand(0));
+    }
+    elements.push_back(v);
+  }
+  return vector::FromElementsOp::create(b, loc, vec4, elements);
 }
 
 } // namespace

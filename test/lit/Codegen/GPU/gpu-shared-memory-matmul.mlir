@@ -152,3 +152,48 @@ func.func private @mm_t_dispatch_0(%arg0: memref<16x128xf32>, %arg1: memref<256x
   bufferization.materialize_in_destination %4 in restrict writable %assume_align_1 : (tensor<128x256xf32>, memref<128x256xf32>) -> ()
   return
 }
+
+// -----
+
+// A matmul with its bias + relu epilogue (fuse-epilogues), 97x129 * 129x75
+// (64x64 blocks, masked edges): after the K loop, each element of a
+// thread's C row gets the consumer's body (the bias loaded at its column,
+// clamped into the matrix where the element is outside it), and the
+// 4-vector of results is stored once into the dispatch's result.
+// CHECK-LABEL: func.func private @mlp_dispatch_0
+// CHECK: scf.for
+// CHECK-COUNT-32: vector.outerproduct
+// CHECK: gpu.barrier
+// CHECK: %[[COL:.+]] = arith.minui %{{.+}}, %c74 : index
+// CHECK-NEXT: %[[V:.+]] = vector.extract %{{.+}}[0, 0] : f32 from vector<4x4xf32>
+// CHECK-NEXT: %[[B:.+]] = memref.load %{{.+}}[%[[COL]]] : memref<75xf32>
+// CHECK-NEXT: %[[S:.+]] = arith.addf %[[V]], %[[B]] : f32
+// CHECK-NEXT: arith.maximumf %[[S]], %{{.+}} : f32
+// CHECK: vector.from_elements {{.*}} : vector<4xf32>
+// CHECK: vector.maskedstore %{{.+}}[%{{.+}}, %{{.+}}], %{{.+}}, %{{.+}} : memref<97x75xf32>
+// CHECK-NOT: linalg.generic
+// CHECK-NOT: linalg.matmul
+// CHECK: return
+#map = affine_map<(d0, d1) -> (d0, d1)>
+#mapc = affine_map<(d0, d1) -> (d1)>
+func.func private @mlp_dispatch_0(%arg0: memref<97x129xf32>, %arg1: memref<129x75xf32>, %arg2: memref<75xf32>, %arg3: memref<97x75xf32>) attributes {tessel.dispatch_function, tessel.kernel} {
+  %cst = arith.constant 0.000000e+00 : f32
+  %assume_align = memref.assume_alignment %arg0, 64 : memref<97x129xf32>
+  %0 = bufferization.to_tensor %assume_align restrict : memref<97x129xf32> to tensor<97x129xf32>
+  %assume_align_0 = memref.assume_alignment %arg1, 64 : memref<129x75xf32>
+  %1 = bufferization.to_tensor %assume_align_0 restrict : memref<129x75xf32> to tensor<129x75xf32>
+  %assume_align_1 = memref.assume_alignment %arg2, 64 : memref<75xf32>
+  %2 = bufferization.to_tensor %assume_align_1 restrict : memref<75xf32> to tensor<75xf32>
+  %assume_align_2 = memref.assume_alignment %arg3, 64 : memref<97x75xf32>
+  %3 = tensor.empty() : tensor<97x75xf32>
+  %4 = linalg.fill ins(%cst : f32) outs(%3 : tensor<97x75xf32>) -> tensor<97x75xf32>
+  %5 = linalg.matmul ins(%0, %1 : tensor<97x129xf32>, tensor<129x75xf32>) outs(%4 : tensor<97x75xf32>) -> tensor<97x75xf32>
+  %6 = linalg.generic {indexing_maps = [#map, #mapc, #map], iterator_types = ["parallel", "parallel"]} ins(%5, %2 : tensor<97x75xf32>, tensor<75xf32>) outs(%3 : tensor<97x75xf32>) {
+  ^bb0(%in: f32, %in_3: f32, %out: f32):
+    %7 = arith.addf %in, %in_3 : f32
+    %8 = arith.maximumf %7, %cst : f32
+    linalg.yield %8 : f32
+  } -> tensor<97x75xf32>
+  bufferization.materialize_in_destination %6 in restrict writable %assume_align_2 : (tensor<97x75xf32>, memref<97x75xf32>) -> ()
+  return
+}

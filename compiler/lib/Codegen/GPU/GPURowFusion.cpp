@@ -179,17 +179,8 @@ LogicalResult mlir::tessel::emitRowFusion(func::FuncOp kernel) {
   if (warps > 1) {
     int64_t reductions = llvm::count_if(
         plan.ops, [](const RowOp &r) { return r.kind == RowOpKind::Reduction; });
-    auto space3 = gpu::AddressSpaceAttr::get(b.getContext(),
-                                             gpu::AddressSpace::Workgroup);
-    auto type = MemRefType::get({reductions, warps}, b.getF32Type(),
-                                MemRefLayoutAttrInterface(), space3);
-    std::string name = ("__tessel_smem_" + kernel.getSymName()).str();
-    OpBuilder moduleBuilder(kernel);
-    memref::GlobalOp::create(moduleBuilder, loc, name,
-                             moduleBuilder.getStringAttr("private"), type,
-                             moduleBuilder.getUnitAttr(), /*constant=*/false,
-                             moduleBuilder.getI64IntegerAttr(16));
-    partials = memref::GetGlobalOp::create(b, loc, type, name);
+    partials = workgroupBuffer(b, loc, kernel, "", {reductions, warps},
+                               b.getF32Type());
   }
   int64_t reductionSlot = 0;
 

@@ -235,8 +235,10 @@ private:
     return indices;
   }
 
-  Value sharedBuffer(func::FuncOp kernel, StringRef suffix,
-                     ArrayRef<int64_t> shape);
+  struct EdgeTest {
+    Value full, mask;
+  };
+  EdgeTest edgeTest(Value mem, Value row, Value col);
   Value loadVec4(Value mem, Value row, Value col, bool inBounds);
   void storeVec4(Value value, Value mem, Value row, Value col, bool inBounds);
   /// A or B: where it is, its layout, its shared buffer, this thread's
@@ -285,18 +287,31 @@ private:
   bool cInBounds = false;
 };
 
-Value MatmulEmitter::sharedBuffer(func::FuncOp kernel, StringRef suffix,
-                                  ArrayRef<int64_t> shape) {
-  auto space = gpu::AddressSpaceAttr::get(b.getContext(),
-                                          gpu::AddressSpace::Workgroup);
-  auto type = MemRefType::get(shape, f32, MemRefLayoutAttrInterface(), space);
-  std::string name = ("__tessel_smem_" + kernel.getSymName() + suffix).str();
-  OpBuilder moduleBuilder(kernel);
-  memref::GlobalOp::create(moduleBuilder, loc, name,
-                           moduleBuilder.getStringAttr("private"), type,
-                           moduleBuilder.getUnitAttr(), /*constant=*/false,
-                           moduleBuilder.getI64IntegerAttr(16));
-  return memref::GetGlobalOp::create(b, loc, type, name);
+/// Whether the 4-vector at mem[..., row, col] lies inside the row-major
+/// matrix, and the mask of its elements that do.
+MatmulEmitter::EdgeTest MatmulEmitter::edgeTest(Value mem, Value row,
+                                                Value col) {
+  ArrayRef<int64_t> shape = cast<MemRefType>(mem.getType()).getShape();
+  int64_t rows = shape[shape.size() - 2], cols = shape.back();
+  Value rowInside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                          row, cIndex(rows));
+  Value colsLeft = arith::SubIOp::create(b, loc, cIndex(cols), col);
+  Value full = arith::AndIOp::create(
+      b, loc, rowInside,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, colsLeft,
+                            cIndex(kSub)));
+  // create_mask clamps a negative count to 0.
+  Value count =
+      arith::SelectOp::create(b, loc, rowInside, colsLeft, cIndex(0));
+  Value mask = vector::CreateMaskOp::create(
+      b, loc, VectorType::get({kSub}, b.getI1Type()), ValueRange{count});
+  return {full, mask};
+}
+
+/// 16-byte alignment of mem[..., row, 4j] when its rows allow it.
+static llvm::MaybeAlign rowVectorAlign(Value mem) {
+  return llvm::MaybeAlign(
+      cast<MemRefType>(mem.getType()).getShape().back() % kSub == 0 ? 16 : 4);
 }
 
 /// mem[..., row, col .. col+3] of a row-major matrix; elements outside it
@@ -304,40 +319,25 @@ Value MatmulEmitter::sharedBuffer(func::FuncOp kernel, StringRef suffix,
 /// inside takes a masked load.
 Value MatmulEmitter::loadVec4(Value mem, Value row, Value col,
                               bool inBounds) {
-  ArrayRef<int64_t> shape = cast<MemRefType>(mem.getType()).getShape();
-  int64_t rows = shape[shape.size() - 2], cols = shape.back();
-  llvm::MaybeAlign align(cols % kSub == 0 ? 16 : 4);
+  llvm::MaybeAlign align = rowVectorAlign(mem);
   SmallVector<Value> indices = at(row, col);
   if (inBounds)
     return vector::LoadOp::create(b, loc, vec4, mem, indices,
                                   /*nontemporal=*/false, align);
-  Value rowInside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                          row, cIndex(rows));
-  Value colsLeft = arith::SubIOp::create(b, loc, cIndex(cols), col);
-  Value full = arith::AndIOp::create(
-      b, loc, rowInside,
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, colsLeft,
-                            cIndex(kSub)));
-  auto ifFull = scf::IfOp::create(b, loc, TypeRange{vec4}, full,
+  EdgeTest edge = edgeTest(mem, row, col);
+  auto ifFull = scf::IfOp::create(b, loc, TypeRange{vec4}, edge.full,
                                   /*withElseRegion=*/true);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifFull.thenBlock());
-    Value v = vector::LoadOp::create(b, loc, vec4, mem, indices,
-                                     /*nontemporal=*/false, align);
-    scf::YieldOp::create(b, loc, v);
-    b.setInsertionPointToStart(ifFull.elseBlock());
-    // create_mask clamps a negative count to 0.
-    Value count = arith::SelectOp::create(b, loc, rowInside, colsLeft,
-                                          cIndex(0));
-    Value mask = vector::CreateMaskOp::create(
-        b, loc, VectorType::get({kSub}, b.getI1Type()), ValueRange{count});
-    Value zero = arith::ConstantOp::create(
-        b, loc, DenseElementsAttr::get(vec4, b.getF32FloatAttr(0.0f)));
-    Value v2 = vector::MaskedLoadOp::create(b, loc, vec4, mem, indices, mask,
-                                            zero);
-    scf::YieldOp::create(b, loc, v2);
-  }
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifFull.thenBlock());
+  Value v = vector::LoadOp::create(b, loc, vec4, mem, indices,
+                                   /*nontemporal=*/false, align);
+  scf::YieldOp::create(b, loc, v);
+  b.setInsertionPointToStart(ifFull.elseBlock());
+  Value zero = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(vec4, b.getF32FloatAttr(0.0f)));
+  Value masked = vector::MaskedLoadOp::create(b, loc, vec4, mem, indices,
+                                              edge.mask, zero);
+  scf::YieldOp::create(b, loc, masked);
   return ifFull.getResult(0);
 }
 
@@ -345,34 +345,22 @@ Value MatmulEmitter::loadVec4(Value mem, Value row, Value col,
 /// outside the matrix.
 void MatmulEmitter::storeVec4(Value value, Value mem, Value row, Value col,
                               bool inBounds) {
-  ArrayRef<int64_t> shape = cast<MemRefType>(mem.getType()).getShape();
-  int64_t rows = shape[shape.size() - 2], cols = shape.back();
-  llvm::MaybeAlign align(cols % kSub == 0 ? 16 : 4);
+  llvm::MaybeAlign align = rowVectorAlign(mem);
   SmallVector<Value> indices = at(row, col);
   if (inBounds) {
     vector::StoreOp::create(b, loc, value, mem, indices,
                             /*nontemporal=*/false, align);
     return;
   }
-  Value rowInside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                          row, cIndex(rows));
-  Value colsLeft = arith::SubIOp::create(b, loc, cIndex(cols), col);
-  Value full = arith::AndIOp::create(
-      b, loc, rowInside,
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, colsLeft,
-                            cIndex(kSub)));
-  auto ifFull = scf::IfOp::create(b, loc, TypeRange{}, full,
+  EdgeTest edge = edgeTest(mem, row, col);
+  auto ifFull = scf::IfOp::create(b, loc, TypeRange{}, edge.full,
                                   /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifFull.thenBlock());
   vector::StoreOp::create(b, loc, value, mem, indices, /*nontemporal=*/false,
                           align);
   b.setInsertionPointToStart(ifFull.elseBlock());
-  Value count =
-      arith::SelectOp::create(b, loc, rowInside, colsLeft, cIndex(0));
-  Value mask = vector::CreateMaskOp::create(
-      b, loc, VectorType::get({kSub}, b.getI1Type()), ValueRange{count});
-  vector::MaskedStoreOp::create(b, loc, mem, indices, mask, value);
+  vector::MaskedStoreOp::create(b, loc, mem, indices, edge.mask, value);
 }
 
 void MatmulEmitter::setUpOperand(Operand &op, func::FuncOp kernel,
@@ -382,9 +370,9 @@ void MatmulEmitter::setUpOperand(Operand &op, func::FuncOp kernel,
   op.mem = mem;
   op.kContiguous = kContiguous;
   op.blockStart = blockStart;
-  op.shared = sharedBuffer(
-      kernel, suffix,
-      {kStages, kBlockK, plan.block + (kContiguous ? kTransposedPad : 0)});
+  op.shared = workgroupBuffer(
+      b, loc, kernel, suffix,
+      {kStages, kBlockK, plan.block + (kContiguous ? kTransposedPad : 0)}, f32);
   // The tile of a stage is block x 8 (k contiguous: 2 vectors per row) or
   // 8 x block (block / 4 vectors per row); thread t copies vectors t,
   // t + threads, ...

@@ -121,6 +121,23 @@ Value mlir::tessel::combineWithInit(OpBuilder &b, Location loc,
   return b.clone(*combiner, mapping)->getResult(0);
 }
 
+Value mlir::tessel::workgroupBuffer(OpBuilder &b, Location loc,
+                                    func::FuncOp kernel, StringRef suffix,
+                                    ArrayRef<int64_t> shape,
+                                    Type elementType) {
+  auto space = gpu::AddressSpaceAttr::get(b.getContext(),
+                                          gpu::AddressSpace::Workgroup);
+  auto type =
+      MemRefType::get(shape, elementType, MemRefLayoutAttrInterface(), space);
+  std::string name = ("__tessel_smem_" + kernel.getSymName() + suffix).str();
+  OpBuilder moduleBuilder(kernel);
+  memref::GlobalOp::create(moduleBuilder, loc, name,
+                           moduleBuilder.getStringAttr("private"), type,
+                           moduleBuilder.getUnitAttr(), /*constant=*/false,
+                           moduleBuilder.getI64IntegerAttr(16));
+  return memref::GetGlobalOp::create(b, loc, type, name);
+}
+
 void mlir::tessel::setWarpPerRowLaunch(func::FuncOp kernel, int64_t rows) {
   Builder b(kernel.getContext());
   kernel->setAttr(

@@ -56,6 +56,14 @@ Value combineWithInit(OpBuilder &b, Location loc, Operation *combiner,
                       Value accArg, Value total, const ReductionInit &init,
                       ValueRange indices);
 
+/// A shared-memory (workgroup address space) buffer of `kernel`: a private,
+/// uninitialized, 16-byte aligned memref.global named
+/// __tessel_smem_<kernel><suffix>, inserted before the kernel (and moved
+/// into the gpu.module with it), and its memref.get_global at `b`.
+Value workgroupBuffer(OpBuilder &b, Location loc, func::FuncOp kernel,
+                      StringRef suffix, ArrayRef<int64_t> shape,
+                      Type elementType);
+
 /// Grid and block size attributes of a warp-per-row kernel of `rows` rows.
 void setWarpPerRowLaunch(func::FuncOp kernel, int64_t rows);
 

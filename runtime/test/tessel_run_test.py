@@ -239,6 +239,30 @@ class TesselRunTest(unittest.TestCase):
         self.assertEqual(p.returncode, 2, p.stderr)
         self.assertIn("--startup and --host-overhead exclude each other", p.stderr)
 
+    def test_bench_samples(self):
+        # --samples: one time per timed run, in microseconds, matching the
+        # reported median.
+        bench = os.environ.get("TESSEL_BENCH")
+        if not bench:
+            self.skipTest("TESSEL_BENCH not set")
+        import json
+        p = subprocess.run([bench, self.multi, "--function=add_scale", "--device=cpu",
+                            "--input=7xf32=1", "--input=7xf32=2", "--runs=7", "--warmup=1",
+                            "--samples=" + self.path("t.txt"), "--json=" + self.path("t.json")],
+                           capture_output=True, text=True, timeout=60)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        times = [float(line) for line in open(self.path("t.txt"))]
+        self.assertEqual(len(times), 7)
+        self.assertTrue(all(t > 0 for t in times))
+        j = json.load(open(self.path("t.json")))
+        self.assertAlmostEqual(sorted(times)[3], j["median_us"], places=2)
+        p = subprocess.run([bench, self.multi, "--function=add_scale", "--device=cpu",
+                            "--input=7xf32=1", "--input=7xf32=2", "--runs=2",
+                            "--samples=" + self.path("no/such/dir/t.txt")],
+                           capture_output=True, text=True, timeout=60)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("cannot write", p.stderr)
+
 
 if __name__ == "__main__":
     TESSEL_RUN, MAKE_TEST_MODULE, WORKDIR = sys.argv[1:4]

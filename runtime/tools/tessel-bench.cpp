@@ -37,6 +37,7 @@ const char kUsage[] =
                     [--input=@in.npy | --input=LITERAL]... [--runs=N] [--warmup=W]
                     [--rotate=K] [--bytes=B] [--flops=F] [--copy-bytes=B]
                     [--no-per-dispatch] [--output=@out.npy]... [--json=out.json]
+                    [--samples=times.txt]
                     [--startup | --host-overhead]
 
 Times NAME (optional if the module has one function) on the given inputs.
@@ -54,6 +55,8 @@ Times NAME (optional if the module has one function) on the given inputs.
   --output=@F.npy   results of a run on result buffers filled with 0xFF
                     (NaN for floats) before it, one per result
   --json=F          everything printed, as JSON
+  --samples=F       each timed run's time in microseconds, one per line, in
+                    run order (to see how times vary from run to run)
   --startup         only what happens once, host wall clock: device creation,
                     Module::loadFile (read, verify, load the executable, on
                     cuda cuModuleLoadData + kernel lookup; upload constants),
@@ -72,7 +75,7 @@ first reports the startup times.
 )";
 
 struct Options {
-  std::string module, device, json;
+  std::string module, device, json, samples;
   std::optional<std::string> function;
   std::vector<std::string> inputs, outputs;
   int runs = 100, warmup = 5, rotate = 0;
@@ -149,6 +152,8 @@ std::optional<std::string> parseArgs(int argc, char **argv, Options &o) {
       o.outputs.push_back(value);
     else if (flag == "--json")
       o.json = value;
+    else if (flag == "--samples")
+      o.samples = value;
     else if (flag == "--runs") {
       if (!(err = number(1)))
         o.runs = static_cast<int>(num);
@@ -289,6 +294,7 @@ StatusOr<HostOverhead> measureHostOverhead(const std::string &deviceName, const 
   return h;
 }
 
+/// Writes `text` to `path` (JSON or the --samples list).
 int writeJson(const std::string &path, const std::string &text) {
   std::ofstream f(path);
   f << text;
@@ -504,6 +510,13 @@ int main(int argc, char **argv) {
   if (!ms.ok())
     return fail(ms.status());
   Stats total = stats(*ms);
+  if (!o.samples.empty()) {
+    std::string text;
+    for (double m : *ms)
+      text += std::to_string(1000.0 * m) + "\n";
+    if (int rc = writeJson(o.samples, text))
+      return rc;
+  }
 
   std::vector<Stats> perDispatch;
   if (o.perDispatch && dispatches > 1) {

@@ -123,9 +123,28 @@ void writeNpy(const std::string &path, const std::vector<long> &shape, const std
 
 // Runs `fn(i)` `warmup` times, then `runs` times with an event pair around
 // each; prints the JSON stats (plus `extra`).
+// Warm-up: `warmup` runs, then more until 25 ms of device time have passed
+// (as tessel-bench --warmup-ms, and triton's do_bench).
+constexpr float kWarmupMs = 25.0f;
+
 template <typename F> void timeIt(F fn, int warmup, int runs, const std::string &extra) {
-  for (int i = 0; i < warmup; ++i)
-    fn(i);
+  cudaEvent_t w0, w1;
+  CK(cudaEventCreate(&w0));
+  CK(cudaEventCreate(&w1));
+  CK(cudaEventRecord(w0));
+  int done = 0;
+  float warmedMs = 0;
+  for (; done < warmup; ++done)
+    fn(done);
+  do {
+    for (int j = 0; j < 4 && done < 100000; ++j)
+      fn(done++);
+    CK(cudaEventRecord(w1));
+    CK(cudaEventSynchronize(w1));
+    CK(cudaEventElapsedTime(&warmedMs, w0, w1));
+  } while (warmedMs < kWarmupMs && done < 100000);
+  CK(cudaEventDestroy(w0));
+  CK(cudaEventDestroy(w1));
   CK(cudaDeviceSynchronize());
   std::vector<cudaEvent_t> ev(2 * runs);
   for (auto &e : ev)

@@ -262,6 +262,17 @@ class TesselRunTest(unittest.TestCase):
                            capture_output=True, text=True, timeout=60)
         self.assertNotEqual(p.returncode, 0)
         self.assertIn("cannot write", p.stderr)
+        # No warm-up at all, and a bad --warmup-ms.
+        p = subprocess.run([bench, self.multi, "--function=add_scale", "--device=cpu",
+                            "--input=7xf32=1", "--input=7xf32=2", "--runs=2",
+                            "--warmup=0", "--warmup-ms=0"],
+                           capture_output=True, text=True, timeout=60)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        p = subprocess.run([bench, self.multi, "--function=add_scale", "--device=cpu",
+                            "--input=7xf32=1", "--input=7xf32=2", "--warmup-ms=soon"],
+                           capture_output=True, text=True, timeout=60)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("--warmup-ms", p.stderr)
 
 
 if __name__ == "__main__":

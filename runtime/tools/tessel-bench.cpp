@@ -43,6 +43,10 @@ const char kUsage[] =
 Times NAME (optional if the module has one function) on the given inputs.
   --device=NAME     cuda, cpu or best (default: cuda when usable)
   --runs=N          timed runs (default 100); --warmup=W untimed (default 5)
+  --warmup-ms=T     warm up for at least T ms of device time too (default 25,
+                    as triton's do_bench; 0: runs only). Kernels of ~0.1 ms
+                    ran ~16% slower for the first 1-3 ms of a timing burst
+                    on H100 (bench/RESULTS.md), which 5 runs did not cover
   --rotate=K        K buffer sets with copies of the inputs, run i uses set
                     i % K, so that inputs are not cache-resident; 0 (default)
                     picks K so that K x (input + output bytes) >= 256 MiB
@@ -79,6 +83,7 @@ struct Options {
   std::optional<std::string> function;
   std::vector<std::string> inputs, outputs;
   int runs = 100, warmup = 5, rotate = 0;
+  double warmupMs = 25;
   double bytes = -1, flops = -1, copyBytes = -1;
   bool perDispatch = true, help = false, startup = false, hostOverhead = false;
 };
@@ -160,6 +165,9 @@ std::optional<std::string> parseArgs(int argc, char **argv, Options &o) {
     } else if (flag == "--warmup") {
       if (!(err = number(0)))
         o.warmup = static_cast<int>(num);
+    } else if (flag == "--warmup-ms") {
+      if (!(err = number(0)))
+        o.warmupMs = num;
     } else if (flag == "--rotate") {
       if (!(err = number(0)))
         o.rotate = static_cast<int>(num);
@@ -501,10 +509,25 @@ int main(int argc, char **argv) {
     ownCopyGBs = 2 * copyBytes / (stats(*ownMs).median * 1e3);
   }
 
-  if (o.warmup > 0) {
-    auto w = PreparedCall::timeRuns(callPtrs, std::max(o.warmup, rotate));
-    if (!w.ok())
-      return fail(w.status().withContext("warm-up"));
+  // Warm-up: --warmup runs (at least one per buffer set), then more until
+  // --warmup-ms of device time has passed (at most 100000 runs).
+  if (o.warmup > 0 || o.warmupMs > 0) {
+    int next = std::max({o.warmup, rotate, 1}), done = 0;
+    double warmedMs = 0;
+    while (true) {
+      auto w = PreparedCall::timeRuns(callPtrs, next);
+      if (!w.ok())
+        return fail(w.status().withContext("warm-up"));
+      for (double m : *w)
+        warmedMs += m;
+      done += next;
+      if (warmedMs >= o.warmupMs || done >= 100000)
+        break;
+      double perRun = std::max(warmedMs / done, 1e-3);
+      next = static_cast<int>(std::min(
+          100000.0 - done, std::ceil((o.warmupMs - warmedMs) / perRun)));
+      next = std::max(next, 1);
+    }
   }
   auto ms = PreparedCall::timeRuns(callPtrs, o.runs);
   if (!ms.ok())

@@ -302,8 +302,8 @@ StatusOr<HostOverhead> measureHostOverhead(const std::string &deviceName, const 
   return h;
 }
 
-/// Writes `text` to `path` (JSON or the --samples list).
-int writeJson(const std::string &path, const std::string &text) {
+/// Writes `text` to `path` (the JSON or the --samples list).
+int writeTextFile(const std::string &path, const std::string &text) {
   std::ofstream f(path);
   f << text;
   if (!f)
@@ -441,7 +441,7 @@ int main(int argc, char **argv) {
   if (o.startup) {
     std::printf("function: %s %s, %zu dispatch%s\n", function->name().c_str(),
                 function->signature().c_str(), dispatches, dispatches == 1 ? "" : "es");
-    return o.json.empty() ? 0 : writeJson(o.json, head.str() + "}\n");
+    return o.json.empty() ? 0 : writeTextFile(o.json, head.str() + "}\n");
   }
 
   if (o.hostOverhead) {
@@ -473,7 +473,7 @@ int main(int argc, char **argv) {
         << "}, \"fresh_first_run\": {" << jsonStats(h->freshFirstRun) << "}, \"call\": {"
         << jsonStats(h->call) << "}, \"call_dispatch\": {" << jsonStats(h->callDispatch) << "}}";
     }
-    return o.json.empty() ? 0 : writeJson(o.json, j.str() + "]}\n");
+    return o.json.empty() ? 0 : writeTextFile(o.json, j.str() + "]}\n");
   }
 
   // Copy ceiling, same process and device.
@@ -537,7 +537,7 @@ int main(int argc, char **argv) {
     std::string text;
     for (double m : *ms)
       text += std::to_string(1000.0 * m) + "\n";
-    if (int rc = writeJson(o.samples, text))
+    if (int rc = writeTextFile(o.samples, text))
       return rc;
   }
 
@@ -583,7 +583,7 @@ int main(int argc, char **argv) {
     for (size_t d = 0; d < perDispatch.size(); ++d)
       j << (d ? ", " : "") << "{" << jsonStats(perDispatch[d]) << "}";
     j << "]}\n";
-    return writeJson(o.json, j.str());
+    return writeTextFile(o.json, j.str());
   }
   return 0;
 }

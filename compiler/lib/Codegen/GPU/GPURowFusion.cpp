@@ -25,7 +25,6 @@
 #include "tessel/Codegen/GPU/GPURowFusion.h"
 
 #include "tessel/Codegen/GPU/GPUWarpReduction.h"
-#include "tessel/Dialect/Tessel/TesselDialect.h"
 #include "tessel/Dispatch/RowGroups.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -167,12 +166,9 @@ LogicalResult mlir::tessel::emitRowFusion(func::FuncOp kernel) {
   } else {
     // One block per row: no row guard, so barriers are block-uniform.
     lane = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-    Value rest = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
-    rowIdx.resize(p);
-    for (int d = static_cast<int>(p) - 1; d >= 0; --d) {
-      rowIdx[d] = arith::RemUIOp::create(b, loc, rest, cIndex(space.rows[d]));
-      rest = arith::DivUIOp::create(b, loc, rest, cIndex(space.rows[d]));
-    }
+    rowIdx = delinearizeRow(
+        b, loc, gpu::BlockIdOp::create(b, loc, gpu::Dimension::x),
+        space.rows);
   }
   // Shared memory for the warps' partial totals: [reduction][warp].
   Value partials;
@@ -381,14 +377,9 @@ LogicalResult mlir::tessel::emitRowFusion(func::FuncOp kernel) {
   }
   for (auto store : plan.stores)
     store.erase();
-  if (warps == 1) {
+  if (warps == 1)
     setWarpPerRowLaunch(kernel, rows);
-  } else {
-    Builder attrs(kernel.getContext());
-    kernel->setAttr(kWorkgroupCountAttr,
-                    attrs.getDenseI64ArrayAttr({rows, 1, 1}));
-    kernel->setAttr(kWorkgroupSizeAttr,
-                    attrs.getDenseI64ArrayAttr({lanes, 1, 1}));
-  }
+  else
+    setKernelLaunch(kernel, {rows, 1, 1}, {lanes, 1, 1});
   return success();
 }

@@ -33,7 +33,6 @@
 #include "tessel/Codegen/GPU/GPUSharedMemoryMatmul.h"
 
 #include "tessel/Codegen/GPU/GPUWarpReduction.h"
-#include "tessel/Dialect/Tessel/TesselDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -599,15 +598,13 @@ LogicalResult mlir::tessel::emitSharedMemoryMatmul(func::FuncOp kernel,
   MatmulEmitter(b, root->getLoc(), *plan).emit(kernel);
   plan->store.erase();
 
-  Builder attrs(kernel.getContext());
-  kernel->setAttr(kWorkgroupCountAttr,
-                  attrs.getDenseI64ArrayAttr(
-                      {static_cast<int64_t>(llvm::divideCeil(plan->n, plan->block)),
-                       static_cast<int64_t>(llvm::divideCeil(plan->m, plan->block)),
-                       plan->batch}));
-  kernel->setAttr(kWorkgroupSizeAttr,
-                  attrs.getDenseI64ArrayAttr(
-                      {plan->threadsPerSide(), plan->threadsPerSide(), 1}));
-  kernel->setAttr("nvvm.minctasm", attrs.getI32IntegerAttr(kMinBlocksPerSM));
+  int64_t side = plan->block;
+  setKernelLaunch(kernel,
+                  {static_cast<int64_t>(llvm::divideCeil(plan->n, side)),
+                   static_cast<int64_t>(llvm::divideCeil(plan->m, side)),
+                   plan->batch},
+                  {plan->threadsPerSide(), plan->threadsPerSide(), 1});
+  kernel->setAttr("nvvm.minctasm",
+                  Builder(kernel.getContext()).getI32IntegerAttr(kMinBlocksPerSM));
   return success();
 }

@@ -82,14 +82,20 @@ WarpPerRow mlir::tessel::beginWarpPerRow(OpBuilder &b, Location loc,
                                         cIndex(rows));
   auto ifRow = scf::IfOp::create(b, loc, inRange, /*else=*/false);
   b.setInsertionPoint(ifRow.thenBlock()->getTerminator());
-  WarpPerRow result{lane, SmallVector<Value>(rowShape.size())};
+  return WarpPerRow{lane, delinearizeRow(b, loc, row, rowShape)};
+}
+
+SmallVector<Value> mlir::tessel::delinearizeRow(OpBuilder &b, Location loc,
+                                                Value row,
+                                                ArrayRef<int64_t> rowShape) {
+  SmallVector<Value> indices(rowShape.size());
   Value rest = row;
   for (int d = static_cast<int>(rowShape.size()) - 1; d >= 0; --d) {
-    result.rowIndices[d] =
-        arith::RemUIOp::create(b, loc, rest, cIndex(rowShape[d]));
-    rest = arith::DivUIOp::create(b, loc, rest, cIndex(rowShape[d]));
+    Value size = arith::ConstantIndexOp::create(b, loc, rowShape[d]);
+    indices[d] = arith::RemUIOp::create(b, loc, rest, size);
+    rest = arith::DivUIOp::create(b, loc, rest, size);
   }
-  return result;
+  return indices;
 }
 
 FailureOr<ReductionInit>
@@ -138,15 +144,18 @@ Value mlir::tessel::workgroupBuffer(OpBuilder &b, Location loc,
   return memref::GetGlobalOp::create(b, loc, type, name);
 }
 
-void mlir::tessel::setWarpPerRowLaunch(func::FuncOp kernel, int64_t rows) {
+void mlir::tessel::setKernelLaunch(func::FuncOp kernel, ArrayRef<int64_t> grid,
+                                   ArrayRef<int64_t> block) {
   Builder b(kernel.getContext());
-  kernel->setAttr(
-      kWorkgroupCountAttr,
-      b.getDenseI64ArrayAttr(
-          {static_cast<int64_t>(llvm::divideCeil(rows, kWarpsPerBlock)), 1,
-           1}));
-  kernel->setAttr(kWorkgroupSizeAttr,
-                  b.getDenseI64ArrayAttr({kGPUWarpSize, kWarpsPerBlock, 1}));
+  kernel->setAttr(kWorkgroupCountAttr, b.getDenseI64ArrayAttr(grid));
+  kernel->setAttr(kWorkgroupSizeAttr, b.getDenseI64ArrayAttr(block));
+}
+
+void mlir::tessel::setWarpPerRowLaunch(func::FuncOp kernel, int64_t rows) {
+  setKernelLaunch(
+      kernel,
+      {static_cast<int64_t>(llvm::divideCeil(rows, kWarpsPerBlock)), 1, 1},
+      {kGPUWarpSize, kWarpsPerBlock, 1});
 }
 
 namespace {

@@ -64,6 +64,15 @@ Value workgroupBuffer(OpBuilder &b, Location loc, func::FuncOp kernel,
                       StringRef suffix, ArrayRef<int64_t> shape,
                       Type elementType);
 
+/// The indices of row `row` of `rowShape` (row-major).
+SmallVector<Value> delinearizeRow(OpBuilder &b, Location loc, Value row,
+                                  ArrayRef<int64_t> rowShape);
+
+/// Sets the grid (`tessel.workgroup_count`) and block
+/// (`tessel.workgroup_size`) of a kernel whose strategy wrote its own ids.
+void setKernelLaunch(func::FuncOp kernel, ArrayRef<int64_t> grid,
+                     ArrayRef<int64_t> block);
+
 /// Grid and block size attributes of a warp-per-row kernel of `rows` rows.
 void setWarpPerRowLaunch(func::FuncOp kernel, int64_t rows);
 

@@ -54,6 +54,11 @@ static llvm::cl::opt<std::string>
             llvm::cl::desc("CPU to compile for: 'host' (default) or an LLVM "
                            "CPU name such as x86-64-v3"),
             llvm::cl::init("host"));
+static llvm::cl::opt<bool> printStrategy(
+    "tessel-print-strategy",
+    llvm::cl::desc("Print each GPU kernel's strategy (a remark per kernel) "
+                   "and, for a contraction without tensor cores, why"),
+    llvm::cl::init(false));
 static llvm::cl::opt<std::string> dumpDir(
     "dump-intermediates",
     llvm::cl::desc("Write every stage (MLIR, LLVM IR) into this directory"),
@@ -135,6 +140,7 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
       for (StringRef a : archs)
         options.archs.push_back(a.trim().str());
       options.dumpDir = dumpDir;
+      options.printStrategy = printStrategy;
       options.configurePassManager = configure;
       image = buildCUDAExecutable(*module, options);
     }

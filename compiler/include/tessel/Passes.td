@@ -163,11 +163,22 @@ def GPUTileAndVectorize : Pass<"tessel-gpu-tile-and-vectorize", "ModuleOp"> {
     nested scf.forall of threads (producers fused), sequential reduction
     steps per thread, then vectorizes the per-thread tiles (128-bit along
     the innermost loop where the shape allows). Kernels whose root cannot be
-    tiled run as one thread of one block.
+    tiled run as one thread of one block. Hand-built strategies (row
+    fusion, warp reduction, SIMT and tensor-core matmuls) replace the
+    kernel's computation by code on its bindings instead. With
+    `print-strategy`, a remark per kernel names its strategy and, for a
+    contraction without tensor cores, why.
   }];
+  let options = [
+    Option<"tensorCores", "tensor-cores", "bool", /*default=*/"true",
+           "Use tensor cores (mma.sync, sm_80+) for qualifying contractions">,
+    Option<"printStrategy", "print-strategy", "bool", /*default=*/"false",
+           "Emit a remark per kernel naming its strategy">,
+  ];
   let dependentDialects = ["scf::SCFDialect", "vector::VectorDialect",
                            "affine::AffineDialect", "linalg::LinalgDialect",
-                           "gpu::GPUDialect"];
+                           "gpu::GPUDialect", "nvgpu::NVGPUDialect",
+                           "NVVM::NVVMDialect", "LLVM::LLVMDialect"];
 }
 
 def GPUDistributeToBlocksAndThreads

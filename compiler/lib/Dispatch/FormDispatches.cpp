@@ -9,7 +9,7 @@
 // elementwise fusion, so "one root per dispatch" keeps them in one kernel.
 // Two options (for targets whose codegen runs the result as one kernel)
 // join more roots: `fuse-rows` (chains of row ops: softmax, layernorm) and
-// `fuse-epilogues` (elementwise consumers of an f32 matmul, e.g. bias and
+// `fuse-epilogues` (elementwise consumers of a float matmul, e.g. bias and
 // activation, applied before its result is stored).
 //
 //===----------------------------------------------------------------------===//
@@ -129,14 +129,20 @@ bool canJoinRowGroup(Operation *op, const RowGroup &rg,
   return llvm::all_of(usedValues(op), ok) && readsGroup;
 }
 
-/// An f32 contraction with one M, N and K loop and at most one batch loop
+/// f32, f16 or bf16: the element types the GPU matmul strategies store.
+bool isMatmulResultType(Type type) {
+  Type element = getElementTypeOrSelf(type);
+  return element.isF32() || element.isF16() || element.isBF16();
+}
+
+/// A float contraction with one M, N and K loop and at most one batch loop
 /// (a matmul or batch matmul in any operand layout): the ops whose
 /// elementwise consumers `fuse-epilogues` joins to their dispatch.
 bool isEpilogueHost(Operation *op) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
   if (!linalgOp || linalgOp->getNumResults() != 1 ||
       !linalg::isaContractionOpInterface(linalgOp) ||
-      !getElementTypeOrSelf(linalgOp->getResult(0).getType()).isF32())
+      !isMatmulResultType(linalgOp->getResult(0).getType()))
     return false;
   FailureOr<linalg::ContractionDimensions> dims =
       linalg::inferContractionDims(linalgOp);
@@ -151,10 +157,11 @@ struct EpilogueGroup {
   Operation *first;
 };
 
-/// Whether `op` can join epilogue group `eg`: an elementwise f32 generic
-/// (all loops parallel, identity output) reading the group's tail, the
-/// tail's only use, at the same element, with nothing else it uses
-/// computed from the group.
+/// Whether `op` can join epilogue group `eg`: an elementwise generic with an
+/// f32, f16 or bf16 result (all loops parallel, identity output; bias,
+/// activation, the cast to f16) reading the group's tail, the tail's only
+/// use, at the same element, with nothing else it uses computed from the
+/// group.
 bool canJoinEpilogue(Operation *op, const EpilogueGroup &eg,
                      const DenseMap<Operation *, unsigned> &groupOf) {
   auto generic = dyn_cast<linalg::GenericOp>(op);
@@ -162,7 +169,7 @@ bool canJoinEpilogue(Operation *op, const EpilogueGroup &eg,
       generic.getNumReductionLoops() != 0 ||
       !generic.getMatchingIndexingMap(generic.getDpsInitOperand(0))
            .isIdentity() ||
-      !getElementTypeOrSelf(generic->getResult(0).getType()).isF32() ||
+      !isMatmulResultType(generic->getResult(0).getType()) ||
       !eg.tail.hasOneUse() || *eg.tail.getUsers().begin() != op)
     return false;
   bool readsTail = false;
@@ -170,7 +177,8 @@ bool canJoinEpilogue(Operation *op, const EpilogueGroup &eg,
     if (in->get() != eg.tail)
       continue;
     if (!generic.getMatchingIndexingMap(in).isIdentity() ||
-        in->get().getType() != generic->getResult(0).getType())
+        cast<ShapedType>(in->get().getType()).getShape() !=
+            cast<ShapedType>(generic->getResult(0).getType()).getShape())
       return false;
     readsTail = true;
   }

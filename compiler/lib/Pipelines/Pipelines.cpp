@@ -6,6 +6,7 @@
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
@@ -67,7 +68,10 @@ static void addLoopAndTransferLowering(OpPassManager &pm) {
 }
 
 /// Affine, strided metadata, small floats and scf -> what LLVM/NVVM takes.
-static void addScalarLowering(OpPassManager &pm) {
+/// `expandBf16`: f32 <-> bf16 conversions as integer ops (x86 has no
+/// vector instruction for them before AVX512-BF16, and LLVM would call
+/// compiler-rt's __truncsfbf2, which the kernels are not linked with).
+static void addScalarLowering(OpPassManager &pm, bool expandBf16) {
   pm.addPass(createLowerAffinePass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
@@ -76,7 +80,9 @@ static void addScalarLowering(OpPassManager &pm) {
   floats.sourceTypeStrs = {"bf16", "f16"};
   floats.targetTypeStr = "f32";
   pm.addPass(arith::createArithEmulateUnsupportedFloats(floats));
-  pm.addPass(arith::createArithExpandOpsPass());
+  arith::ArithExpandOpsPassOptions expand;
+  expand.includeBf16 = expandBf16;
+  pm.addPass(arith::createArithExpandOpsPass(expand));
   pm.addPass(createSCFToControlFlowPass());
 }
 
@@ -93,16 +99,18 @@ void mlir::tessel::buildCPUCodegenPipeline(OpPassManager &pm,
   bufferization::buildBufferDeallocationPipeline(pm, dealloc);
   addLoopAndTransferLowering(pm);
   pm.addPass(createCPULowerVectors());
-  addScalarLowering(pm);
+  addScalarLowering(pm, /*expandBf16=*/true);
   pm.addPass(createCPULowerToLLVM());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
 }
 
-void mlir::tessel::buildCUDAKernelPipeline(OpPassManager &pm) {
+void mlir::tessel::buildCUDAKernelPipeline(OpPassManager &pm,
+                                           const CUDACodegenOptions &options) {
   pm.addPass(createMaterializeKernelABI({"pointers"}));
   pm.addPass(createCanonicalizerPass());
-  pm.addPass(createGPUTileAndVectorize());
+  pm.addPass(createGPUTileAndVectorize(
+      {options.tensorCores, options.printStrategy}));
   addBufferizationPasses(pm);
   pm.addPass(createGPUDistributeToBlocksAndThreads());
   // Kernel-local temporaries live in registers/local memory.
@@ -116,8 +124,10 @@ void mlir::tessel::buildCUDALoweringPipeline(
     OpPassManager &pm, const CUDACodegenOptions &options) {
   addLoopAndTransferLowering(pm);
   pm.addPass(createGPULowerVectors());
-  addScalarLowering(pm);
+  addScalarLowering(pm, /*expandBf16=*/false);
   pm.addPass(createGPUOutlineKernels());
+  // Tensor-core kernels: ldmatrix and cp.async (nvgpu) -> NVVM.
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertNVGPUToNVVMPass());
   ConvertGpuOpsToNVVMOpsOptions nvvm;
   nvvm.useBarePtrCallConv = true;
   nvvm.indexBitwidth = 64;
@@ -135,7 +145,7 @@ void mlir::tessel::buildCUDALoweringPipeline(
 
 void mlir::tessel::buildCUDACodegenPipeline(
     OpPassManager &pm, const CUDACodegenOptions &options) {
-  buildCUDAKernelPipeline(pm);
+  buildCUDAKernelPipeline(pm, options);
   buildCUDALoweringPipeline(pm, options);
 }
 

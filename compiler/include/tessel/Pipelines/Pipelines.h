@@ -25,7 +25,7 @@ struct DispatchOptions : PassPipelineOptions<DispatchOptions> {
       llvm::cl::init(false)};
   Option<bool> fuseEpilogues{
       *this, "fuse-epilogues",
-      llvm::cl::desc("Elementwise consumers of an f32 matmul (bias, "
+      llvm::cl::desc("Elementwise consumers of a float matmul (bias, "
                      "activation) in its dispatch; only for targets that "
                      "support it (cuda)"),
       llvm::cl::init(false)};
@@ -57,11 +57,21 @@ struct CUDACodegenOptions : PassPipelineOptions<CUDACodegenOptions> {
       *this, "libdevice",
       llvm::cl::desc("Path of libdevice.10.bc to link (empty: none)"),
       llvm::cl::init("")};
+  Option<bool> tensorCores{
+      *this, "tensor-cores",
+      llvm::cl::desc("Use tensor cores (mma.sync) for qualifying "
+                     "contractions; every target must be sm_80 or newer"),
+      llvm::cl::init(true)};
+  Option<bool> printStrategy{
+      *this, "print-strategy",
+      llvm::cl::desc("Emit a remark per kernel naming its strategy"),
+      llvm::cl::init(false)};
 };
 
 /// Dispatch functions -> distributed kernels (func.func with
 /// tessel.workgroup_count/size), before outlining into a gpu.module.
-void buildCUDAKernelPipeline(OpPassManager &pm);
+void buildCUDAKernelPipeline(OpPassManager &pm,
+                             const CUDACodegenOptions &options);
 
 /// Distributed kernels -> a gpu.module of NVVM kernels with an NVVM target
 /// attached, ready for gpu-module-to-binary.

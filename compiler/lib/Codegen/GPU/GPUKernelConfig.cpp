@@ -4,6 +4,9 @@
 // - fused row dispatches (softmax, layernorm): a warp per row (a block of
 //   up to 8 warps for rows longer than 1024) holding the row in registers
 //   (GPURowFusion.cpp);
+// - f16 and bf16 contractions (matmul, batch matmul, any layout) whose
+//   operands are bindings: tensor cores, mma.sync (GPUTensorCoreMatmul.cpp),
+//   when every target architecture has them (sm_80+);
 // - f32 matmuls and batch matmuls (A and B row-major or transposed),
 //   reading their operands from bindings, and their elementwise consumers
 //   (fuse-epilogues): 128x128 per block, 8x8 per thread, A and B
@@ -33,6 +36,7 @@
 #include "tessel/Codegen/Common/TileAndVectorize.h"
 #include "tessel/Codegen/GPU/GPURowFusion.h"
 #include "tessel/Codegen/GPU/GPUSharedMemoryMatmul.h"
+#include "tessel/Codegen/GPU/GPUTensorCoreMatmul.h"
 #include "tessel/Codegen/GPU/GPUWarpReduction.h"
 
 using namespace mlir;
@@ -78,15 +82,19 @@ std::optional<unsigned> transposedLoop(linalg::LinalgOp op, unsigned x) {
 
 } // namespace
 
-GPUKernelConfig mlir::tessel::getGPUKernelConfig(func::FuncOp kernel) {
+GPUKernelConfig mlir::tessel::getGPUKernelConfig(
+    func::FuncOp kernel, const GPUStrategyOptions &options) {
   GPUKernelConfig config;
   if (canUseRowFusion(kernel)) {
     config.rowFusion = true;
+    config.strategy = "row fusion (a warp or block per row)";
     return config;
   }
   linalg::LinalgOp root = findTileableRoot(kernel, config.serialReason);
-  if (!root)
+  if (!root) {
+    config.strategy = "one thread: " + config.serialReason;
     return config;
+  }
   SmallVector<int64_t> ranges = root.getStaticLoopRanges();
   unsigned n = ranges.size();
   SmallVector<utils::IteratorType> iters = root.getIteratorTypesArray();
@@ -94,11 +102,6 @@ GPUKernelConfig mlir::tessel::getGPUKernelConfig(func::FuncOp kernel) {
   for (unsigned d = 0; d < n; ++d)
     if (iters[d] == utils::IteratorType::parallel)
       parallel.push_back(d);
-  if (canUseWarpReduction(kernel, root)) {
-    config.root = root;
-    config.warpReduction = true;
-    return config;
-  }
   // A matmul dispatch may end in elementwise consumers (fuse-epilogues):
   // then the root found above is the last of them.
   linalg::LinalgOp matmul = root;
@@ -106,15 +109,39 @@ GPUKernelConfig mlir::tessel::getGPUKernelConfig(func::FuncOp kernel) {
     for (auto op : kernel.getBody().front().getOps<linalg::LinalgOp>())
       if (linalg::isaContractionOpInterface(op))
         matmul = op;
+  // Why a contraction did not get tensor cores, for the strategy line.
+  std::string noTensorCores;
+  if (linalg::isaContractionOpInterface(matmul)) {
+    if (!options.tensorCores)
+      noTensorCores = options.noTensorCoresReason;
+    else if (canUseTensorCoreMatmul(kernel, matmul, noTensorCores)) {
+      config.root = matmul;
+      config.tensorCoreMatmul = true;
+      config.strategy =
+          "tensor-core matmul: " + describeTensorCoreMatmul(matmul);
+      return config;
+    }
+    noTensorCores = "; no tensor cores: " + noTensorCores;
+  }
+  if (canUseWarpReduction(kernel, root)) {
+    config.root = root;
+    config.warpReduction = true;
+    config.strategy = "warp reduction (a warp per output)" + noTensorCores;
+    return config;
+  }
   if (canUseSharedMemoryMatmul(kernel, matmul)) {
     config.root = matmul;
     config.sharedMemoryMatmul = true;
+    config.strategy = "SIMT shared-memory matmul (f32)" + noTensorCores;
     return config;
   }
   if (parallel.empty()) {
     config.serialReason = "root has no parallel loop";
+    config.strategy = "one thread: " + config.serialReason;
     return config;
   }
+  config.strategy = "tiled (" + root->getName().getStringRef().str() +
+                    " in block and thread tiles)" + noTensorCores;
   config.root = root;
   config.blockTiles.assign(n, 0);
   config.threadTiles.assign(n, 0);

@@ -32,6 +32,7 @@
 
 #include "tessel/Codegen/GPU/GPUSharedMemoryMatmul.h"
 
+#include "tessel/Codegen/GPU/GPUMatmulEpilogue.h"
 #include "tessel/Codegen/GPU/GPUWarpReduction.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -74,17 +75,9 @@ constexpr int64_t kLargeBlockStoreAfterK = 4;
 /// ptxas caps registers so that this many blocks fit on an SM.
 constexpr int32_t kMinBlocksPerSM = 2;
 
-/// An elementwise op applied to the matmul's result before it is stored
-/// (joined by tessel-form-dispatches{fuse-epilogues}).
-struct EpilogueOp {
-  linalg::GenericOp op;
-  /// Per DPS input: the binding it reads, or null for the matmul's value.
-  SmallVector<Value> mems;
-};
-
 struct MatmulPlan {
   Value a, b, c;      // binding memrefs
-  SmallVector<EpilogueOp> epilogue;
+  SmallVector<MatmulEpilogueOp> epilogue;
   /// Whether k is the contiguous (last) index of A, of B.
   bool aKContiguous = true, bKContiguous = false;
   ReductionInit init; // C's initial value
@@ -99,37 +92,6 @@ struct MatmulPlan {
   }
   int64_t threadsPerSide() const { return block / kThreadTile; }
 };
-
-/// `op` as an epilogue of `value`: all loops parallel, identity output,
-/// f32 result, reading `value` element for element and other inputs from
-/// bindings (any projection of the loops: bias, per-row, scalar), its
-/// output's initial value unused.
-FailureOr<EpilogueOp> planEpilogueOp(linalg::GenericOp op, Value value) {
-  if (!op.hasPureTensorSemantics() || op.getNumDpsInits() != 1 ||
-      op.getNumReductionLoops() != 0 ||
-      !op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity() ||
-      op->getResult(0).getType() != value.getType())
-    return failure();
-  Block &body = op.getRegion().front();
-  if (!body.getArguments().back().use_empty())
-    return failure();
-  EpilogueOp epilogueOp{op, {}};
-  for (OpOperand *in : op.getDpsInputOperands()) {
-    AffineMap map = op.getMatchingIndexingMap(in);
-    if (in->get() == value) {
-      if (!map.isIdentity())
-        return failure();
-      epilogueOp.mems.push_back(Value());
-      continue;
-    }
-    Value mem = bindingMemRef(in->get());
-    if (!mem || !map.isProjectedPermutation() ||
-        !cast<MemRefType>(mem.getType()).getLayout().isIdentity())
-      return failure();
-    epilogueOp.mems.push_back(mem);
-  }
-  return epilogueOp;
-}
 
 FailureOr<MatmulPlan> planMatmul(Operation *rootOp) {
   auto root = dyn_cast_or_null<linalg::LinalgOp>(rootOp);
@@ -174,24 +136,14 @@ FailureOr<MatmulPlan> planMatmul(Operation *rootOp) {
   plan.b = bindingMemRef(root.getDpsInputs()[1]);
   if (!plan.a || !plan.b)
     return failure();
-  Value result = root->getResult(0);
-  while (result.hasOneUse()) {
-    auto consumer = dyn_cast<linalg::GenericOp>(*result.getUsers().begin());
-    if (!consumer)
-      break;
-    FailureOr<EpilogueOp> epilogueOp = planEpilogueOp(consumer, result);
-    if (failed(epilogueOp))
-      return failure();
-    plan.epilogue.push_back(*epilogueOp);
-    result = consumer->getResult(0);
-  }
-  if (!result.hasOneUse())
+  std::string why;
+  FailureOr<MatmulOutput> out =
+      planMatmulOutput(root, /*sameElementType=*/true, why);
+  if (failed(out))
     return failure();
-  plan.store = dyn_cast<bufferization::MaterializeInDestinationOp>(
-      *result.getUsers().begin());
-  if (!plan.store)
-    return failure();
-  plan.c = plan.store.getDest();
+  plan.epilogue = std::move(out->epilogue);
+  plan.store = out->store;
+  plan.c = out->c;
   for (Value mem : {plan.a, plan.b, plan.c}) {
     auto type = dyn_cast<MemRefType>(mem.getType());
     if (!type || !type.getLayout().isIdentity())
@@ -552,31 +504,7 @@ Value MatmulEmitter::applyEpilogue(Value vec, Value row, Value col) {
     ivs.push_back(safeRow);
     ivs.push_back(clamp(add(col, e), plan.n));
     Value v = vector::ExtractOp::create(b, loc, vec, e);
-    for (const EpilogueOp &ep : plan.epilogue) {
-      linalg::GenericOp op = ep.op;
-      Block &body = op.getRegion().front();
-      IRMapping mapping;
-      for (auto [operand, mem, arg] :
-           llvm::zip(op.getDpsInputOperands(), ep.mems,
-                     body.getArguments())) {
-        if (!mem) {
-          mapping.map(arg, v);
-          continue;
-        }
-        SmallVector<Value> indices;
-        for (AffineExpr expr : op.getMatchingIndexingMap(operand).getResults())
-          indices.push_back(ivs[cast<AffineDimExpr>(expr).getPosition()]);
-        mapping.map(arg, memref::LoadOp::create(b, loc, mem, indices));
-      }
-      for (Operation &inner : body.without_terminator()) {
-        if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
-          mapping.map(index.getResult(), ivs[index.getDim()]);
-          continue;
-        }
-        b.clone(inner, mapping);
-      }
-      v = mapping.lookup(body.getTerminator()->getOperand(0));
-    }
+    v = applyMatmulEpilogue(b, loc, plan.epilogue, v, ivs);
     elements.push_back(v);
   }
   return vector::FromElementsOp::create(b, loc, vec4, elements);

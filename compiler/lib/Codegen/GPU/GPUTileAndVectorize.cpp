@@ -12,6 +12,7 @@
 #include "tessel/Codegen/GPU/GPUKernelConfig.h"
 #include "tessel/Codegen/GPU/GPURowFusion.h"
 #include "tessel/Codegen/GPU/GPUSharedMemoryMatmul.h"
+#include "tessel/Codegen/GPU/GPUTensorCoreMatmul.h"
 #include "tessel/Codegen/GPU/GPUWarpReduction.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -41,8 +42,13 @@ static SmallVector<Attribute> mappingFor(MLIRContext *ctx,
 namespace mlir::tessel {
 
 /// Tiles and vectorizes one kernel as its GPUKernelConfig says.
-LogicalResult tileAndVectorizeGPUKernel(func::FuncOp kernel) {
-  GPUKernelConfig config = getGPUKernelConfig(kernel);
+LogicalResult tileAndVectorizeGPUKernel(func::FuncOp kernel,
+                                        const GPUStrategyOptions &options,
+                                        bool printStrategy) {
+  GPUKernelConfig config = getGPUKernelConfig(kernel, options);
+  if (printStrategy)
+    kernel.emitRemark() << "kernel " << kernel.getSymName() << ": "
+                        << config.strategy;
   IRRewriter rewriter(kernel.getContext());
   using LoopType = scf::SCFTilingOptions::LoopType;
   if (config.rowFusion) {
@@ -51,6 +57,9 @@ LogicalResult tileAndVectorizeGPUKernel(func::FuncOp kernel) {
   } else if (config.warpReduction) {
     if (failed(emitWarpReduction(kernel, config.root)))
       return kernel.emitError("warp reduction failed");
+  } else if (config.tensorCoreMatmul) {
+    if (failed(emitTensorCoreMatmul(kernel, config.root)))
+      return kernel.emitError("tensor-core matmul failed");
   } else if (config.sharedMemoryMatmul) {
     if (failed(emitSharedMemoryMatmul(kernel, config.root)))
       return kernel.emitError("shared-memory matmul failed");
@@ -84,10 +93,16 @@ LogicalResult tileAndVectorizeGPUKernel(func::FuncOp kernel) {
 namespace {
 struct GPUTileAndVectorizePass
     : impl::GPUTileAndVectorizeBase<GPUTileAndVectorizePass> {
+  using Base::Base;
   void runOnOperation() override {
+    GPUStrategyOptions options;
+    options.tensorCores = tensorCores;
+    options.noTensorCoresReason =
+        "disabled (tensor-cores=false: a target architecture is older than "
+        "sm_80)";
     for (auto fn : getOperation().getOps<func::FuncOp>())
       if (fn->hasAttr(kKernelAttr))
-        if (failed(tileAndVectorizeGPUKernel(fn)))
+        if (failed(tileAndVectorizeGPUKernel(fn, options, printStrategy)))
           return signalPassFailure();
   }
 };

@@ -28,6 +28,7 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
 
@@ -125,6 +126,34 @@ LogicalResult checkExternalCalls(Location loc, const llvm::Module &module) {
       return emitError(loc) << "CPU kernels call '" << fn.getName()
                             << "', which the Tessel runtime does not provide";
   return success();
+}
+
+/// x86 without AVX512-BF16 keeps bf16 values in f32 registers and rounds
+/// them back with a libcall, __truncsfbf2 (compiler-rt, libgcc 13+), which
+/// the kernels are not linked with. Defines it in `module`: round to
+/// nearest even, NaN stays a quiet NaN.
+void defineBf16Truncation(llvm::Module &module) {
+  if (module.getFunction("__truncsfbf2"))
+    return;
+  llvm::LLVMContext &ctx = module.getContext();
+  llvm::Type *f32 = llvm::Type::getFloatTy(ctx);
+  llvm::Type *i32 = llvm::Type::getInt32Ty(ctx);
+  auto *fn = llvm::Function::Create(
+      llvm::FunctionType::get(llvm::Type::getBFloatTy(ctx), {f32}, false),
+      llvm::GlobalValue::ExternalLinkage, "__truncsfbf2", module);
+  fn->setVisibility(llvm::GlobalValue::HiddenVisibility);
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "", fn));
+  llvm::Value *x = fn->getArg(0);
+  llvm::Value *bits = b.CreateBitCast(x, i32);
+  llvm::Value *high = b.CreateLShr(bits, 16);
+  llvm::Value *lsb = b.CreateAnd(high, 1);
+  llvm::Value *rounded =
+      b.CreateLShr(b.CreateAdd(bits, b.CreateAdd(lsb, b.getInt32(0x7fff))), 16);
+  llvm::Value *quietNan = b.CreateOr(high, 0x40);
+  llvm::Value *result =
+      b.CreateSelect(b.CreateFCmpUNO(x, x), quietNan, rounded);
+  b.CreateRet(b.CreateBitCast(b.CreateTrunc(result, b.getInt16Ty()),
+                              llvm::Type::getBFloatTy(ctx)));
 }
 
 void optimize(llvm::Module &module, llvm::TargetMachine &tm) {
@@ -229,6 +258,7 @@ mlir::tessel::buildCPUExecutable(ModuleOp module,
   llvmModule->setTargetTriple(sel.triple);
   llvmModule->setDataLayout(tm->createDataLayout());
   optimize(*llvmModule, *tm);
+  defineBf16Truncation(*llvmModule);
   if (failed(checkExternalCalls(loc, *llvmModule)))
     return failure();
   if (!options.dumpDir.empty()) {

@@ -108,8 +108,19 @@ mlir::tessel::buildCUDAExecutable(ModuleOp module,
   image.target = "cuda";
   OwningOpRef<ModuleOp> kernels = cloneDispatchFunctions(module, image.exports);
 
-  if (failed(runPipeline(*kernels, options, [](PassManager &pm) {
-        buildCUDAKernelPipeline(pm);
+  // One kernel serves every architecture of the module, so tensor cores
+  // (mma.sync) only when all of them are sm_80 or newer.
+  CUDACodegenOptions codegen;
+  codegen.printStrategy = options.printStrategy;
+  for (const std::string &arch : options.archs) {
+    unsigned number = 0;
+    StringRef(arch).drop_front(3).take_while(llvm::isDigit).getAsInteger(
+        10, number);
+    if (number < 80)
+      codegen.tensorCores = false;
+  }
+  if (failed(runPipeline(*kernels, options, [&](PassManager &pm) {
+        buildCUDAKernelPipeline(pm, codegen);
       })))
     return emitError(loc) << "CUDA code generation failed";
   for (KernelExport &e : image.exports) {
@@ -127,7 +138,6 @@ mlir::tessel::buildCUDAExecutable(ModuleOp module,
     }
   }
 
-  CUDACodegenOptions codegen;
   codegen.chip = options.archs.front();
   codegen.features = "+ptx80";
   if (haveLibdevice)

@@ -24,6 +24,12 @@ struct GPUKernelConfig {
   /// Compute `root`, an f32 matmul, through shared memory
   /// (GPUSharedMemoryMatmul.h) instead of tiling it.
   bool sharedMemoryMatmul = false;
+  /// Compute `root`, an f16/bf16 contraction, on tensor cores
+  /// (GPUTensorCoreMatmul.h).
+  bool tensorCoreMatmul = false;
+  /// The strategy chosen and, for a contraction that did not get tensor
+  /// cores, why (tessel-gpu-tile-and-vectorize{print-strategy}).
+  std::string strategy;
   /// Run a fused chain of row ops with a warp or block per row
   /// (GPURowFusion.h).
   bool rowFusion = false;
@@ -38,8 +44,16 @@ struct GPUKernelConfig {
 /// Largest per-thread tile (in elements) that gets vectorized.
 inline constexpr int64_t kGPUMaxVectorElements = 64;
 
+struct GPUStrategyOptions {
+  /// Tensor cores (mma.sync) may be used: every target architecture is
+  /// sm_80 or newer. Otherwise `noTensorCoresReason` says why not.
+  bool tensorCores = true;
+  std::string noTensorCoresReason;
+};
+
 /// Chooses the strategy of `kernel`.
-GPUKernelConfig getGPUKernelConfig(func::FuncOp kernel);
+GPUKernelConfig getGPUKernelConfig(func::FuncOp kernel,
+                                   const GPUStrategyOptions &options = {});
 
 } // namespace mlir::tessel
 

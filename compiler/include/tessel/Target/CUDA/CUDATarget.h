@@ -25,6 +25,8 @@ struct CUDATargetOptions {
   /// CUDA toolkit root ("" = $CUDA_HOME, $CUDA_PATH, then /usr/local/cuda).
   std::string toolkit;
   std::string dumpDir;
+  /// A remark per kernel naming its strategy (--tessel-print-strategy).
+  bool printStrategy = false;
   std::function<LogicalResult(PassManager &)> configurePassManager;
 };
 

@@ -1,0 +1,121 @@
+//===- GPUMatmulEpilogue.cpp - what follows a matmul in its kernel -*- C++ -*-===//
+
+#include "tessel/Codegen/GPU/GPUMatmulEpilogue.h"
+
+#include "tessel/Codegen/GPU/GPUWarpReduction.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+namespace {
+
+FailureOr<MatmulEpilogueOp> planEpilogueOp(linalg::GenericOp op, Value value,
+                                           bool sameElementType,
+                                           std::string &why) {
+  auto fail = [&](const Twine &reason) {
+    why = ("epilogue op " + op->getName().getStringRef() + ": " + reason)
+              .str();
+    return failure();
+  };
+  auto valueType = cast<ShapedType>(value.getType());
+  auto resultType = cast<ShapedType>(op->getResult(0).getType());
+  if (!op.hasPureTensorSemantics() || op.getNumDpsInits() != 1 ||
+      op.getNumReductionLoops() != 0 ||
+      !op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity() ||
+      resultType.getShape() != valueType.getShape())
+    return fail("not elementwise over the matmul's result");
+  if (sameElementType &&
+      resultType.getElementType() != valueType.getElementType())
+    return fail("changes the element type");
+  Block &body = op.getRegion().front();
+  if (!body.getArguments().back().use_empty())
+    return fail("reads its output's initial value");
+  MatmulEpilogueOp epilogueOp{op, {}};
+  for (OpOperand *in : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(in);
+    if (in->get() == value) {
+      if (!map.isIdentity())
+        return fail("reads the matmul's result through a non-identity map");
+      epilogueOp.mems.push_back(Value());
+      continue;
+    }
+    Value mem = bindingMemRef(in->get());
+    if (!mem || !map.isProjectedPermutation() ||
+        !cast<MemRefType>(mem.getType()).getLayout().isIdentity())
+      return fail("an input is neither the matmul's result nor a buffer read "
+                  "through a projection");
+    epilogueOp.mems.push_back(mem);
+  }
+  return epilogueOp;
+}
+
+} // namespace
+
+FailureOr<MatmulOutput>
+mlir::tessel::planMatmulOutput(linalg::LinalgOp matmul, bool sameElementType,
+                               std::string &why) {
+  MatmulOutput out;
+  Value result = matmul->getResult(0);
+  while (result.hasOneUse()) {
+    auto consumer = dyn_cast<linalg::GenericOp>(*result.getUsers().begin());
+    if (!consumer)
+      break;
+    FailureOr<MatmulEpilogueOp> epilogueOp =
+        planEpilogueOp(consumer, result, sameElementType, why);
+    if (failed(epilogueOp))
+      return failure();
+    out.epilogue.push_back(*epilogueOp);
+    result = consumer->getResult(0);
+  }
+  if (!result.hasOneUse()) {
+    why = "the result has several uses in the kernel";
+    return failure();
+  }
+  out.store = dyn_cast<bufferization::MaterializeInDestinationOp>(
+      *result.getUsers().begin());
+  if (!out.store) {
+    why = "the result is used by " +
+          result.getUsers().begin()->getName().getStringRef().str() +
+          ", not stored";
+    return failure();
+  }
+  out.c = out.store.getDest();
+  auto type = dyn_cast<MemRefType>(out.c.getType());
+  if (!type || !type.getLayout().isIdentity()) {
+    why = "the output buffer is not a row-major memref";
+    return failure();
+  }
+  return out;
+}
+
+Value mlir::tessel::applyMatmulEpilogue(OpBuilder &b, Location loc,
+                                        ArrayRef<MatmulEpilogueOp> epilogue,
+                                        Value v, ArrayRef<Value> indices) {
+  for (const MatmulEpilogueOp &ep : epilogue) {
+    linalg::GenericOp op = ep.op;
+    Block &body = op.getRegion().front();
+    IRMapping mapping;
+    for (auto [operand, mem, arg] :
+         llvm::zip(op.getDpsInputOperands(), ep.mems, body.getArguments())) {
+      if (!mem) {
+        mapping.map(arg, v);
+        continue;
+      }
+      SmallVector<Value> at;
+      for (AffineExpr expr : op.getMatchingIndexingMap(operand).getResults())
+        at.push_back(indices[cast<AffineDimExpr>(expr).getPosition()]);
+      mapping.map(arg, memref::LoadOp::create(b, loc, mem, at));
+    }
+    for (Operation &inner : body.without_terminator()) {
+      if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
+        mapping.map(index.getResult(), indices[index.getDim()]);
+        continue;
+      }
+      b.clone(inner, mapping);
+    }
+    v = mapping.lookup(body.getTerminator()->getOperand(0));
+  }
+  return v;
+}

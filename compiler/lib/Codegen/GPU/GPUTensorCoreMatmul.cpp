@@ -1,0 +1,711 @@
+//===- GPUTensorCoreMatmul.cpp - matmuls on tensor cores (sm_80+) -*- C++ -*-===//
+//
+// The GPU strategy for f16 and bf16 contractions (matmul, batch matmul,
+// any operand layout, the batch loop anywhere): mma.sync.m16n8k16 with f32
+// accumulators (f16 ones when the program accumulates in f16).
+//
+// Each block computes a BMxBN tile of C with 4 warps (2x2), each warp a
+// (BM/2)x(BN/2) tile as 16x8 mma tiles. BMxBN is 128x128, or 64x64 when
+// 128x128 blocks would not fill the GPU. K advances 32 at a time through a
+// ring of 3 shared-memory stages per operand:
+// - copies: each stage of A and B is copied with 16-byte cp.async (L2
+//   only) in the operand's own layout (k-contiguous rows of 32 values, or
+//   mn-contiguous rows of BM/BN values); the ring keeps two stages in
+//   flight while the warps compute on the third. One barrier per stage.
+//   Edges are zero-filled by cp.async's source size, so any M, N, K works;
+//   an operand whose rows are not 16-byte aligned (its contiguous extent
+//   not a multiple of 8) is copied through registers with masked loads
+//   instead (correct, slower);
+// - shared-memory layout: the 16-byte chunks of a row are XOR-swizzled with
+//   the row index, so that the 8 rows an ldmatrix phase reads (and
+//   ldmatrix.trans for mn-contiguous operands) hit 8 distinct bank groups;
+// - ldmatrix.x4 loads a 16x16 fragment of A (or two 16x8 of B) per warp,
+//   transposed (.trans) when the operand is mn-contiguous; mma.sync
+//   multiplies them into the accumulators, which stay in registers
+//   (scf.for iter_args) across the K loop.
+// The epilogue (GPUMatmulEpilogue.h) runs on each accumulator element;
+// stores are masked at the edges, two values per lane (a quad of lanes
+// writes 8 consecutive values of a row).
+//
+// Like the other hand-built strategies, the kernel is emitted directly on
+// the binding memrefs; shared memory is a memref.global per operand in the
+// workgroup address space (3 stages of 128x32 f16 per operand: 48 KiB, the
+// static limit).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessel/Codegen/GPU/GPUTensorCoreMatmul.h"
+
+#include "tessel/Codegen/GPU/GPUMatmulEpilogue.h"
+#include "tessel/Codegen/GPU/GPUWarpReduction.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+namespace {
+
+constexpr int64_t kBlockK = 32;
+constexpr int64_t kStages = 3;
+constexpr int64_t kLargeBlock = 128;
+constexpr int64_t kSmallBlock = 64;
+/// 128x128 blocks when that gives at least this many blocks (the GPU has
+/// 108-132 SMs), else 64x64.
+constexpr int64_t kMinLargeBlocks = 128;
+constexpr int64_t kWarpsM = 2, kWarpsN = 2;
+constexpr int64_t kThreads = kWarpsM * kWarpsN * kGPUWarpSize;
+/// mma.sync.m16n8k16.
+constexpr int64_t kMmaM = 16, kMmaN = 8, kMmaK = 16;
+/// Values of 16 bits in a 16-byte chunk (cp.async, one ldmatrix row).
+constexpr int64_t kChunk = 8;
+
+/// How a loop of the contraction indexes one operand.
+struct OperandPlan {
+  Value mem;
+  AffineMap map;
+  /// Loop positions of the operand's row loop (m for A, n for B) and k.
+  unsigned mnLoop = 0, kLoop = 0;
+  int64_t mnExtent = 0, kExtent = 0;
+  /// Whether k is the contiguous (last) index; else m or n is.
+  bool kContiguous = true;
+  /// Rows are 16-byte aligned: cp.async; else copies through registers.
+  bool async = true;
+};
+
+struct TensorCorePlan {
+  OperandPlan a, b;
+  MatmulOutput out;
+  AffineMap cMap;
+  ReductionInit init;
+  std::optional<unsigned> batchLoop;
+  unsigned mLoop = 0, nLoop = 0;
+  int64_t batch = 1, m = 0, n = 0, k = 0;
+  Type inType, accType;
+  int64_t blockM = kLargeBlock, blockN = kLargeBlock;
+  int64_t warpM() const { return blockM / kWarpsM; }
+  int64_t warpN() const { return blockN / kWarpsN; }
+};
+
+FailureOr<TensorCorePlan> planTensorCoreMatmul(Operation *rootOp,
+                                               std::string &why) {
+  auto fail = [&](const Twine &reason) {
+    why = reason.str();
+    return failure();
+  };
+  auto root = dyn_cast_or_null<linalg::LinalgOp>(rootOp);
+  if (!root || !root.hasPureTensorSemantics() ||
+      root.getNumDpsInputs() != 2 || root.getNumDpsInits() != 1 ||
+      !linalg::isaContractionOpInterface(root))
+    return fail("not a contraction of two operands");
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(root);
+  if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
+      dims->k.size() != 1 || dims->batch.size() > 1)
+    return fail("not one M, N and K loop and at most one batch loop (a "
+                "matvec, or several M/N/K loops)");
+  Type aType = getElementTypeOrSelf(root.getDpsInputs()[0].getType());
+  Type bType = getElementTypeOrSelf(root.getDpsInputs()[1].getType());
+  Type cType = getElementTypeOrSelf(root.getDpsInits()[0].getType());
+  if (aType != bType)
+    return fail("operand types differ");
+  if (aType.isF32())
+    return fail("f32 operands (exact f32 is the default; TF32 tensor cores "
+                "are not implemented yet)");
+  if (aType.isInteger(8))
+    return fail("i8 operands (int8 tensor cores are not implemented yet)");
+  if (!aType.isF16() && !aType.isBF16())
+    return fail("operand type is not f16 or bf16");
+  if (!cType.isF32() && !cType.isF16() && !cType.isBF16())
+    return fail("result type is not f32, f16 or bf16");
+  SmallVector<int64_t> ranges = root.getStaticLoopRanges();
+  if (llvm::any_of(ranges, ShapedType::isDynamic))
+    return fail("dynamic shape");
+  if (llvm::is_contained(ranges, 0))
+    return fail("an empty loop");
+
+  TensorCorePlan plan;
+  plan.inType = aType;
+  // A program that accumulates in f16 gets f16 accumulators; bf16 has none
+  // on tensor cores, so bf16 results are accumulated in f32 and rounded.
+  plan.accType = cType.isF16() ? cType : Float32Type::get(root.getContext());
+  plan.mLoop = dims->m[0];
+  plan.nLoop = dims->n[0];
+  unsigned kLoop = dims->k[0];
+  if (!dims->batch.empty())
+    plan.batchLoop = dims->batch[0];
+  plan.m = ranges[plan.mLoop];
+  plan.n = ranges[plan.nLoop];
+  plan.k = ranges[kLoop];
+  if (plan.batchLoop)
+    plan.batch = ranges[*plan.batchLoop];
+
+  SmallVector<AffineMap> maps = root.getIndexingMapsArray();
+  for (AffineMap map : maps)
+    if (!map.isProjectedPermutation(/*allowZeroInResults=*/false))
+      return fail("an indexing map is not a permutation of the loops");
+  auto lastLoop = [](AffineMap map) {
+    return cast<AffineDimExpr>(map.getResults().back()).getPosition();
+  };
+  auto setUp = [&](OperandPlan &op, Value tensor, AffineMap map,
+                   unsigned mnLoop, StringRef name) -> LogicalResult {
+    op.mem = bindingMemRef(tensor);
+    if (!op.mem)
+      return fail("operand " + name +
+                  " is computed in the kernel, not read from a buffer");
+    if (!cast<MemRefType>(op.mem.getType()).getLayout().isIdentity())
+      return fail("operand " + name + " is not a row-major buffer");
+    op.map = map;
+    op.mnLoop = mnLoop;
+    op.kLoop = kLoop;
+    op.mnExtent = ranges[mnLoop];
+    op.kExtent = ranges[kLoop];
+    unsigned last = lastLoop(map);
+    if (last != kLoop && last != mnLoop)
+      return fail("operand " + name + "'s contiguous index is the batch loop");
+    op.kContiguous = last == kLoop;
+    op.async = (op.kContiguous ? op.kExtent : op.mnExtent) % kChunk == 0;
+    return success();
+  };
+  if (failed(setUp(plan.a, root.getDpsInputs()[0], maps[0], plan.mLoop,
+                   "A")) ||
+      failed(setUp(plan.b, root.getDpsInputs()[1], maps[1], plan.nLoop, "B")))
+    return failure();
+  plan.cMap = maps[2];
+  if (lastLoop(plan.cMap) != plan.nLoop)
+    return fail("the result's contiguous index is not N (a transposed "
+                "result)");
+  FailureOr<MatmulOutput> out =
+      planMatmulOutput(root, /*sameElementType=*/false, why);
+  if (failed(out))
+    return failure();
+  Type outType = getElementTypeOrSelf(out->c.getType());
+  if (!outType.isF32() && !outType.isF16() && !outType.isBF16())
+    return fail("the stored result is not f32, f16 or bf16");
+  plan.out = std::move(*out);
+  FailureOr<ReductionInit> init = getReductionInit(root);
+  if (failed(init))
+    return fail("the initial value of C is neither a constant nor a buffer");
+  plan.init = *init;
+  if (plan.init.memRef &&
+      !cast<MemRefType>(plan.init.memRef.getType()).getLayout().isIdentity())
+    return fail("the initial value of C is not a row-major buffer");
+
+  int64_t largeBlocks = plan.batch * llvm::divideCeil(plan.m, kLargeBlock) *
+                        llvm::divideCeil(plan.n, kLargeBlock);
+  if (largeBlocks < kMinLargeBlocks)
+    plan.blockM = plan.blockN = kSmallBlock;
+  return plan;
+}
+
+/// Builds the kernel body; `b` is set before the result's store.
+class TensorCoreEmitter {
+public:
+  TensorCoreEmitter(OpBuilder &b, Location loc, const TensorCorePlan &plan)
+      : b(b), loc(loc), plan(plan) {}
+
+  void emit(func::FuncOp kernel);
+
+private:
+  Value cIndex(int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v).getResult();
+  }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value add(Value x, int64_t y) { return y ? add(x, cIndex(y)) : x; }
+  Value mul(Value x, int64_t y) {
+    return arith::MulIOp::create(b, loc, x, cIndex(y));
+  }
+  Value div(Value x, int64_t y) {
+    return arith::DivUIOp::create(b, loc, x, cIndex(y));
+  }
+  Value rem(Value x, int64_t y) {
+    return arith::RemUIOp::create(b, loc, x, cIndex(y));
+  }
+  Value minU(Value x, int64_t y) {
+    return arith::MinUIOp::create(b, loc, x, cIndex(y));
+  }
+  Value ult(Value x, int64_t y) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x,
+                                 cIndex(y));
+  }
+  /// Indices into a buffer indexed through `map` at the given loop values.
+  SmallVector<Value> indicesFor(AffineMap map,
+                                const DenseMap<unsigned, Value> &loops) {
+    SmallVector<Value> indices;
+    for (AffineExpr e : map.getResults())
+      indices.push_back(loops.lookup(cast<AffineDimExpr>(e).getPosition()));
+    return indices;
+  }
+
+  /// One operand's shared-memory ring and this thread's share of a copy.
+  struct Operand {
+    const OperandPlan *plan;
+    Value shared;
+    int64_t rows = 0, cols = 0; // of one stage
+    int64_t blockExtent = 0;    // BM or BN
+    Value blockStart;           // m0 or n0
+    bool inBounds = false;      // no copy needs a mask
+  };
+  void setUpOperand(Operand &op, func::FuncOp kernel, StringRef suffix,
+                    const OperandPlan &plan, int64_t blockExtent,
+                    Value blockStart);
+  /// The XOR-swizzled column of chunk `chunk` of shared row `row`.
+  Value swizzledCol(const Operand &op, Value row, Value chunk);
+  /// Issues this thread's copies of k-tile `kTile` into stage `stage`;
+  /// returns the cp.async tokens.
+  SmallVector<Value> copyTile(const Operand &op, Value kTile, Value stage);
+  /// ldmatrix.x4 of the 16x16 (mn x k) fragment at (mn, k) of a stage;
+  /// `isB` selects B's matrix order (two 8-wide n tiles).
+  Value loadFragment(const Operand &op, Value stage, Value mn, int64_t k,
+                     bool isB);
+  /// Rows of a vector<4x2xT> or vector<2x2xT> fragment as mma operands.
+  SmallVector<Value> mmaOperands(Value fragment, int64_t firstRow,
+                                 int64_t rows);
+  Value mma(ArrayRef<Value> aRegs, ArrayRef<Value> bRegs, Value acc);
+  SmallVector<Value> computeStage(Value stage, ValueRange acc);
+  SmallVector<Value> initialAccumulators();
+  void storeResults(ValueRange acc);
+  /// Output element (row, col) of this thread's accumulator `h` half.
+  Value accRow(int64_t mi, int64_t h) {
+    return add(add(m0, warpRow), mi * kMmaM + h * 8);
+  }
+  Value accCol(int64_t ni) { return add(add(n0, warpCol), ni * kMmaN); }
+  int64_t tilesM() const { return plan.warpM() / kMmaM; }
+  int64_t tilesN() const { return plan.warpN() / kMmaN; }
+  /// C's indices at (row, col), for the buffer of `map`.
+  SmallVector<Value> outIndices(Value row, Value col) {
+    DenseMap<unsigned, Value> loops{{plan.mLoop, row}, {plan.nLoop, col}};
+    if (plan.batchLoop)
+      loops[*plan.batchLoop] = batchId;
+    return indicesFor(plan.cMap, loops);
+  }
+
+  OpBuilder &b;
+  Location loc;
+  const TensorCorePlan &plan;
+  Value tid, lane, m0, n0, batchId, warpRow, warpCol;
+  /// Lane offsets inside the accumulator tile: row lane/4, column
+  /// 2 * (lane % 4).
+  Value laneRow, laneCol;
+  Operand a, bOp;
+  bool cInBounds = false;
+};
+
+void TensorCoreEmitter::setUpOperand(Operand &op, func::FuncOp kernel,
+                                     StringRef suffix,
+                                     const OperandPlan &operandPlan,
+                                     int64_t blockExtent, Value blockStart) {
+  op.plan = &operandPlan;
+  op.blockExtent = blockExtent;
+  op.blockStart = blockStart;
+  op.rows = operandPlan.kContiguous ? blockExtent : kBlockK;
+  op.cols = operandPlan.kContiguous ? kBlockK : blockExtent;
+  op.shared = workgroupBuffer(b, loc, kernel, suffix,
+                              {kStages, op.rows, op.cols}, plan.inType);
+  op.inBounds = operandPlan.mnExtent % blockExtent == 0 &&
+                operandPlan.kExtent % kBlockK == 0;
+}
+
+Value TensorCoreEmitter::swizzledCol(const Operand &op, Value row,
+                                     Value chunk) {
+  int64_t chunks = op.cols / kChunk;
+  // 8 consecutive rows (chunks >= 8) or row groups (4 chunks per row: rows
+  // 2r and 2r+1 share a 128-byte line) get distinct chunk positions.
+  Value key = chunks >= 8 ? rem(row, 8)
+                          : rem(div(row, 8 / chunks), chunks);
+  Value swizzled = arith::XOrIOp::create(b, loc, chunk, key);
+  return mul(swizzled, kChunk);
+}
+
+SmallVector<Value> TensorCoreEmitter::copyTile(const Operand &op, Value kTile,
+                                               Value stage) {
+  const OperandPlan &p = *op.plan;
+  SmallVector<Value> tokens;
+  int64_t chunksPerRow = op.cols / kChunk;
+  int64_t chunks = op.rows * chunksPerRow;
+  Value k0 = mul(kTile, kBlockK);
+  Type elem = plan.inType;
+  auto chunkType = VectorType::get({kChunk}, elem);
+  for (int64_t c = 0; c < chunks; c += kThreads) {
+    Value index = add(tid, c);
+    Value row = div(index, chunksPerRow);
+    Value chunk = rem(index, chunksPerRow);
+    Value col = mul(chunk, kChunk);
+    // Global coordinates of the chunk's first value.
+    Value mn = p.kContiguous ? add(op.blockStart, row)
+                             : add(op.blockStart, col);
+    Value k = p.kContiguous ? add(k0, col) : add(k0, row);
+    SmallVector<Value> dst = {stage, row, swizzledCol(op, row, chunk)};
+    // Values of the chunk inside the operand: 0 or 8, or fewer at the
+    // contiguous edge.
+    Value valid;
+    if (!op.inBounds) {
+      Value rowIn = p.kContiguous ? ult(mn, p.mnExtent) : ult(k, p.kExtent);
+      Value left = arith::SubIOp::create(
+          b, loc, cIndex(p.kContiguous ? p.kExtent : p.mnExtent),
+          p.kContiguous ? k : mn);
+      Value leftPos = arith::MaxSIOp::create(b, loc, left, cIndex(0));
+      Value count = minU(leftPos, kChunk);
+      valid = arith::SelectOp::create(b, loc, rowIn, count, cIndex(0));
+      // A chunk with nothing to read still needs an address inside.
+      Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                        valid, cIndex(0));
+      mn = arith::SelectOp::create(b, loc, any, mn, cIndex(0));
+      k = arith::SelectOp::create(b, loc, any, k, cIndex(0));
+    }
+    DenseMap<unsigned, Value> loops{{p.mnLoop, mn}, {p.kLoop, k}};
+    if (plan.batchLoop)
+      loops[*plan.batchLoop] = batchId;
+    SmallVector<Value> src = indicesFor(p.map, loops);
+    if (p.async) {
+      tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
+          b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), op.shared,
+          dst, p.mem, src, b.getIndexAttr(kChunk), valid, b.getUnitAttr()));
+      continue;
+    }
+    Value zero = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(chunkType, b.getZeroAttr(elem)));
+    Value mask = vector::CreateMaskOp::create(
+        b, loc, VectorType::get({kChunk}, b.getI1Type()),
+        ValueRange{valid ? valid : cIndex(kChunk)});
+    Value values =
+        vector::MaskedLoadOp::create(b, loc, chunkType, p.mem, src, mask, zero);
+    vector::StoreOp::create(b, loc, values, op.shared, dst,
+                            /*nontemporal=*/false, llvm::MaybeAlign(16));
+  }
+  return tokens;
+}
+
+Value TensorCoreEmitter::loadFragment(const Operand &op, Value stage,
+                                      Value mn, int64_t k, bool isB) {
+  // ldmatrix.x4: lanes 8i..8i+7 address the rows of matrix i. A's matrices
+  // are (mn 0-7, k 0-7), (mn 8-15, k 0-7), (mn 0-7, k 8-15), (mn 8-15,
+  // k 8-15), its a0..a7 registers; B's are (n 0-7, k 0-7), (n 0-7,
+  // k 8-15), (n 8-15, k 0-7), (n 8-15, k 8-15): b0,b1 of two n tiles.
+  Value matrix = div(lane, 8), r = rem(lane, 8);
+  Value mnOff = mul(isB ? div(matrix, 2) : rem(matrix, 2), 8);
+  Value kOff = mul(isB ? rem(matrix, 2) : div(matrix, 2), 8);
+  Value row, chunk;
+  if (op.plan->kContiguous) {
+    row = add(add(mn, mnOff), r);
+    chunk = div(add(kOff, k), kChunk);
+  } else {
+    row = add(add(kOff, k), r);
+    chunk = div(add(mn, mnOff), kChunk);
+  }
+  auto type = VectorType::get({4, 2}, plan.inType);
+  return nvgpu::LdMatrixOp::create(b, loc, type, op.shared,
+                                   ValueRange{stage, row,
+                                              swizzledCol(op, row, chunk)},
+                                   /*transpose=*/!op.plan->kContiguous,
+                                   /*numTiles=*/4);
+}
+
+SmallVector<Value> TensorCoreEmitter::mmaOperands(Value fragment,
+                                                  int64_t firstRow,
+                                                  int64_t rows) {
+  SmallVector<Value> regs;
+  for (int64_t i = firstRow; i < firstRow + rows; ++i) {
+    Value pair = vector::ExtractOp::create(b, loc, fragment, i);
+    if (plan.inType.isF16()) {
+      regs.push_back(pair);
+      continue;
+    }
+    // bf16 operands are passed as packed 32-bit registers.
+    Value packed = vector::BitCastOp::create(
+        b, loc, VectorType::get({1}, b.getI32Type()), pair);
+    regs.push_back(vector::ExtractOp::create(b, loc, packed, 0));
+  }
+  return regs;
+}
+
+/// acc (vector<4 x acc>: c0..c3) += A (16x16) * B (16x8).
+Value TensorCoreEmitter::mma(ArrayRef<Value> aRegs, ArrayRef<Value> bRegs,
+                             Value acc) {
+  MLIRContext *ctx = b.getContext();
+  SmallVector<Value> cRegs;
+  Type resultType;
+  if (plan.accType.isF32()) {
+    for (int64_t i = 0; i < 4; ++i)
+      cRegs.push_back(vector::ExtractOp::create(b, loc, acc, i));
+    Type f32 = plan.accType;
+    resultType = LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
+  } else {
+    auto half2 = VectorType::get({2}, plan.accType);
+    for (int64_t i = 0; i < 2; ++i)
+      cRegs.push_back(vector::ExtractStridedSliceOp::create(
+          b, loc, acc, ArrayRef<int64_t>{2 * i}, ArrayRef<int64_t>{2},
+          ArrayRef<int64_t>{1}));
+    resultType = LLVM::LLVMStructType::getLiteral(ctx, {half2, half2});
+  }
+  NVVM::MMATypes ptxType =
+      plan.inType.isF16() ? NVVM::MMATypes::f16 : NVVM::MMATypes::bf16;
+  Value d = NVVM::MmaOp::create(
+      b, loc, resultType, aRegs, bRegs, cRegs,
+      ArrayRef<int64_t>{kMmaM, kMmaN, kMmaK}, std::nullopt, std::nullopt,
+      std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
+      std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                     NVVM::MMALayout::col});
+  SmallVector<Value> elements;
+  if (plan.accType.isF32()) {
+    for (int64_t i = 0; i < 4; ++i)
+      elements.push_back(LLVM::ExtractValueOp::create(b, loc, d, i));
+  } else {
+    for (int64_t i = 0; i < 2; ++i) {
+      Value half2 = LLVM::ExtractValueOp::create(b, loc, d, i);
+      for (int64_t j = 0; j < 2; ++j)
+        elements.push_back(vector::ExtractOp::create(b, loc, half2, j));
+    }
+  }
+  return vector::FromElementsOp::create(
+      b, loc, VectorType::get({4}, plan.accType), elements);
+}
+
+/// The mma.sync steps of one stage, k in order. Accumulator (mi, ni) is
+/// acc[mi * tilesN + ni].
+SmallVector<Value> TensorCoreEmitter::computeStage(Value stage,
+                                                   ValueRange acc) {
+  SmallVector<Value> next(acc.begin(), acc.end());
+  for (int64_t k = 0; k < kBlockK; k += kMmaK) {
+    SmallVector<SmallVector<Value>> aRegs, bRegs;
+    for (int64_t mi = 0; mi < tilesM(); ++mi)
+      aRegs.push_back(mmaOperands(
+          loadFragment(a, stage, add(warpRow, mi * kMmaM), k, false), 0, 4));
+    for (int64_t nj = 0; nj < tilesN() / 2; ++nj) {
+      Value fragment =
+          loadFragment(bOp, stage, add(warpCol, nj * 2 * kMmaN), k, true);
+      bRegs.push_back(mmaOperands(fragment, 0, 2));
+      bRegs.push_back(mmaOperands(fragment, 2, 2));
+    }
+    for (int64_t mi = 0; mi < tilesM(); ++mi)
+      for (int64_t ni = 0; ni < tilesN(); ++ni) {
+        // Serpentine over n: consecutive mma reuse a B fragment.
+        int64_t n = mi % 2 ? tilesN() - 1 - ni : ni;
+        Value &c = next[mi * tilesN() + n];
+        c = mma(aRegs[mi], bRegs[n], c);
+      }
+  }
+  return next;
+}
+
+SmallVector<Value> TensorCoreEmitter::initialAccumulators() {
+  auto accVec = VectorType::get({4}, plan.accType);
+  SmallVector<Value> acc;
+  if (plan.init.constant) {
+    TypedAttr value = plan.init.constant;
+    Attribute element;
+    if (auto f = dyn_cast<FloatAttr>(value))
+      element = b.getFloatAttr(plan.accType, f.getValueAsDouble());
+    else
+      element = b.getZeroAttr(plan.accType);
+    Value splat = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(accVec, element));
+    return SmallVector<Value>(tilesM() * tilesN(), splat);
+  }
+  // C's initial values, at each accumulator's element (0 outside C).
+  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(plan.accType));
+  Type memElem = getElementTypeOrSelf(plan.init.memRef.getType());
+  for (int64_t mi = 0; mi < tilesM(); ++mi)
+    for (int64_t ni = 0; ni < tilesN(); ++ni) {
+      SmallVector<Value> elements;
+      for (int64_t e = 0; e < 4; ++e) {
+        Value row = add(accRow(mi, e / 2), laneRow);
+        Value col = add(add(accCol(ni), laneCol), e % 2);
+        Value inside = arith::AndIOp::create(b, loc, ult(row, plan.m),
+                                             ult(col, plan.n));
+        auto ifInside = scf::IfOp::create(b, loc, TypeRange{plan.accType},
+                                          inside, /*withElseRegion=*/true);
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(ifInside.thenBlock());
+        Value v = memref::LoadOp::create(b, loc, plan.init.memRef,
+                                         outIndices(row, col));
+        if (memElem != plan.accType)
+          v = arith::ExtFOp::create(b, loc, plan.accType, v);
+        scf::YieldOp::create(b, loc, v);
+        b.setInsertionPointToStart(ifInside.elseBlock());
+        scf::YieldOp::create(b, loc, zero);
+        elements.push_back(ifInside.getResult(0));
+      }
+      acc.push_back(
+          vector::FromElementsOp::create(b, loc, accVec, elements));
+    }
+  return acc;
+}
+
+void TensorCoreEmitter::storeResults(ValueRange acc) {
+  Value c = plan.out.c;
+  Type outElem = getElementTypeOrSelf(c.getType());
+  auto pairType = VectorType::get({2}, outElem);
+  int64_t elemBytes = outElem.getIntOrFloatBitWidth() / 8;
+  llvm::MaybeAlign align(plan.n % 2 == 0 ? 2 * elemBytes : elemBytes);
+  auto clamp = [&](Value v, int64_t size) -> Value {
+    return cInBounds ? v : minU(v, size - 1);
+  };
+  for (int64_t mi = 0; mi < tilesM(); ++mi)
+    for (int64_t ni = 0; ni < tilesN(); ++ni)
+      for (int64_t h = 0; h < 2; ++h) {
+        Value row = add(accRow(mi, h), laneRow);
+        Value col = add(accCol(ni), laneCol);
+        SmallVector<Value> pair;
+        for (int64_t e = 0; e < 2; ++e) {
+          Value v = vector::ExtractOp::create(b, loc, acc[mi * tilesN() + ni],
+                                              2 * h + e);
+          // Epilogue inputs outside C are read at the nearest index inside:
+          // those results are never stored.
+          v = applyMatmulEpilogue(
+              b, loc, plan.out.epilogue, v,
+              outIndices(clamp(row, plan.m), clamp(add(col, e), plan.n)));
+          if (v.getType().getIntOrFloatBitWidth() >
+              outElem.getIntOrFloatBitWidth())
+            v = arith::TruncFOp::create(b, loc, outElem, v);
+          else if (v.getType() != outElem)
+            v = arith::ExtFOp::create(b, loc, outElem, v);
+          pair.push_back(v);
+        }
+        Value value = vector::FromElementsOp::create(b, loc, pairType, pair);
+        SmallVector<Value> indices = outIndices(row, col);
+        if (cInBounds) {
+          vector::StoreOp::create(b, loc, value, c, indices,
+                                  /*nontemporal=*/false, align);
+          continue;
+        }
+        Value rowIn = ult(row, plan.m);
+        Value left = arith::SubIOp::create(b, loc, cIndex(plan.n), col);
+        Value count = arith::SelectOp::create(b, loc, rowIn, left, cIndex(0));
+        Value mask = vector::CreateMaskOp::create(
+            b, loc, VectorType::get({2}, b.getI1Type()), ValueRange{count});
+        vector::MaskedStoreOp::create(b, loc, c, indices, mask, value);
+      }
+}
+
+void TensorCoreEmitter::emit(func::FuncOp kernel) {
+  tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  lane = rem(tid, kGPUWarpSize);
+  Value warp = div(tid, kGPUWarpSize);
+  warpRow = mul(div(warp, kWarpsN), plan.warpM());
+  warpCol = mul(rem(warp, kWarpsN), plan.warpN());
+  laneRow = div(lane, 4);
+  laneCol = mul(rem(lane, 4), 2);
+  n0 = mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x), plan.blockN);
+  m0 = mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::y), plan.blockM);
+  batchId = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
+  setUpOperand(a, kernel, "_a", plan.a, plan.blockM, m0);
+  setUpOperand(bOp, kernel, "_b", plan.b, plan.blockN, n0);
+  cInBounds = plan.m % plan.blockM == 0 && plan.n % plan.blockN == 0;
+  bool async = plan.a.async || plan.b.async;
+  auto commit = [&](ArrayRef<Value> tokens) -> Value {
+    if (!async)
+      return Value();
+    return nvgpu::DeviceAsyncCreateGroupOp::create(
+        b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), tokens);
+  };
+  /// Waits until at most `pending` groups are in flight.
+  auto wait = [&](Value group, int64_t pending = kStages - 2) {
+    if (group)
+      nvgpu::DeviceAsyncWaitOp::create(b, loc, group,
+                                       b.getI32IntegerAttr(pending));
+  };
+  auto copyStage = [&](Value kTile, Value stage) {
+    SmallVector<Value> tokens = copyTile(a, kTile, stage);
+    llvm::append_range(tokens, copyTile(bOp, kTile, stage));
+    return tokens;
+  };
+
+  SmallVector<Value> acc = initialAccumulators();
+  int64_t tilesK = llvm::divideCeil(plan.k, kBlockK);
+  // Prologue: k-tiles 0 .. kStages-2 in flight (a tile past K is a
+  // repeated last tile, never computed).
+  Value group;
+  for (int64_t s = 0; s + 1 < kStages; ++s)
+    group = commit(
+        copyStage(cIndex(std::min<int64_t>(s, tilesK - 1)), cIndex(s)));
+  wait(group);
+  gpu::BarrierOp::create(b, loc);
+
+  // Iteration t: start copying tile t + kStages - 1 into the stage that
+  // tile t - 1 used (every warp finished it before the last barrier),
+  // compute tile t, then wait until tile t + 1 has landed.
+  auto loop = scf::ForOp::create(b, loc, cIndex(0), cIndex(tilesK), cIndex(1),
+                                 acc);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value t = loop.getInductionVar();
+    Value ahead = add(t, kStages - 1);
+    Value kTile = minU(ahead, tilesK - 1);
+    Value group = commit(copyStage(kTile, rem(ahead, kStages)));
+    SmallVector<Value> next =
+        computeStage(rem(t, kStages), loop.getRegionIterArgs());
+    wait(group);
+    gpu::BarrierOp::create(b, loc);
+    scf::YieldOp::create(b, loc, next);
+  }
+  // The last iterations copied repeated tiles nobody reads: let them land
+  // before the kernel ends.
+  wait(commit({}), 0);
+  storeResults(loop.getResults());
+}
+
+} // namespace
+
+bool mlir::tessel::canUseTensorCoreMatmul(func::FuncOp kernel, Operation *root,
+                                          std::string &why) {
+  if (!kernel->getParentOfType<ModuleOp>()) {
+    why = "kernel is not in a module";
+    return false;
+  }
+  return succeeded(planTensorCoreMatmul(root, why));
+}
+
+std::string mlir::tessel::describeTensorCoreMatmul(Operation *root) {
+  std::string why;
+  FailureOr<TensorCorePlan> plan = planTensorCoreMatmul(root, why);
+  if (failed(plan))
+    return "not a tensor-core matmul: " + why;
+  auto typeName = [](Type t) {
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    t.print(os);
+    return s;
+  };
+  auto layout = [](const OperandPlan &op) {
+    return op.kContiguous ? "k-contiguous" : "mn-contiguous";
+  };
+  std::string copies = plan->a.async && plan->b.async ? "cp.async"
+                       : plan->a.async || plan->b.async
+                           ? "cp.async + register copies (unaligned rows)"
+                           : "register copies (unaligned rows)";
+  return llvm::formatv("mma.sync m16n8k16 {0}x{0}->{1}, A {2}, B {3}, "
+                       "{4}x{5}x{6} blocks, {7} stages, {8}, {9} epilogue ops",
+                       typeName(plan->inType), typeName(plan->accType),
+                       layout(plan->a), layout(plan->b), plan->blockM,
+                       plan->blockN, kBlockK, kStages, copies,
+                       plan->out.epilogue.size())
+      .str();
+}
+
+LogicalResult mlir::tessel::emitTensorCoreMatmul(func::FuncOp kernel,
+                                                 Operation *root) {
+  std::string why;
+  FailureOr<TensorCorePlan> plan = planTensorCoreMatmul(root, why);
+  if (failed(plan) || !kernel->getParentOfType<ModuleOp>())
+    return failure();
+  OpBuilder b(plan->out.store);
+  TensorCoreEmitter(b, root->getLoc(), *plan).emit(kernel);
+  plan->out.store.erase();
+  setKernelLaunch(kernel,
+                  {llvm::divideCeil(plan->n, plan->blockN),
+                   llvm::divideCeil(plan->m, plan->blockM), plan->batch},
+                  {kThreads, 1, 1});
+  return success();
+}

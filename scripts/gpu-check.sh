@@ -283,6 +283,18 @@ EOF
       subset=$("$PY" -c 'import json,sys; c=json.load(open(sys.argv[1]))["cases"]; print(",".join(x["name"] for x in c[::3] if not x.get("error")))' "$DIR/e2e/manifest.json")
       e2e_step "memcheck e2e (cuda graph, 1/3)" "$wrap/tessel-run" "$jobs" \
         --runner-arg=--cuda-command-buffer=graph --case="$subset"
+      # Every tensor-core kernel variant (cp.async, register copies, edges,
+      # layouts, epilogues) under racecheck (shared memory hazards),
+      # synccheck (barriers) and memcheck.
+      local tc tool
+      tc=$("$PY" -c 'import json,sys; c=json.load(open(sys.argv[1]))["cases"]; print(",".join(x["name"] for x in c if x["name"].startswith("matmul_tensor_core") and not x.get("error")))' "$DIR/e2e/manifest.json")
+      for tool in racecheck synccheck memcheck; do
+        printf '#!/bin/sh\nexec "%s" --tool %s --error-exitcode 86 --print-limit 20 "%s" "$@"\n' \
+          "$sanitizer" "$tool" "$DIR/bin/tessel-run" >"$wrap/tessel-run-$tool"
+        chmod +x "$wrap/tessel-run-$tool"
+        e2e_step "$tool tensor-core e2e" "$wrap/tessel-run-$tool" "$jobs" \
+          --runner-arg=--cuda-command-buffer=stream --case="$tc"
+      done
     else
       row "memcheck e2e" - - - "not prepared"
     fi

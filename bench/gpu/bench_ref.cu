@@ -8,7 +8,13 @@
 //   bench-ref gemm A.npy B.npy OUT.npy RUNS ROTATE [nt]
 //                                                   cublasGemmEx, f32,
 //                                                   CUBLAS_COMPUTE_32F_PEDANTIC;
-//                                                   nt: B is NxK (C = A B^T)
+//                                                   nt: B is NxK (C = A B^T).
+//                                                   f16 (<f2) or bf16 (<u2, raw
+//                                                   bits) A and B: tensor cores,
+//                                                   the default math mode,
+//                                                   CUBLAS_COMPUTE_32F, f32 C;
+//                                                   3-D A and B (batch first):
+//                                                   cublasGemmStridedBatchedEx
 // Prints one JSON line. Every CUDA/cuBLAS call is checked; outputs are
 // filled with 0xFF (NaN) before the run that is written out.
 //
@@ -53,7 +59,13 @@ namespace {
 
 struct Array {
   std::vector<long> shape;
-  std::vector<float> data;
+  std::vector<float> data;     // f32 arrays
+  std::vector<uint16_t> half;  // f16 / bf16 arrays (raw bits)
+  cudaDataType type = CUDA_R_32F;
+  size_t bytes() const { return type == CUDA_R_32F ? data.size() * 4 : half.size() * 2; }
+  const void *ptr() const {
+    return type == CUDA_R_32F ? static_cast<const void *>(data.data()) : half.data();
+  }
 };
 
 // .npy f32 C-order reader (versions 1-3).
@@ -77,9 +89,15 @@ Array readNpy(const std::string &path) {
   }
   std::string header(hlen, ' ');
   f.read(&header[0], hlen);
-  if (header.find("'<f4'") == std::string::npos || header.find("'fortran_order': False") == std::string::npos)
-    die(path + ": expected little-endian f32 in C order, header " + header);
   Array a;
+  if (header.find("'<f2'") != std::string::npos)
+    a.type = CUDA_R_16F;
+  else if (header.find("'<u2'") != std::string::npos)
+    a.type = CUDA_R_16BF;
+  else if (header.find("'<f4'") == std::string::npos)
+    die(path + ": expected little-endian f32, f16 or bf16 (uint16 bits), header " + header);
+  if (header.find("'fortran_order': False") == std::string::npos)
+    die(path + ": expected C order, header " + header);
   size_t open = header.find('(', header.find("'shape'")), close = header.find(')', open);
   std::string dims = header.substr(open + 1, close - open - 1);
   size_t n = 1;
@@ -94,8 +112,13 @@ Array readNpy(const std::string &path) {
       break;
     pos = comma + 1;
   }
-  a.data.resize(n);
-  f.read(reinterpret_cast<char *>(a.data.data()), n * sizeof(float));
+  if (a.type == CUDA_R_32F) {
+    a.data.resize(n);
+    f.read(reinterpret_cast<char *>(a.data.data()), n * sizeof(float));
+  } else {
+    a.half.resize(n);
+    f.read(reinterpret_cast<char *>(a.half.data()), n * sizeof(uint16_t));
+  }
   if (!f)
     die(path + ": truncated");
   return a;
@@ -225,39 +248,64 @@ int main(int argc, char **argv) {
     Array a = readNpy(argv[2]), b = readNpy(argv[3]);
     int runs = std::atoi(argv[5]), rotate = std::max(1, std::atoi(argv[6]));
     bool transB = argc == 8;
-    if (a.shape.size() != 2 || b.shape.size() != 2 ||
-        a.shape[1] != b.shape[transB ? 1 : 0])
-      die(transB ? "gemm nt: A is MxK and B is NxK" : "gemm: A is MxK and B is KxN");
-    int m = a.shape[0], k = a.shape[1], n = b.shape[transB ? 0 : 1];
-    std::vector<float *> da(rotate), db(rotate), dc(rotate);
+    if (a.type != b.type)
+      die("gemm: A and B have different types");
+    bool batched = a.shape.size() == 3;
+    size_t rank = batched ? 3 : 2;
+    if (a.shape.size() != rank || b.shape.size() != rank ||
+        (batched && a.shape[0] != b.shape[0]) ||
+        a.shape[rank - 1] != b.shape[rank - (transB ? 1 : 2)])
+      die(transB ? "gemm nt: A is [B]xMxK and B is [B]xNxK" : "gemm: A is [B]xMxK and B is [B]xKxN");
+    int batch = batched ? a.shape[0] : 1;
+    int m = a.shape[rank - 2], k = a.shape[rank - 1], n = b.shape[transB ? rank - 2 : rank - 1];
+    size_t cCount = size_t(batch) * m * n;
+    std::vector<void *> da(rotate), db(rotate);
+    std::vector<float *> dc(rotate);
     for (int r = 0; r < rotate; ++r) {
-      CK(cudaMalloc(&da[r], sizeof(float) * m * k));
-      CK(cudaMalloc(&db[r], sizeof(float) * k * n));
-      CK(cudaMalloc(&dc[r], sizeof(float) * m * n));
-      CK(cudaMemcpy(da[r], a.data.data(), sizeof(float) * m * k, cudaMemcpyHostToDevice));
-      CK(cudaMemcpy(db[r], b.data.data(), sizeof(float) * k * n, cudaMemcpyHostToDevice));
-      CK(cudaMemset(dc[r], 0xFF, sizeof(float) * m * n));
+      CK(cudaMalloc(&da[r], a.bytes()));
+      CK(cudaMalloc(&db[r], b.bytes()));
+      CK(cudaMalloc(&dc[r], sizeof(float) * cCount));
+      CK(cudaMemcpy(da[r], a.ptr(), a.bytes(), cudaMemcpyHostToDevice));
+      CK(cudaMemcpy(db[r], b.ptr(), b.bytes(), cudaMemcpyHostToDevice));
+      CK(cudaMemset(dc[r], 0xFF, sizeof(float) * cCount));
     }
     cublasHandle_t h;
     CB(cublasCreate(&h));
-    CB(cublasSetMathMode(h, CUBLAS_PEDANTIC_MATH));
+    // f32: exact f32 (no TF32). f16/bf16: cuBLAS's defaults, tensor cores.
+    bool exact = a.type == CUDA_R_32F;
+    CB(cublasSetMathMode(h, exact ? CUBLAS_PEDANTIC_MATH : CUBLAS_DEFAULT_MATH));
+    cublasComputeType_t compute = exact ? CUBLAS_COMPUTE_32F_PEDANTIC : CUBLAS_COMPUTE_32F;
     const float one = 1.0f, zero = 0.0f;
     // Row-major C = A B is column-major C^T = B^T A^T; with B stored NxK
     // (row-major), the column-major KxN matrix it is must be transposed.
     auto gemm = [&](int i) {
       int r = i % rotate;
-      CB(cublasGemmEx(h, transB ? CUBLAS_OP_T : CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, db[r],
-                      CUDA_R_32F, transB ? k : n, da[r],
-                      CUDA_R_32F, k, &zero, dc[r], CUDA_R_32F, n, CUBLAS_COMPUTE_32F_PEDANTIC,
-                      CUBLAS_GEMM_DEFAULT));
+      cublasOperation_t opB = transB ? CUBLAS_OP_T : CUBLAS_OP_N;
+      int ldb = transB ? k : n;
+      if (batched)
+        CB(cublasGemmStridedBatchedEx(h, opB, CUBLAS_OP_N, n, m, k, &one, db[r], b.type, ldb,
+                                      long(k) * n, da[r], a.type, k, long(m) * k, &zero, dc[r],
+                                      CUDA_R_32F, n, long(m) * n, batch, compute,
+                                      CUBLAS_GEMM_DEFAULT));
+      else
+        CB(cublasGemmEx(h, opB, CUBLAS_OP_N, n, m, k, &one, db[r], b.type, ldb, da[r], a.type, k,
+                        &zero, dc[r], CUDA_R_32F, n, compute, CUBLAS_GEMM_DEFAULT));
     };
     gemm(0);
     CK(cudaDeviceSynchronize());
-    std::vector<float> out(size_t(m) * n);
+    std::vector<float> out(cCount);
     CK(cudaMemcpy(out.data(), dc[0], out.size() * sizeof(float), cudaMemcpyDeviceToHost));
-    writeNpy(argv[4], {m, n}, out);
+    std::vector<long> shape = {m, n};
+    if (batched)
+      shape.insert(shape.begin(), batch);
+    writeNpy(argv[4], shape, out);
     timeIt(gemm, 5, runs, dev + ", \"rotate\": " + std::to_string(rotate));
     CB(cublasDestroy(h));
+    for (int r = 0; r < rotate; ++r) {
+      CK(cudaFree(da[r]));
+      CK(cudaFree(db[r]));
+      CK(cudaFree(dc[r]));
+    }
     return 0;
   }
   die("bad arguments for mode '" + mode + "'");

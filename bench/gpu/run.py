@@ -138,9 +138,61 @@ CASES.append(dict(
     ref=("cublas",), transb=True, tol=1e-3, flops=2.0 * 4096 * 3072 * 768, target=None, runs=50))
 
 
+
+
+def bf16(rng, shape):
+    """Raw bf16 bits (uint16, what tessel-bench and bench-ref read) of
+    normal values, rounded to nearest even."""
+    bits = normal(rng, shape, np.float32).view(np.uint32).astype(np.uint64)
+    return ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16).astype(np.uint16)
+
+
+def val64(x):
+    """float64 values of an input (bf16 carried as uint16 bits)."""
+    if x.dtype == np.uint16:
+        return (x.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
+    return f64(x)
+
+
+# Tensor-core cases (issue 9): f16/bf16 operands, f32 result, against
+# cuBLAS with tensor cores (default math mode, CUBLAS_COMPUTE_32F).
+#   (module, m, n, k, dtype, B transposed, batch, target)
+TC_CASES = [
+    ("matmul_f16_4096", 4096, 4096, 4096, "f16", False, None, "gemm"),
+    ("matmul_bf16_4096", 4096, 4096, 4096, "bf16", False, None, "gemm"),
+    ("matmul_f16_8192", 8192, 8192, 8192, "f16", False, None, None),
+    ("matmul_f16_4096x3072x768", 4096, 3072, 768, "f16", False, None, "gemm"),
+    ("matmul_f16_4096x768x3072", 4096, 768, 3072, "f16", False, None, "gemm"),
+    ("matmul_f16_512x64x512", 512, 64, 512, "f16", False, None, "faster"),
+    ("matmul_f16_512x32x512", 512, 32, 512, "f16", False, None, "faster"),
+    ("matmul_f16_512x16x512", 512, 16, 512, "f16", False, None, "faster"),
+    ("bmm_f16_384x128x128x64", 128, 128, 64, "f16", True, 384, "bmm"),
+    ("bmm_f16_384x128x64x128", 128, 64, 128, "f16", False, 384, "bmm"),
+]
+
+
+def _tc_inputs(r, m, n, k, dtype, transb, batch):
+    lead = (batch,) if batch else ()
+    shapes = [lead + (m, k), lead + ((n, k) if transb else (k, n))]
+    if dtype == "bf16":
+        return [bf16(r, s) for s in shapes]
+    return [normal(r, s, np.float16) for s in shapes]
+
+
+for module, m, n, k, dtype, transb, batch, target in TC_CASES:
+    CASES.append(dict(
+        name=f"matmul {dtype} " + (f"{batch} x " if batch else "") + f"{m}x{n}x{k}"
+             + (" (B^T)" if transb else ""),
+        module=module, fn="matmul",
+        inputs=lambda r, a=(m, n, k, dtype, transb, batch): _tc_inputs(r, *a),
+        ref=("cublas",), transb=transb, tol=1e-3, flops=2.0 * m * n * k * (batch or 1),
+        target=target, runs=20 if m * n * k * (batch or 1) >= 4096 ** 3 else 100))
+
+
 def weights(c, ins):
     """The K x N right-hand side of a matmul case (W^T for a linear layer)."""
-    return ins[1].T if c.get("transb") else ins[1]
+    w = val64(ins[1])
+    return np.swapaxes(w, -1, -2) if c.get("transb") else w
 
 
 def rotate_for(io_bytes):
@@ -411,7 +463,7 @@ def main():
             tout = np.load(out_t)
             kind = c["ref"][0]
             if cpu and kind != "numpy":
-                ref = f64(ins[0]).sum() if kind == "cub" else f64(ins[0]) @ f64(weights(c, ins))
+                ref = f64(ins[0]).sum() if kind == "cub" else val64(ins[0]) @ weights(c, ins)
                 row["ref_kind"], row["ref_us"] = "numpy (cpu smoke test)", tj["median_us"]
             elif kind == "numpy":
                 ref = c["ref"][1](*ins)
@@ -438,10 +490,14 @@ def main():
                 row["ref_us"] = rj["median_us"]
                 row["ref_tflops"] = c["flops"] / (rj["median_us"] * 1e6)
                 # Both against float64 on the first 64 rows.
-                r64 = f64(ins[0][:64]) @ f64(weights(c, ins))
-                et, _ = rel_err(tout[:64], r64)
-                ec, _ = rel_err(ref[:64], r64)
-                row["note"] = f"vs float64 (64 rows): Tessel {et:.1e}, cuBLAS {ec:.1e}"
+                # Batched: the first 4 matrices.
+                head = 4 if ins[0].ndim == 3 else 64
+                w = weights(c, ins)
+                r64 = val64(ins[0][:head]) @ (w[:head] if ins[0].ndim == 3 else w)
+                et, _ = rel_err(tout[:head], r64)
+                ec, _ = rel_err(ref[:head], r64)
+                what = "4 matrices" if ins[0].ndim == 3 else "64 rows"
+                row["note"] = f"vs float64 ({what}): Tessel {et:.1e}, cuBLAS {ec:.1e}"
             row["ratio"] = row["ref_us"] / row["tessel_us"]
             err, why = rel_err(tout, ref)
             row["err"] = err
@@ -477,6 +533,10 @@ def main():
             return ("met" if r["ratio"] >= 0.9 else "missed") + " (>=90% CUB)"
         if t == "gemm":
             return ("met" if r["ratio"] >= 0.7 else "missed") + " (>=70% cuBLAS)"
+        if t == "bmm":
+            return ("met" if r["ratio"] >= 0.8 else "missed") + " (>=80% cuBLAS)"
+        if t == "faster":
+            return ("met" if r["ratio"] > 1.0 else "missed") + " (faster than cuBLAS)"
         return "-"
 
     hdr = ["case", "Tessel", "Tessel p10-p90", "reference", "ref/Tessel", "Tessel GB/s", "Tessel TFLOP/s",

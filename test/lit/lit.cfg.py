@@ -60,3 +60,4 @@ if (os.access(os.path.join(cuda_toolkit, "bin", "ptxas"), os.X_OK) and
         os.path.exists(os.path.join(cuda_toolkit, "nvvm", "libdevice",
                                     "libdevice.10.bc"))):
     config.available_features.add("cuda-toolkit")
+config.substitutions.append(("%cuda_toolkit", cuda_toolkit))

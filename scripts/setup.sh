@@ -26,5 +26,14 @@ if [ ! -f build/build.ninja ]; then
         -DPython3_EXECUTABLE=/usr/bin/python3 >/dev/null
 fi
 jobs="${TESSEL_BUILD_JOBS:-$(nproc)}"
-ninja -C build -j "$jobs" | grep -v '^\[' || true
+# Progress lines hidden; a failed build fails this script (and CI).
+log=$(mktemp)
+if ! ninja -C build -j "$jobs" >"$log" 2>&1; then
+  grep -v '^\[' "$log" | tail -60
+  rm -f "$log"
+  echo "setup: build failed" >&2
+  exit 1
+fi
+grep -v '^\[' "$log" || true
+rm -f "$log"
 test -x build/compiler/tools/tessel-compile && test -x build/runtime/tessel-run

@@ -108,15 +108,16 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
   if (failed(configure(pm)))
     return failure();
   buildInputPipeline(pm);
-  // Fused row dispatches (softmax, layernorm in one kernel) and matmul
-  // epilogues need every target of the module to run them well; the cpu
-  // backend would recompute each row reduction per tile and has no matmul
-  // epilogue, so they are formed for cuda-only modules.
+  // Fused row dispatches (softmax, layernorm in one kernel) need every
+  // target of the module to run them well: the cpu backend would recompute
+  // each row reduction per tile, so they are formed for cuda-only modules.
+  // Matmul epilogues are formed whenever cuda is a target: the cpu backend
+  // tiles the epilogue's last op and fuses the matmul into its tiles.
   DispatchOptions dispatchOptions;
   bool cudaOnly = llvm::all_of(targetList,
                                [](StringRef t) { return t == "cuda"; });
   dispatchOptions.fuseRows = cudaOnly;
-  dispatchOptions.fuseEpilogues = cudaOnly;
+  dispatchOptions.fuseEpilogues = llvm::is_contained(targetList, "cuda");
   buildDispatchPipeline(pm, dispatchOptions);
   if (failed(pm.run(*module)))
     return failure();

@@ -23,6 +23,8 @@
 //   transposed (.trans) when the operand is mn-contiguous; mma.sync
 //   multiplies them into the accumulators, which stay in registers
 //   (scf.for iter_args) across the K loop.
+// Blocks are numbered in a grouped raster order (8 rows of blocks along M
+// at a time) for L2 reuse of A and B panels on large grids.
 // The epilogue (GPUMatmulEpilogue.h) runs on each accumulator element;
 // stores are masked at the edges, two values per lane (a quad of lanes
 // writes 8 consecutive values of a row).
@@ -64,6 +66,8 @@ constexpr int64_t kSmallBlock = 64;
 /// 108-132 SMs), else 64x64.
 constexpr int64_t kMinLargeBlocks = 128;
 constexpr int64_t kWarpsM = 2, kWarpsN = 2;
+/// Rows of blocks (along M) in a group of the grouped raster order.
+constexpr int64_t kRasterGroup = 8;
 constexpr int64_t kThreads = kWarpsM * kWarpsN * kGPUWarpSize;
 /// mma.sync.m16n8k16.
 constexpr int64_t kMmaM = 16, kMmaN = 8, kMmaK = 16;
@@ -596,8 +600,29 @@ void TensorCoreEmitter::emit(func::FuncOp kernel) {
   warpCol = mul(rem(warp, kWarpsN), plan.warpN());
   laneRow = div(lane, 4);
   laneCol = mul(rem(lane, 4), 2);
-  n0 = mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x), plan.blockN);
-  m0 = mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::y), plan.blockM);
+  // Blocks run in order of their linear id (x fastest). Grouped raster:
+  // consecutive ids sweep kRasterGroup rows of blocks along M before moving
+  // along N, so that the blocks in flight share their A and B panels in L2.
+  int64_t gridN = llvm::divideCeil(plan.n, plan.blockN);
+  int64_t gridM = llvm::divideCeil(plan.m, plan.blockM);
+  Value bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  Value by = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
+  Value blockM = by, blockN = bx;
+  if (gridM > kRasterGroup && gridN > 1) {
+    Value id = add(mul(by, gridN), bx);
+    int64_t groupBlocks = kRasterGroup * gridN;
+    Value group = div(id, groupBlocks);
+    Value inGroup = rem(id, groupBlocks);
+    Value firstM = mul(group, kRasterGroup);
+    // The last group may have fewer rows.
+    Value rows = arith::MinUIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, cIndex(gridM), firstM),
+        cIndex(kRasterGroup));
+    blockM = add(firstM, arith::RemUIOp::create(b, loc, inGroup, rows));
+    blockN = arith::DivUIOp::create(b, loc, inGroup, rows);
+  }
+  n0 = mul(blockN, plan.blockN);
+  m0 = mul(blockM, plan.blockM);
   batchId = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
   setUpOperand(a, kernel, "_a", plan.a, plan.blockM, m0);
   setUpOperand(bOp, kernel, "_b", plan.b, plan.blockN, n0);

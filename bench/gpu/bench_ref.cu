@@ -5,7 +5,7 @@
 //
 //   bench-ref copy BYTES RUNS                       cudaMemcpy D2D (ceiling)
 //   bench-ref sum  IN.npy OUT.npy RUNS              cub::DeviceReduce::Sum
-//   bench-ref gemm A.npy B.npy OUT.npy RUNS ROTATE [nt]
+//   bench-ref gemm A.npy B.npy OUT.npy RUNS ROTATE [nt] [tf32]
 //                                                   cublasGemmEx, f32,
 //                                                   CUBLAS_COMPUTE_32F_PEDANTIC;
 //                                                   nt: B is NxK (C = A B^T).
@@ -14,7 +14,12 @@
 //                                                   the default math mode,
 //                                                   CUBLAS_COMPUTE_32F, f32 C;
 //                                                   3-D A and B (batch first):
-//                                                   cublasGemmStridedBatchedEx
+//                                                   cublasGemmStridedBatchedEx;
+//                                                   i8 (|i1) A and B:
+//                                                   CUBLAS_COMPUTE_32I, i32 C
+//                                                   (needs nt); tf32: f32 A, B
+//                                                   on TF32 tensor cores
+//                                                   (CUBLAS_COMPUTE_32F_FAST_TF32)
 // Prints one JSON line. Every CUDA/cuBLAS call is checked; outputs are
 // filled with 0xFF (NaN) before the run that is written out.
 //
@@ -61,10 +66,17 @@ struct Array {
   std::vector<long> shape;
   std::vector<float> data;     // f32 arrays
   std::vector<uint16_t> half;  // f16 / bf16 arrays (raw bits)
+  std::vector<int8_t> bytes8;  // i8 arrays
   cudaDataType type = CUDA_R_32F;
-  size_t bytes() const { return type == CUDA_R_32F ? data.size() * 4 : half.size() * 2; }
+  size_t bytes() const {
+    return type == CUDA_R_32F ? data.size() * 4 : type == CUDA_R_8I ? bytes8.size() : half.size() * 2;
+  }
   const void *ptr() const {
-    return type == CUDA_R_32F ? static_cast<const void *>(data.data()) : half.data();
+    if (type == CUDA_R_32F)
+      return data.data();
+    if (type == CUDA_R_8I)
+      return bytes8.data();
+    return half.data();
   }
 };
 
@@ -94,6 +106,8 @@ Array readNpy(const std::string &path) {
     a.type = CUDA_R_16F;
   else if (header.find("'<u2'") != std::string::npos)
     a.type = CUDA_R_16BF;
+  else if (header.find("'|i1'") != std::string::npos)
+    a.type = CUDA_R_8I;
   else if (header.find("'<f4'") == std::string::npos)
     die(path + ": expected little-endian f32, f16 or bf16 (uint16 bits), header " + header);
   if (header.find("'fortran_order': False") == std::string::npos)
@@ -115,6 +129,9 @@ Array readNpy(const std::string &path) {
   if (a.type == CUDA_R_32F) {
     a.data.resize(n);
     f.read(reinterpret_cast<char *>(a.data.data()), n * sizeof(float));
+  } else if (a.type == CUDA_R_8I) {
+    a.bytes8.resize(n);
+    f.read(reinterpret_cast<char *>(a.bytes8.data()), n);
   } else {
     a.half.resize(n);
     f.read(reinterpret_cast<char *>(a.half.data()), n * sizeof(uint16_t));
@@ -124,13 +141,17 @@ Array readNpy(const std::string &path) {
   return a;
 }
 
-void writeNpy(const std::string &path, const std::vector<long> &shape, const std::vector<float> &v) {
+// .npy of 4-byte values: f32 (descr <f4) or i32 (<i4).
+template <typename T>
+void writeNpy(const std::string &path, const std::vector<long> &shape, const std::vector<T> &v,
+              const char *descr = "<f4") {
   std::string dims;
   for (long d : shape)
     dims += std::to_string(d) + ",";
   if (shape.size() > 1)
     dims.pop_back();
-  std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + dims + "), }";
+  std::string header = std::string("{'descr': '") + descr + "', 'fortran_order': False, 'shape': (" +
+                       dims + "), }";
   while ((10 + header.size() + 1) % 64)
     header += ' ';
   header += '\n';
@@ -139,7 +160,7 @@ void writeNpy(const std::string &path, const std::vector<long> &shape, const std
   unsigned short len = static_cast<unsigned short>(header.size());
   f.write(reinterpret_cast<const char *>(&len), 2);
   f << header;
-  f.write(reinterpret_cast<const char *>(v.data()), v.size() * sizeof(float));
+  f.write(reinterpret_cast<const char *>(v.data()), v.size() * sizeof(T));
   if (!f)
     die("cannot write " + path);
 }
@@ -244,10 +265,24 @@ int main(int argc, char **argv) {
     return 0;
   }
 
-  if (mode == "gemm" && (argc == 7 || (argc == 8 && std::string(argv[7]) == "nt"))) {
+  if (mode == "gemm" && argc >= 7 && argc <= 9) {
     Array a = readNpy(argv[2]), b = readNpy(argv[3]);
     int runs = std::atoi(argv[5]), rotate = std::max(1, std::atoi(argv[6]));
-    bool transB = argc == 8;
+    bool transB = false, tf32 = false;
+    for (int i = 7; i < argc; ++i) {
+      std::string flag = argv[i];
+      if (flag == "nt")
+        transB = true;
+      else if (flag == "tf32")
+        tf32 = true;
+      else
+        die("gemm: unknown flag '" + flag + "' (nt, tf32)");
+    }
+    bool int8 = a.type == CUDA_R_8I;
+    if (int8 && !transB)
+      die("gemm: cuBLAS i8 needs B stored N x K (nt)");
+    if (tf32 && a.type != CUDA_R_32F)
+      die("gemm: tf32 needs f32 A and B");
     if (a.type != b.type)
       die("gemm: A and B have different types");
     bool batched = a.shape.size() == 3;
@@ -260,22 +295,30 @@ int main(int argc, char **argv) {
     int m = a.shape[rank - 2], k = a.shape[rank - 1], n = b.shape[transB ? rank - 2 : rank - 1];
     size_t cCount = size_t(batch) * m * n;
     std::vector<void *> da(rotate), db(rotate);
-    std::vector<float *> dc(rotate);
+    std::vector<void *> dc(rotate);
     for (int r = 0; r < rotate; ++r) {
       CK(cudaMalloc(&da[r], a.bytes()));
       CK(cudaMalloc(&db[r], b.bytes()));
-      CK(cudaMalloc(&dc[r], sizeof(float) * cCount));
+      CK(cudaMalloc(&dc[r], 4 * cCount));
       CK(cudaMemcpy(da[r], a.ptr(), a.bytes(), cudaMemcpyHostToDevice));
       CK(cudaMemcpy(db[r], b.ptr(), b.bytes(), cudaMemcpyHostToDevice));
-      CK(cudaMemset(dc[r], 0xFF, sizeof(float) * cCount));
+      CK(cudaMemset(dc[r], 0xFF, 4 * cCount));
     }
     cublasHandle_t h;
     CB(cublasCreate(&h));
-    // f32: exact f32 (no TF32). f16/bf16: cuBLAS's defaults, tensor cores.
-    bool exact = a.type == CUDA_R_32F;
+    // f32: exact f32 (no TF32) unless tf32. Others: cuBLAS's defaults,
+    // tensor cores.
+    bool exact = a.type == CUDA_R_32F && !tf32;
     CB(cublasSetMathMode(h, exact ? CUBLAS_PEDANTIC_MATH : CUBLAS_DEFAULT_MATH));
-    cublasComputeType_t compute = exact ? CUBLAS_COMPUTE_32F_PEDANTIC : CUBLAS_COMPUTE_32F;
+    cublasComputeType_t compute = exact  ? CUBLAS_COMPUTE_32F_PEDANTIC
+                                  : tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32
+                                  : int8 ? CUBLAS_COMPUTE_32I
+                                         : CUBLAS_COMPUTE_32F;
+    cudaDataType cType = int8 ? CUDA_R_32I : CUDA_R_32F;
     const float one = 1.0f, zero = 0.0f;
+    const int32_t oneI = 1, zeroI = 0;
+    const void *alpha = int8 ? static_cast<const void *>(&oneI) : &one;
+    const void *beta = int8 ? static_cast<const void *>(&zeroI) : &zero;
     // Row-major C = A B is column-major C^T = B^T A^T; with B stored NxK
     // (row-major), the column-major KxN matrix it is must be transposed.
     auto gemm = [&](int i) {
@@ -283,22 +326,28 @@ int main(int argc, char **argv) {
       cublasOperation_t opB = transB ? CUBLAS_OP_T : CUBLAS_OP_N;
       int ldb = transB ? k : n;
       if (batched)
-        CB(cublasGemmStridedBatchedEx(h, opB, CUBLAS_OP_N, n, m, k, &one, db[r], b.type, ldb,
-                                      long(k) * n, da[r], a.type, k, long(m) * k, &zero, dc[r],
-                                      CUDA_R_32F, n, long(m) * n, batch, compute,
+        CB(cublasGemmStridedBatchedEx(h, opB, CUBLAS_OP_N, n, m, k, alpha, db[r], b.type, ldb,
+                                      long(k) * n, da[r], a.type, k, long(m) * k, beta, dc[r],
+                                      cType, n, long(m) * n, batch, compute,
                                       CUBLAS_GEMM_DEFAULT));
       else
-        CB(cublasGemmEx(h, opB, CUBLAS_OP_N, n, m, k, &one, db[r], b.type, ldb, da[r], a.type, k,
-                        &zero, dc[r], CUDA_R_32F, n, compute, CUBLAS_GEMM_DEFAULT));
+        CB(cublasGemmEx(h, opB, CUBLAS_OP_N, n, m, k, alpha, db[r], b.type, ldb, da[r], a.type, k,
+                        beta, dc[r], cType, n, compute, CUBLAS_GEMM_DEFAULT));
     };
     gemm(0);
     CK(cudaDeviceSynchronize());
-    std::vector<float> out(cCount);
-    CK(cudaMemcpy(out.data(), dc[0], out.size() * sizeof(float), cudaMemcpyDeviceToHost));
     std::vector<long> shape = {m, n};
     if (batched)
       shape.insert(shape.begin(), batch);
-    writeNpy(argv[4], shape, out);
+    if (int8) {
+      std::vector<int32_t> out(cCount);
+      CK(cudaMemcpy(out.data(), dc[0], out.size() * 4, cudaMemcpyDeviceToHost));
+      writeNpy(argv[4], shape, out, "<i4");
+    } else {
+      std::vector<float> out(cCount);
+      CK(cudaMemcpy(out.data(), dc[0], out.size() * 4, cudaMemcpyDeviceToHost));
+      writeNpy(argv[4], shape, out);
+    }
     timeIt(gemm, 5, runs, dev + ", \"rotate\": " + std::to_string(rotate));
     CB(cublasDestroy(h));
     for (int r = 0; r < rotate; ++r) {

@@ -38,7 +38,10 @@ times=$(mktemp)
 for f in bench/programs/gpu/*.mlir; do
   name=$(basename "$f" .mlir)
   start=$(date +%s.%N)
-  "$compile" "$f" --target="$TARGETS" --cuda-arch=sm_90 -o "$dir/modules/$name.tmod"
+  # A program may ask for flags in a first-line comment (--cuda-tf32).
+  flags=$(sed -n '1s|^// tessel-compile-flags: ||p' "$f")
+  # shellcheck disable=SC2086
+  "$compile" "$f" --target="$TARGETS" --cuda-arch=sm_90 $flags -o "$dir/modules/$name.tmod"
   secs=$(echo "$(date +%s.%N) - $start" | bc)
   # Dispatches of all functions, from the host program (same for both targets).
   n=$("$rt/tessel-run" "$dir/modules/$name.tmod" --device=cpu --print-module 2>/dev/null |

@@ -19,8 +19,10 @@ import sys
 
 import numpy as np
 
-# module -> input shapes (f32)
+# module -> input shapes (f32), or (shape, dtype) pairs
 CASES = {
+    "matmul_f16_4096": [((4096, 4096), np.float16), ((4096, 4096), np.float16)],
+    "matmul_f16_4096x768x3072": [((4096, 3072), np.float16), ((3072, 768), np.float16)],
     "sum_f32": [(1 << 28,)],
     "rowsum": [(8192, 8192)],
     "colsum": [(8192, 8192)],
@@ -45,6 +47,12 @@ METRICS = [
     "smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio",
     "smsp__average_warps_issue_stalled_lg_throttle_per_issue_active.ratio",
     "smsp__average_warps_issue_stalled_mio_throttle_per_issue_active.ratio",
+    "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldsm.sum",
+    "smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio",
+    "smsp__average_warps_issue_stalled_short_scoreboard_per_issue_active.ratio",
+    "smsp__average_warps_issue_stalled_math_pipe_throttle_per_issue_active.ratio",
+    "smsp__average_warps_issue_stalled_wait_per_issue_active.ratio",
 ]
 
 
@@ -70,8 +78,11 @@ def main():
             continue
         inputs = []
         for j, shape in enumerate(shapes):
+            dtype = np.float32
+            if isinstance(shape[0], tuple):
+                shape, dtype = shape
             p = os.path.join(args.scratch, f"{module}_in{j}.npy")
-            np.save(p, rng.standard_normal(shape, dtype=np.float32))
+            np.save(p, rng.standard_normal(shape, dtype=np.float32).astype(dtype))
             inputs.append(f"--input=@{p}")
         cmd = [ncu, "--clock-control", "none", "--csv", "--page", "raw",
                "--metrics", ",".join(METRICS),
@@ -108,7 +119,13 @@ def main():
              ("FMA %", "sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active", 1),
              ("stall LSB", "smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio", 1),
              ("stall LG", "smsp__average_warps_issue_stalled_lg_throttle_per_issue_active.ratio", 1),
-             ("stall MIO", "smsp__average_warps_issue_stalled_mio_throttle_per_issue_active.ratio", 1)]
+             ("stall MIO", "smsp__average_warps_issue_stalled_mio_throttle_per_issue_active.ratio", 1),
+             ("tensor %", "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active", 1),
+             ("ldsm conflicts", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldsm.sum", 1),
+             ("stall bar", "smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio", 1),
+             ("stall SSB", "smsp__average_warps_issue_stalled_short_scoreboard_per_issue_active.ratio", 1),
+             ("stall math", "smsp__average_warps_issue_stalled_math_pipe_throttle_per_issue_active.ratio", 1),
+             ("stall wait", "smsp__average_warps_issue_stalled_wait_per_issue_active.ratio", 1)]
     out = ["| module | kernel | " + " | ".join(s[0] for s in short) + " |",
            "| --- | --- |" + " ---: |" * len(short)]
     for module, d in rows:

@@ -168,6 +168,11 @@ TC_CASES = [
     ("matmul_f16_512x16x512", 512, 16, 512, "f16", False, None, "faster"),
     ("bmm_f16_384x128x128x64", 128, 128, 64, "f16", True, 384, "bmm"),
     ("bmm_f16_384x128x64x128", 128, 64, 128, "f16", False, 384, "bmm"),
+    ("matmul_i8_4096", 4096, 4096, 4096, "i8", True, None, "gemm60"),
+    ("matmul_i8_512x64x512", 512, 64, 512, "i8", True, None, "faster"),
+    ("matmul_i8_512x32x512", 512, 32, 512, "i8", True, None, "faster"),
+    ("matmul_i8_512x16x512", 512, 16, 512, "i8", True, None, "faster"),
+    ("matmul_tf32_4096", 4096, 4096, 4096, "tf32", False, None, "gemm"),
 ]
 
 
@@ -176,6 +181,10 @@ def _tc_inputs(r, m, n, k, dtype, transb, batch):
     shapes = [lead + (m, k), lead + ((n, k) if transb else (k, n))]
     if dtype == "bf16":
         return [bf16(r, s) for s in shapes]
+    if dtype == "i8":
+        return [r.integers(-128, 128, s).astype(np.int8) for s in shapes]
+    if dtype == "tf32":
+        return [normal(r, s, np.float32) for s in shapes]
     return [normal(r, s, np.float16) for s in shapes]
 
 
@@ -185,7 +194,10 @@ for module, m, n, k, dtype, transb, batch, target in TC_CASES:
              + (" (B^T)" if transb else ""),
         module=module, fn="matmul",
         inputs=lambda r, a=(m, n, k, dtype, transb, batch): _tc_inputs(r, *a),
-        ref=("cublas",), transb=transb, tol=1e-3, flops=2.0 * m * n * k * (batch or 1),
+        ref=("cublas",), transb=transb, tf32=dtype == "tf32",
+        # i8: exact; tf32: both truncate or round inputs to 10 mantissa bits,
+        # not necessarily the same way.
+        tol={"i8": 0.0, "tf32": 1e-2}.get(dtype, 1e-3), flops=2.0 * m * n * k * (batch or 1),
         target=target, runs=20 if m * n * k * (batch or 1) >= 4096 ** 3 else 100))
 
 
@@ -483,10 +495,11 @@ def main():
                 rp = os.path.join(args.scratch, f"{c['module']}_ref.npy")
                 io = sum(a.nbytes for a in ins) + tout.nbytes
                 rout, _ = run([ref_bin, "gemm", paths[0], paths[1], rp, str(max(runs, 50)),
-                               str(rotate_for(io))] + (["nt"] if c.get("transb") else []), 240)
+                               str(rotate_for(io))] + (["nt"] if c.get("transb") else [])
+                              + (["tf32"] if c.get("tf32") else []), 240)
                 rj = json.loads(rout)
                 ref = np.load(rp)
-                row["ref_kind"] = "cuBLAS"
+                row["ref_kind"] = "cuBLAS" + (" TF32" if c.get("tf32") else "")
                 row["ref_us"] = rj["median_us"]
                 row["ref_tflops"] = c["flops"] / (rj["median_us"] * 1e6)
                 # Both against float64 on the first 64 rows.
@@ -533,6 +546,8 @@ def main():
             return ("met" if r["ratio"] >= 0.9 else "missed") + " (>=90% CUB)"
         if t == "gemm":
             return ("met" if r["ratio"] >= 0.7 else "missed") + " (>=70% cuBLAS)"
+        if t == "gemm60":
+            return ("met" if r["ratio"] >= 0.6 else "missed") + " (>=60% cuBLAS)"
         if t == "bmm":
             return ("met" if r["ratio"] >= 0.8 else "missed") + " (>=80% cuBLAS)"
         if t == "faster":

@@ -59,6 +59,12 @@ static llvm::cl::opt<bool> printStrategy(
     llvm::cl::desc("Print each GPU kernel's strategy (a remark per kernel) "
                    "and, for a contraction without tensor cores, why"),
     llvm::cl::init(false));
+static llvm::cl::opt<bool> cudaTF32(
+    "cuda-tf32",
+    llvm::cl::desc("Let f32 contractions run on TF32 tensor cores (inputs "
+                   "rounded to a 10-bit mantissa, f32 accumulation); off by "
+                   "default: exact f32, as cuBLAS's pedantic mode"),
+    llvm::cl::init(false));
 static llvm::cl::opt<std::string> dumpDir(
     "dump-intermediates",
     llvm::cl::desc("Write every stage (MLIR, LLVM IR) into this directory"),
@@ -142,6 +148,7 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
         options.archs.push_back(a.trim().str());
       options.dumpDir = dumpDir;
       options.printStrategy = printStrategy;
+      options.tf32 = cudaTF32;
       options.configurePassManager = configure;
       image = buildCUDAExecutable(*module, options);
     }

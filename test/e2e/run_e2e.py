@@ -115,6 +115,8 @@ class Case:
         mod = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(mod)
         self.module = mod
+        # Extra tessel-compile flags the case needs (e.g. --cuda-tf32).
+        self.compiler_args = list(getattr(mod, "COMPILER_ARGS", []))
         default_tol = getattr(mod, "TOL", None)
         self.entries = []
         if hasattr(mod, "ENTRIES"):
@@ -210,8 +212,9 @@ def run_tool(cmd, timeout):
     return None
 
 
-def compile_case(args, mlir, tmod):
-    cmd = [args.compiler, mlir, "--target=" + args.target, "-o", tmod] + list(args.compiler_arg or [])
+def compile_case(args, case, tmod):
+    cmd = ([args.compiler, case.mlir, "--target=" + args.target, "-o", tmod]
+           + case.compiler_args + list(args.compiler_arg or []))
     err = run_tool(cmd, args.timeout)
     if err is None and not os.path.exists(tmod):
         err = "%s exited 0 but wrote no %s" % (args.compiler, tmod)
@@ -269,7 +272,7 @@ def do_run_case(args, name, workdir):
     except Exception:  # noqa: BLE001
         return "bad case: exception in case code:\n    " + _tail(traceback.format_exc())
     tmod = os.path.join(cdir, name + ".tmod")
-    err = compile_case(args, case.mlir, tmod)
+    err = compile_case(args, case, tmod)
     if err:
         return "compile failed: " + err
     problems = []
@@ -383,7 +386,7 @@ def mode_prepare(args):
             rec["error"] = "bad case: exception in case code:\n    " + _tail(traceback.format_exc())
             return rec["error"]
         tmod = os.path.join(cdir, name + ".tmod")
-        err = compile_case(args, case.mlir, tmod)
+        err = compile_case(args, case, tmod)
         if err:
             rec["error"] = "compile failed: " + err
             return rec["error"]

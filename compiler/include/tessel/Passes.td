@@ -174,6 +174,9 @@ def GPUTileAndVectorize : Pass<"tessel-gpu-tile-and-vectorize", "ModuleOp"> {
            "Use tensor cores (mma.sync, sm_80+) for qualifying contractions">,
     Option<"printStrategy", "print-strategy", "bool", /*default=*/"false",
            "Emit a remark per kernel naming its strategy">,
+    Option<"tf32", "tf32", "bool", /*default=*/"false",
+           "Let f32 contractions use TF32 tensor cores (10-bit mantissa "
+           "products, f32 accumulation)">,
   ];
   let dependentDialects = ["scf::SCFDialect", "vector::VectorDialect",
                            "affine::AffineDialect", "linalg::LinalgDialect",

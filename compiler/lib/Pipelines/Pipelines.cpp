@@ -110,7 +110,7 @@ void mlir::tessel::buildCUDAKernelPipeline(OpPassManager &pm,
   pm.addPass(createMaterializeKernelABI({"pointers"}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createGPUTileAndVectorize(
-      {options.tensorCores, options.printStrategy}));
+      {options.tensorCores, options.printStrategy, options.tf32}));
   addBufferizationPasses(pm);
   pm.addPass(createGPUDistributeToBlocksAndThreads());
   // Kernel-local temporaries live in registers/local memory.

@@ -66,6 +66,10 @@ struct CUDACodegenOptions : PassPipelineOptions<CUDACodegenOptions> {
       *this, "print-strategy",
       llvm::cl::desc("Emit a remark per kernel naming its strategy"),
       llvm::cl::init(false)};
+  Option<bool> tf32{
+      *this, "tf32",
+      llvm::cl::desc("Let f32 contractions use TF32 tensor cores"),
+      llvm::cl::init(false)};
 };
 
 /// Dispatch functions -> distributed kernels (func.func with

@@ -4,9 +4,10 @@
 // - fused row dispatches (softmax, layernorm): a warp per row (a block of
 //   up to 8 warps for rows longer than 1024) holding the row in registers
 //   (GPURowFusion.cpp);
-// - f16 and bf16 contractions (matmul, batch matmul, any layout) whose
-//   operands are bindings: tensor cores, mma.sync (GPUTensorCoreMatmul.cpp),
-//   when every target architecture has them (sm_80+);
+// - f16, bf16 and i8 contractions (matmul, batch matmul; i8 with
+//   k-contiguous operands) whose operands are bindings, and f32 ones with
+//   --cuda-tf32: tensor cores, mma.sync (GPUTensorCoreMatmul.cpp), when
+//   every target architecture has them (sm_80+);
 // - f32 matmuls and batch matmuls (A and B row-major or transposed),
 //   reading their operands from bindings, and their elementwise consumers
 //   (fuse-epilogues): 128x128 per block, 8x8 per thread, A and B
@@ -114,11 +115,13 @@ GPUKernelConfig mlir::tessel::getGPUKernelConfig(
   if (linalg::isaContractionOpInterface(matmul)) {
     if (!options.tensorCores)
       noTensorCores = options.noTensorCoresReason;
-    else if (canUseTensorCoreMatmul(kernel, matmul, noTensorCores)) {
+    else if (canUseTensorCoreMatmul(kernel, matmul, options.tf32,
+                                    noTensorCores)) {
       config.root = matmul;
       config.tensorCoreMatmul = true;
       config.strategy =
-          "tensor-core matmul: " + describeTensorCoreMatmul(matmul);
+          "tensor-core matmul: " +
+          describeTensorCoreMatmul(matmul, options.tf32);
       return config;
     }
     noTensorCores = "; no tensor cores: " + noTensorCores;

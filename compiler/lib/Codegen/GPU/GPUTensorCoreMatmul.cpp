@@ -40,6 +40,7 @@
 
 #include "tessel/Codegen/GPU/GPUMatmulEpilogue.h"
 #include "tessel/Codegen/GPU/GPUWarpReduction.h"
+#include "tessel/Dialect/Tessel/TesselDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -58,21 +59,26 @@ using namespace mlir::tessel;
 
 namespace {
 
-constexpr int64_t kBlockK = 32;
-constexpr int64_t kStages = 3;
+/// Bytes of K per k-tile (32 f16/bf16, 64 i8, 16 tf32 values) and per mma
+/// step (m16n8k16, m16n8k32, m16n8k8), and of a cp.async / ldmatrix row.
+constexpr int64_t kBlockKBytes = 64;
+constexpr int64_t kMmaKBytes = 32;
+constexpr int64_t kChunkBytes = 16;
+/// 4 stages measured 3-5% faster than 3 at 4096^3 on an H200, 5 no
+/// better than 4 (bench/RESULTS.md); 128x128 blocks then need 64 KiB of
+/// dynamic shared memory.
+constexpr int64_t kDefaultStages = 4;
+/// Static shared memory per block (more needs dynamic shared memory).
+constexpr int64_t kStaticSharedLimit = 48 * 1024;
 constexpr int64_t kLargeBlock = 128;
 constexpr int64_t kSmallBlock = 64;
 /// 128x128 blocks when that gives at least this many blocks (the GPU has
 /// 108-132 SMs), else 64x64.
 constexpr int64_t kMinLargeBlocks = 128;
-constexpr int64_t kWarpsM = 2, kWarpsN = 2;
 /// Rows of blocks (along M) in a group of the grouped raster order.
 constexpr int64_t kRasterGroup = 8;
-constexpr int64_t kThreads = kWarpsM * kWarpsN * kGPUWarpSize;
-/// mma.sync.m16n8k16.
-constexpr int64_t kMmaM = 16, kMmaN = 8, kMmaK = 16;
-/// Values of 16 bits in a 16-byte chunk (cp.async, one ldmatrix row).
-constexpr int64_t kChunk = 8;
+/// mma.sync tile of C.
+constexpr int64_t kMmaM = 16, kMmaN = 8;
 
 /// How a loop of the contraction indexes one operand.
 struct OperandPlan {
@@ -96,12 +102,30 @@ struct TensorCorePlan {
   unsigned mLoop = 0, nLoop = 0;
   int64_t batch = 1, m = 0, n = 0, k = 0;
   Type inType, accType;
+  /// i8 operands zero-extended (u8) rather than sign-extended (s8).
+  bool unsignedInt = false;
+  int64_t elemBytes() const { return inType.getIntOrFloatBitWidth() / 8; }
+  /// Values per 16-byte chunk, per k-tile and per mma step.
+  int64_t chunk() const { return kChunkBytes / elemBytes(); }
+  int64_t blockK() const { return kBlockKBytes / elemBytes(); }
+  int64_t mmaK() const { return kMmaKBytes / elemBytes(); }
   int64_t blockM = kLargeBlock, blockN = kLargeBlock;
-  int64_t warpM() const { return blockM / kWarpsM; }
-  int64_t warpN() const { return blockN / kWarpsN; }
+  int64_t warpsM = 2, warpsN = 2;
+  int64_t stages = kDefaultStages;
+  int64_t warpM() const { return blockM / warpsM; }
+  int64_t warpN() const { return blockN / warpsN; }
+  int64_t threads() const { return warpsM * warpsN * kGPUWarpSize; }
+  int64_t stageBytes(int64_t blockExtent) const {
+    return blockExtent * kBlockKBytes;
+  }
+  /// Shared memory of both rings.
+  int64_t sharedBytes() const {
+    return stages * (stageBytes(blockM) + stageBytes(blockN));
+  }
 };
 
 FailureOr<TensorCorePlan> planTensorCoreMatmul(Operation *rootOp,
+                                               bool allowTF32,
                                                std::string &why) {
   auto fail = [&](const Twine &reason) {
     why = reason.str();
@@ -123,15 +147,20 @@ FailureOr<TensorCorePlan> planTensorCoreMatmul(Operation *rootOp,
   Type cType = getElementTypeOrSelf(root.getDpsInits()[0].getType());
   if (aType != bType)
     return fail("operand types differ");
-  if (aType.isF32())
-    return fail("f32 operands (exact f32 is the default; TF32 tensor cores "
-                "are not implemented yet)");
-  if (aType.isInteger(8))
-    return fail("i8 operands (int8 tensor cores are not implemented yet)");
-  if (!aType.isF16() && !aType.isBF16())
-    return fail("operand type is not f16 or bf16");
-  if (!cType.isF32() && !cType.isF16() && !cType.isBF16())
+  bool isFloat16 = aType.isF16() || aType.isBF16();
+  if (aType.isF32() && !allowTF32)
+    return fail("f32 operands (exact f32 is the default; --cuda-tf32 allows "
+                "TF32 tensor cores)");
+  if (aType.isInteger(8) && !cType.isInteger(32))
+    return fail("i8 operands need an i32 result");
+  if (!isFloat16 && !aType.isF32() && !aType.isInteger(8))
+    return fail("operand type is not f16, bf16, i8 or (with --cuda-tf32) "
+                "f32");
+  if (!aType.isInteger(8) && !cType.isF32() && !cType.isF16() &&
+      !cType.isBF16())
     return fail("result type is not f32, f16 or bf16");
+  if (aType.isF32() && !cType.isF32())
+    return fail("f32 operands with a result that is not f32");
   SmallVector<int64_t> ranges = root.getStaticLoopRanges();
   if (llvm::any_of(ranges, ShapedType::isDynamic))
     return fail("dynamic shape");
@@ -142,7 +171,10 @@ FailureOr<TensorCorePlan> planTensorCoreMatmul(Operation *rootOp,
   plan.inType = aType;
   // A program that accumulates in f16 gets f16 accumulators; bf16 has none
   // on tensor cores, so bf16 results are accumulated in f32 and rounded.
-  plan.accType = cType.isF16() ? cType : Float32Type::get(root.getContext());
+  plan.accType = cType.isF16() || cType.isInteger(32)
+                     ? cType
+                     : Float32Type::get(root.getContext());
+  root->getRegion(0).walk([&](arith::ExtUIOp) { plan.unsignedInt = true; });
   plan.mLoop = dims->m[0];
   plan.nLoop = dims->n[0];
   unsigned kLoop = dims->k[0];
@@ -178,7 +210,15 @@ FailureOr<TensorCorePlan> planTensorCoreMatmul(Operation *rootOp,
     if (last != kLoop && last != mnLoop)
       return fail("operand " + name + "'s contiguous index is the batch loop");
     op.kContiguous = last == kLoop;
-    op.async = (op.kContiguous ? op.kExtent : op.mnExtent) % kChunk == 0;
+    // ldmatrix.trans moves 16-bit values: 8-bit operands must be
+    // k-contiguous (32-bit ones are read with scalar loads instead).
+    if (!op.kContiguous && aType.isInteger(8))
+      return fail("i8 operand " + name +
+                  " is not k-contiguous (ldmatrix cannot transpose 8-bit "
+                  "values)");
+    op.async = (op.kContiguous ? op.kExtent : op.mnExtent) %
+                   (kChunkBytes / (aType.getIntOrFloatBitWidth() / 8)) ==
+               0;
     return success();
   };
   if (failed(setUp(plan.a, root.getDpsInputs()[0], maps[0], plan.mLoop,
@@ -194,8 +234,14 @@ FailureOr<TensorCorePlan> planTensorCoreMatmul(Operation *rootOp,
   if (failed(out))
     return failure();
   Type outType = getElementTypeOrSelf(out->c.getType());
-  if (!outType.isF32() && !outType.isF16() && !outType.isBF16())
-    return fail("the stored result is not f32, f16 or bf16");
+  if (!outType.isF32() && !outType.isF16() && !outType.isBF16() &&
+      !outType.isInteger(32))
+    return fail("the stored result is not f32, f16, bf16 or i32");
+  // Without an epilogue, the accumulators are stored as they are (floats
+  // rounded to the result type).
+  if (out->epilogue.empty() && outType != plan.accType &&
+      (!isa<FloatType>(outType) || !isa<FloatType>(plan.accType)))
+    return fail("the result type differs from the accumulator type");
   plan.out = std::move(*out);
   FailureOr<ReductionInit> init = getReductionInit(root);
   if (failed(init))
@@ -272,6 +318,8 @@ private:
   /// `isB` selects B's matrix order (two 8-wide n tiles).
   Value loadFragment(const Operand &op, Value stage, Value mn, int64_t k,
                      bool isB);
+  Value loadFragmentScalar(const Operand &op, Value stage, Value mn,
+                           int64_t k, bool isB, VectorType type);
   /// Rows of a vector<4x2xT> or vector<2x2xT> fragment as mma operands.
   SmallVector<Value> mmaOperands(Value fragment, int64_t firstRow,
                                  int64_t rows);
@@ -302,6 +350,7 @@ private:
   /// 2 * (lane % 4).
   Value laneRow, laneCol;
   Operand a, bOp;
+  Value dynamicShared;
   bool cInBounds = false;
 };
 
@@ -312,35 +361,53 @@ void TensorCoreEmitter::setUpOperand(Operand &op, func::FuncOp kernel,
   op.plan = &operandPlan;
   op.blockExtent = blockExtent;
   op.blockStart = blockStart;
-  op.rows = operandPlan.kContiguous ? blockExtent : kBlockK;
-  op.cols = operandPlan.kContiguous ? kBlockK : blockExtent;
-  op.shared = workgroupBuffer(b, loc, kernel, suffix,
-                              {kStages, op.rows, op.cols}, plan.inType);
+  op.rows = operandPlan.kContiguous ? blockExtent : plan.blockK();
+  op.cols = operandPlan.kContiguous ? plan.blockK() : blockExtent;
+  SmallVector<int64_t> shape = {plan.stages, op.rows, op.cols};
+  if (plan.sharedBytes() <= kStaticSharedLimit) {
+    op.shared = workgroupBuffer(b, loc, kernel, suffix, shape, plan.inType);
+  } else {
+    // Both rings in dynamic shared memory: A first, then B.
+    auto space = gpu::AddressSpaceAttr::get(b.getContext(),
+                                            gpu::AddressSpace::Workgroup);
+    if (!dynamicShared)
+      dynamicShared = gpu::DynamicSharedMemoryOp::create(
+          b, loc,
+          MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
+                          MemRefLayoutAttrInterface(), space));
+    int64_t offset = suffix == "_a" ? 0 : plan.stages * plan.stageBytes(plan.blockM);
+    op.shared = memref::ViewOp::create(
+        b, loc,
+        MemRefType::get(shape, plan.inType, MemRefLayoutAttrInterface(),
+                        space),
+        dynamicShared, cIndex(offset), ValueRange{});
+  }
   op.inBounds = operandPlan.mnExtent % blockExtent == 0 &&
-                operandPlan.kExtent % kBlockK == 0;
+                operandPlan.kExtent % plan.blockK() == 0;
 }
 
 Value TensorCoreEmitter::swizzledCol(const Operand &op, Value row,
                                      Value chunk) {
-  int64_t chunks = op.cols / kChunk;
+  int64_t chunks = op.cols / plan.chunk();
   // 8 consecutive rows (chunks >= 8) or row groups (4 chunks per row: rows
   // 2r and 2r+1 share a 128-byte line) get distinct chunk positions.
   Value key = chunks >= 8 ? rem(row, 8)
                           : rem(div(row, 8 / chunks), chunks);
   Value swizzled = arith::XOrIOp::create(b, loc, chunk, key);
-  return mul(swizzled, kChunk);
+  return mul(swizzled, plan.chunk());
 }
 
 SmallVector<Value> TensorCoreEmitter::copyTile(const Operand &op, Value kTile,
                                                Value stage) {
   const OperandPlan &p = *op.plan;
   SmallVector<Value> tokens;
+  int64_t kChunk = plan.chunk();
   int64_t chunksPerRow = op.cols / kChunk;
   int64_t chunks = op.rows * chunksPerRow;
-  Value k0 = mul(kTile, kBlockK);
+  Value k0 = mul(kTile, plan.blockK());
   Type elem = plan.inType;
   auto chunkType = VectorType::get({kChunk}, elem);
-  for (int64_t c = 0; c < chunks; c += kThreads) {
+  for (int64_t c = 0; c < chunks; c += plan.threads()) {
     Value index = add(tid, c);
     Value row = div(index, chunksPerRow);
     Value chunk = rem(index, chunksPerRow);
@@ -396,18 +463,23 @@ Value TensorCoreEmitter::loadFragment(const Operand &op, Value stage,
   // are (mn 0-7, k 0-7), (mn 8-15, k 0-7), (mn 0-7, k 8-15), (mn 8-15,
   // k 8-15), its a0..a7 registers; B's are (n 0-7, k 0-7), (n 0-7,
   // k 8-15), (n 8-15, k 0-7), (n 8-15, k 8-15): b0,b1 of two n tiles.
+  // In bytes the same holds for 8- and 32-bit values (k 0-7 is the first
+  // 16-byte chunk of a row).
+  int64_t perWord = 4 / plan.elemBytes();
+  auto type = VectorType::get({4, perWord}, plan.inType);
+  if (!op.plan->kContiguous && plan.elemBytes() == 4)
+    return loadFragmentScalar(op, stage, mn, k, isB, type);
   Value matrix = div(lane, 8), r = rem(lane, 8);
   Value mnOff = mul(isB ? div(matrix, 2) : rem(matrix, 2), 8);
-  Value kOff = mul(isB ? rem(matrix, 2) : div(matrix, 2), 8);
+  Value kOff = mul(isB ? rem(matrix, 2) : div(matrix, 2), plan.chunk());
   Value row, chunk;
   if (op.plan->kContiguous) {
     row = add(add(mn, mnOff), r);
-    chunk = div(add(kOff, k), kChunk);
+    chunk = div(add(kOff, k), plan.chunk());
   } else {
     row = add(add(kOff, k), r);
-    chunk = div(add(mn, mnOff), kChunk);
+    chunk = div(add(mn, mnOff), plan.chunk());
   }
-  auto type = VectorType::get({4, 2}, plan.inType);
   return nvgpu::LdMatrixOp::create(b, loc, type, op.shared,
                                    ValueRange{stage, row,
                                               swizzledCol(op, row, chunk)},
@@ -415,19 +487,41 @@ Value TensorCoreEmitter::loadFragment(const Operand &op, Value stage,
                                    /*numTiles=*/4);
 }
 
+/// The fragment ldmatrix.x4 would give, for 32-bit values of an
+/// mn-contiguous operand (ldmatrix.trans moves 16-bit values): register i
+/// of lane (g = lane/4, t = lane%4) holds (mn, k) = ((i%2)*8 + g,
+/// (i/2)*4 + t) of A, or ((i/2)*8 + g, (i%2)*4 + t) of B.
+Value TensorCoreEmitter::loadFragmentScalar(const Operand &op, Value stage,
+                                            Value mn, int64_t k, bool isB,
+                                            VectorType type) {
+  Value g = div(lane, 4), t = rem(lane, 4);
+  SmallVector<Value> values;
+  for (int64_t i = 0; i < 4; ++i) {
+    int64_t mnOff = (isB ? i / 2 : i % 2) * 8;
+    int64_t kOff = (isB ? i % 2 : i / 2) * plan.chunk();
+    Value row = add(t, k + kOff);
+    Value col = add(add(mn, g), mnOff);
+    Value chunk = div(col, plan.chunk());
+    Value physical = add(swizzledCol(op, row, chunk), rem(col, plan.chunk()));
+    values.push_back(memref::LoadOp::create(
+        b, loc, op.shared, ValueRange{stage, row, physical}));
+  }
+  return vector::FromElementsOp::create(b, loc, type, values);
+}
+
 SmallVector<Value> TensorCoreEmitter::mmaOperands(Value fragment,
                                                   int64_t firstRow,
                                                   int64_t rows) {
   SmallVector<Value> regs;
   for (int64_t i = firstRow; i < firstRow + rows; ++i) {
-    Value pair = vector::ExtractOp::create(b, loc, fragment, i);
+    Value word = vector::ExtractOp::create(b, loc, fragment, i);
     if (plan.inType.isF16()) {
-      regs.push_back(pair);
+      regs.push_back(word);
       continue;
     }
-    // bf16 operands are passed as packed 32-bit registers.
+    // bf16, i8 and tf32 operands are passed as 32-bit registers.
     Value packed = vector::BitCastOp::create(
-        b, loc, VectorType::get({1}, b.getI32Type()), pair);
+        b, loc, VectorType::get({1}, b.getI32Type()), word);
     regs.push_back(vector::ExtractOp::create(b, loc, packed, 0));
   }
   return regs;
@@ -439,11 +533,12 @@ Value TensorCoreEmitter::mma(ArrayRef<Value> aRegs, ArrayRef<Value> bRegs,
   MLIRContext *ctx = b.getContext();
   SmallVector<Value> cRegs;
   Type resultType;
-  if (plan.accType.isF32()) {
+  bool fourRegs = plan.accType.isF32() || plan.accType.isInteger(32);
+  if (fourRegs) {
     for (int64_t i = 0; i < 4; ++i)
       cRegs.push_back(vector::ExtractOp::create(b, loc, acc, i));
-    Type f32 = plan.accType;
-    resultType = LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
+    Type t = plan.accType;
+    resultType = LLVM::LLVMStructType::getLiteral(ctx, {t, t, t, t});
   } else {
     auto half2 = VectorType::get({2}, plan.accType);
     for (int64_t i = 0; i < 2; ++i)
@@ -453,15 +548,22 @@ Value TensorCoreEmitter::mma(ArrayRef<Value> aRegs, ArrayRef<Value> bRegs,
     resultType = LLVM::LLVMStructType::getLiteral(ctx, {half2, half2});
   }
   NVVM::MMATypes ptxType =
-      plan.inType.isF16() ? NVVM::MMATypes::f16 : NVVM::MMATypes::bf16;
+      plan.inType.isF16()    ? NVVM::MMATypes::f16
+      : plan.inType.isBF16() ? NVVM::MMATypes::bf16
+      : plan.inType.isF32()  ? NVVM::MMATypes::tf32
+      : plan.unsignedInt     ? NVVM::MMATypes::u8
+                             : NVVM::MMATypes::s8;
+  std::optional<NVVM::MMAIntOverflow> overflow;
+  if (plan.inType.isInteger(8))
+    overflow = NVVM::MMAIntOverflow::wrapped;
   Value d = NVVM::MmaOp::create(
       b, loc, resultType, aRegs, bRegs, cRegs,
-      ArrayRef<int64_t>{kMmaM, kMmaN, kMmaK}, std::nullopt, std::nullopt,
+      ArrayRef<int64_t>{kMmaM, kMmaN, plan.mmaK()}, std::nullopt, overflow,
       std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
       std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
                                      NVVM::MMALayout::col});
   SmallVector<Value> elements;
-  if (plan.accType.isF32()) {
+  if (fourRegs) {
     for (int64_t i = 0; i < 4; ++i)
       elements.push_back(LLVM::ExtractValueOp::create(b, loc, d, i));
   } else {
@@ -480,7 +582,7 @@ Value TensorCoreEmitter::mma(ArrayRef<Value> aRegs, ArrayRef<Value> bRegs,
 SmallVector<Value> TensorCoreEmitter::computeStage(Value stage,
                                                    ValueRange acc) {
   SmallVector<Value> next(acc.begin(), acc.end());
-  for (int64_t k = 0; k < kBlockK; k += kMmaK) {
+  for (int64_t k = 0; k < plan.blockK(); k += plan.mmaK()) {
     SmallVector<SmallVector<Value>> aRegs, bRegs;
     for (int64_t mi = 0; mi < tilesM(); ++mi)
       aRegs.push_back(mmaOperands(
@@ -510,6 +612,8 @@ SmallVector<Value> TensorCoreEmitter::initialAccumulators() {
     Attribute element;
     if (auto f = dyn_cast<FloatAttr>(value))
       element = b.getFloatAttr(plan.accType, f.getValueAsDouble());
+    else if (auto i = dyn_cast<IntegerAttr>(value))
+      element = b.getIntegerAttr(plan.accType, i.getValue().sextOrTrunc(32));
     else
       element = b.getZeroAttr(plan.accType);
     Value splat = arith::ConstantOp::create(
@@ -596,8 +700,8 @@ void TensorCoreEmitter::emit(func::FuncOp kernel) {
   tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   lane = rem(tid, kGPUWarpSize);
   Value warp = div(tid, kGPUWarpSize);
-  warpRow = mul(div(warp, kWarpsN), plan.warpM());
-  warpCol = mul(rem(warp, kWarpsN), plan.warpN());
+  warpRow = mul(div(warp, plan.warpsN), plan.warpM());
+  warpCol = mul(rem(warp, plan.warpsN), plan.warpN());
   laneRow = div(lane, 4);
   laneCol = mul(rem(lane, 4), 2);
   // Blocks run in order of their linear id (x fastest). Grouped raster:
@@ -635,7 +739,7 @@ void TensorCoreEmitter::emit(func::FuncOp kernel) {
         b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), tokens);
   };
   /// Waits until at most `pending` groups are in flight.
-  auto wait = [&](Value group, int64_t pending = kStages - 2) {
+  auto wait = [&](Value group, int64_t pending) {
     if (group)
       nvgpu::DeviceAsyncWaitOp::create(b, loc, group,
                                        b.getI32IntegerAttr(pending));
@@ -647,17 +751,17 @@ void TensorCoreEmitter::emit(func::FuncOp kernel) {
   };
 
   SmallVector<Value> acc = initialAccumulators();
-  int64_t tilesK = llvm::divideCeil(plan.k, kBlockK);
-  // Prologue: k-tiles 0 .. kStages-2 in flight (a tile past K is a
+  int64_t tilesK = llvm::divideCeil(plan.k, plan.blockK());
+  // Prologue: k-tiles 0 .. stages-2 in flight (a tile past K is a
   // repeated last tile, never computed).
   Value group;
-  for (int64_t s = 0; s + 1 < kStages; ++s)
+  for (int64_t s = 0; s + 1 < plan.stages; ++s)
     group = commit(
         copyStage(cIndex(std::min<int64_t>(s, tilesK - 1)), cIndex(s)));
-  wait(group);
+  wait(group, plan.stages - 2);
   gpu::BarrierOp::create(b, loc);
 
-  // Iteration t: start copying tile t + kStages - 1 into the stage that
+  // Iteration t: start copying tile t + stages - 1 into the stage that
   // tile t - 1 used (every warp finished it before the last barrier),
   // compute tile t, then wait until tile t + 1 has landed.
   auto loop = scf::ForOp::create(b, loc, cIndex(0), cIndex(tilesK), cIndex(1),
@@ -666,12 +770,12 @@ void TensorCoreEmitter::emit(func::FuncOp kernel) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
     Value t = loop.getInductionVar();
-    Value ahead = add(t, kStages - 1);
+    Value ahead = add(t, plan.stages - 1);
     Value kTile = minU(ahead, tilesK - 1);
-    Value group = commit(copyStage(kTile, rem(ahead, kStages)));
+    Value group = commit(copyStage(kTile, rem(ahead, plan.stages)));
     SmallVector<Value> next =
-        computeStage(rem(t, kStages), loop.getRegionIterArgs());
-    wait(group);
+        computeStage(rem(t, plan.stages), loop.getRegionIterArgs());
+    wait(group, plan.stages - 2);
     gpu::BarrierOp::create(b, loc);
     scf::YieldOp::create(b, loc, next);
   }
@@ -684,23 +788,29 @@ void TensorCoreEmitter::emit(func::FuncOp kernel) {
 } // namespace
 
 bool mlir::tessel::canUseTensorCoreMatmul(func::FuncOp kernel, Operation *root,
-                                          std::string &why) {
+                                          bool allowTF32, std::string &why) {
   if (!kernel->getParentOfType<ModuleOp>()) {
     why = "kernel is not in a module";
     return false;
   }
-  return succeeded(planTensorCoreMatmul(root, why));
+  return succeeded(planTensorCoreMatmul(root, allowTF32, why));
 }
 
-std::string mlir::tessel::describeTensorCoreMatmul(Operation *root) {
+std::string mlir::tessel::describeTensorCoreMatmul(Operation *root,
+                                                   bool allowTF32) {
   std::string why;
-  FailureOr<TensorCorePlan> plan = planTensorCoreMatmul(root, why);
+  FailureOr<TensorCorePlan> plan = planTensorCoreMatmul(root, allowTF32, why);
   if (failed(plan))
     return "not a tensor-core matmul: " + why;
-  auto typeName = [](Type t) {
+  auto typeName = [&](Type t, bool operand) {
     std::string s;
     llvm::raw_string_ostream os(s);
-    t.print(os);
+    if (t.isF32() && operand)
+      os << "tf32";
+    else if (t.isInteger(8))
+      os << (plan->unsignedInt ? "u8" : "s8");
+    else
+      t.print(os);
     return s;
   };
   auto layout = [](const OperandPlan &op) {
@@ -710,27 +820,34 @@ std::string mlir::tessel::describeTensorCoreMatmul(Operation *root) {
                        : plan->a.async || plan->b.async
                            ? "cp.async + register copies (unaligned rows)"
                            : "register copies (unaligned rows)";
-  return llvm::formatv("mma.sync m16n8k16 {0}x{0}->{1}, A {2}, B {3}, "
+  return llvm::formatv("mma.sync m16n8k{10} {0}x{0}->{1}, A {2}, B {3}, "
                        "{4}x{5}x{6} blocks, {7} stages, {8}, {9} epilogue ops",
-                       typeName(plan->inType), typeName(plan->accType),
+                       typeName(plan->inType, true),
+                       typeName(plan->accType, false),
                        layout(plan->a), layout(plan->b), plan->blockM,
-                       plan->blockN, kBlockK, kStages, copies,
-                       plan->out.epilogue.size())
+                       plan->blockN, plan->blockK(), plan->stages, copies,
+                       plan->out.epilogue.size(), plan->mmaK())
       .str();
 }
 
 LogicalResult mlir::tessel::emitTensorCoreMatmul(func::FuncOp kernel,
-                                                 Operation *root) {
+                                                 Operation *root,
+                                                 bool allowTF32) {
   std::string why;
-  FailureOr<TensorCorePlan> plan = planTensorCoreMatmul(root, why);
+  FailureOr<TensorCorePlan> plan = planTensorCoreMatmul(root, allowTF32, why);
   if (failed(plan) || !kernel->getParentOfType<ModuleOp>())
     return failure();
   OpBuilder b(plan->out.store);
   TensorCoreEmitter(b, root->getLoc(), *plan).emit(kernel);
   plan->out.store.erase();
   setKernelLaunch(kernel,
-                  {llvm::divideCeil(plan->n, plan->blockN),
-                   llvm::divideCeil(plan->m, plan->blockM), plan->batch},
-                  {kThreads, 1, 1});
+                  {static_cast<int64_t>(llvm::divideCeil(plan->n, plan->blockN)),
+                   static_cast<int64_t>(llvm::divideCeil(plan->m, plan->blockM)),
+                   plan->batch},
+                  {plan->threads(), 1, 1});
+  if (plan->sharedBytes() > kStaticSharedLimit)
+    kernel->setAttr(kSharedMemoryBytesAttr,
+                    Builder(kernel.getContext())
+                        .getI64IntegerAttr(plan->sharedBytes()));
   return success();
 }

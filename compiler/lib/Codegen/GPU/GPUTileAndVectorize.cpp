@@ -58,7 +58,7 @@ LogicalResult tileAndVectorizeGPUKernel(func::FuncOp kernel,
     if (failed(emitWarpReduction(kernel, config.root)))
       return kernel.emitError("warp reduction failed");
   } else if (config.tensorCoreMatmul) {
-    if (failed(emitTensorCoreMatmul(kernel, config.root)))
+    if (failed(emitTensorCoreMatmul(kernel, config.root, options.tf32)))
       return kernel.emitError("tensor-core matmul failed");
   } else if (config.sharedMemoryMatmul) {
     if (failed(emitSharedMemoryMatmul(kernel, config.root)))
@@ -97,6 +97,7 @@ struct GPUTileAndVectorizePass
   void runOnOperation() override {
     GPUStrategyOptions options;
     options.tensorCores = tensorCores;
+    options.tf32 = tf32;
     options.noTensorCoresReason =
         "disabled (tensor-cores=false: a target architecture is older than "
         "sm_80)";

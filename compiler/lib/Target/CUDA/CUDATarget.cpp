@@ -112,6 +112,7 @@ mlir::tessel::buildCUDAExecutable(ModuleOp module,
   // (mma.sync) only when all of them are sm_80 or newer.
   CUDACodegenOptions codegen;
   codegen.printStrategy = options.printStrategy;
+  codegen.tf32 = options.tf32;
   for (const std::string &arch : options.archs) {
     unsigned number = 0;
     StringRef(arch).drop_front(3).take_while(llvm::isDigit).getAsInteger(
@@ -136,6 +137,8 @@ mlir::tessel::buildCUDAExecutable(ModuleOp module,
       e.workgroupCount[i] = count[i];
       e.workgroupSize[i] = size[i];
     }
+    if (auto shared = fn->getAttrOfType<IntegerAttr>(kSharedMemoryBytesAttr))
+      e.sharedMemoryBytes = static_cast<uint32_t>(shared.getInt());
   }
 
   codegen.chip = options.archs.front();

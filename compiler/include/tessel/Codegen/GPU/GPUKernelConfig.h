@@ -49,6 +49,8 @@ struct GPUStrategyOptions {
   /// sm_80 or newer. Otherwise `noTensorCoresReason` says why not.
   bool tensorCores = true;
   std::string noTensorCoresReason;
+  /// f32 contractions may run on TF32 tensor cores (--cuda-tf32).
+  bool tf32 = false;
 };
 
 /// Chooses the strategy of `kernel`.

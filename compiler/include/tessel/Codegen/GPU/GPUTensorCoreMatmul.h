@@ -11,23 +11,30 @@ namespace mlir::tessel {
 
 /// Whether `root` (the contraction of `kernel`) runs on tensor cores with
 /// mma.sync: a matmul or batch matmul (one M, N and K loop, at most one
-/// batch loop anywhere) of f16 or bf16 operands, any of the layouts NN, NT,
-/// TN, TT, with static shapes, A and B read from bindings, and its result
-/// (after fused elementwise epilogue ops) stored into a binding. If not,
-/// `why` says what disqualifies it.
+/// batch loop anywhere) with static shapes, A and B read from bindings, its
+/// result (after fused elementwise epilogue ops) stored into a binding, of
+/// - f16 or bf16 operands (f32 accumulators; f16 ones for an f16 result),
+///   any of the layouts NN, NT, TN, TT;
+/// - s8 or u8 operands with an i32 result, both k-contiguous (A[m,k],
+///   B[n,k]: ldmatrix cannot transpose 8-bit values);
+/// - with `allowTF32`, f32 operands and result, on TF32 tensor cores.
+/// If not, `why` says what disqualifies it.
 bool canUseTensorCoreMatmul(func::FuncOp kernel, Operation *root,
-                            std::string &why);
+                            bool allowTF32, std::string &why);
 
 /// A short description of the kernel canUseTensorCoreMatmul accepted
 /// (types, block tile, stages), for --tessel-print-strategy.
-std::string describeTensorCoreMatmul(Operation *root);
+std::string describeTensorCoreMatmul(Operation *root, bool allowTF32);
 
 /// Replaces the computation of `kernel` by a tensor-core matmul: cp.async
-/// copies of A and B tiles into a 3-stage swizzled shared-memory ring,
-/// ldmatrix into registers, mma.sync.m16n8k16 into f32 (or f16)
-/// accumulators, then the epilogue and masked stores. Sets the grid and
-/// block size. The tensor ops left behind are dead.
-LogicalResult emitTensorCoreMatmul(func::FuncOp kernel, Operation *root);
+/// copies of A and B tiles into a 4-stage swizzled shared-memory ring,
+/// ldmatrix into registers, mma.sync (m16n8k16, m16n8k32 for i8, m16n8k8
+/// for tf32) into f32, f16 or i32 accumulators, then the epilogue and
+/// masked stores. Sets the grid and block size (and the dynamic shared
+/// memory size when the ring needs more than 48 KiB). The tensor ops left
+/// behind are dead.
+LogicalResult emitTensorCoreMatmul(func::FuncOp kernel, Operation *root,
+                                   bool allowTF32);
 
 } // namespace mlir::tessel
 

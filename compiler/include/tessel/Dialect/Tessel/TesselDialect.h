@@ -34,6 +34,9 @@ inline constexpr llvm::StringLiteral kWorkgroupCountAttr =
 /// Static block size of a GPU kernel: array<i64: x, y, z>.
 inline constexpr llvm::StringLiteral kWorkgroupSizeAttr =
     "tessel.workgroup_size";
+/// Dynamic shared memory of a GPU kernel in bytes (i64), when it has any.
+inline constexpr llvm::StringLiteral kSharedMemoryBytesAttr =
+    "tessel.shared_memory_bytes";
 } // namespace mlir::tessel
 
 #endif

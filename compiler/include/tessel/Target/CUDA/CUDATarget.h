@@ -27,6 +27,8 @@ struct CUDATargetOptions {
   std::string dumpDir;
   /// A remark per kernel naming its strategy (--tessel-print-strategy).
   bool printStrategy = false;
+  /// f32 contractions may use TF32 tensor cores (--cuda-tf32).
+  bool tf32 = false;
   std::function<LogicalResult(PassManager &)> configurePassManager;
 };
 

@@ -40,6 +40,24 @@ def LegalizeInput : Pass<"tessel-legalize-input", "ModuleOp"> {
                            "arith::ArithDialect", "math::MathDialect"];
 }
 
+def CollapseContractionDims
+    : Pass<"tessel-collapse-contraction-dims", "ModuleOp"> {
+  let summary = "Bring contractions to one M, N and K loop (and 1x1 convs "
+                "to matmuls)";
+  let description = [{
+    Pre: legalized input after elementwise fusion. Post: a
+    linalg.conv_2d_nhwc_hwcf with a 1x1 filter and unit strides is a
+    linalg.matmul between collapse_shapes of its input ([N*H*W, C]), filter
+    ([C, F]) and init, followed by an expand_shape; a contraction
+    linalg.generic has no unit loops (down to three loops) and each run of
+    M, N, K or batch loops that every operand walks contiguously and in
+    order is one loop, with collapse/expand_shapes on its operands and
+    results; elementwise generics reading such a result element for element
+    run on the collapsed shape too. Other ops are unchanged.
+  }];
+  let dependentDialects = ["linalg::LinalgDialect", "tensor::TensorDialect"];
+}
+
 //===----------------------------------------------------------------------===//
 // Dispatch
 //===----------------------------------------------------------------------===//

@@ -31,6 +31,7 @@ void mlir::tessel::buildInputPipeline(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createLegalizeInput());
   pm.addPass(createLinalgElementwiseOpFusionPass());
+  pm.addPass(createCollapseContractionDims());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }

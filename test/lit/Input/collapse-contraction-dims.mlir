@@ -1,0 +1,65 @@
+// RUN: tessel-opt %s --tessel-collapse-contraction-dims --canonicalize --split-input-file | FileCheck %s
+
+// A 1x1 convolution with unit strides is a matmul of the input viewed as
+// [N*H*W, C] and the filter as [C, F]; its bias consumer runs on the
+// collapsed shape, so that it can be the matmul's epilogue.
+// CHECK-LABEL: func.func @conv1x1
+// CHECK-DAG: %[[X:.+]] = tensor.collapse_shape %arg0 {{\[}}[0, 1, 2], [3]] : tensor<2x5x7x16xf16> into tensor<70x16xf16>
+// CHECK-DAG: %[[W:.+]] = tensor.collapse_shape %arg1 {{\[}}[0, 1, 2], [3]] : tensor<1x1x16x8xf16> into tensor<16x8xf16>
+// CHECK-DAG: %[[C:.+]] = tensor.collapse_shape %arg2 {{\[}}[0, 1, 2], [3]] : tensor<2x5x7x8xf32> into tensor<70x8xf32>
+// CHECK: %[[MM:.+]] = linalg.matmul ins(%[[X]], %[[W]] : tensor<70x16xf16>, tensor<16x8xf16>) outs(%[[C]] : tensor<70x8xf32>)
+// CHECK: %[[BIAS:.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%[[MM]], %arg3 : tensor<70x8xf32>, tensor<8xf32>)
+// CHECK: tensor.expand_shape %[[BIAS]] {{\[}}[0, 1, 2], [3]] output_shape [2, 5, 7, 8]
+func.func @conv1x1(%x: tensor<2x5x7x16xf16>, %w: tensor<1x1x16x8xf16>, %z: tensor<2x5x7x8xf32>, %b: tensor<8xf32>) -> tensor<2x5x7x8xf32> {
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<2x5x7x16xf16>, tensor<1x1x16x8xf16>) outs(%z : tensor<2x5x7x8xf32>) -> tensor<2x5x7x8xf32>
+  %e = tensor.empty() : tensor<2x5x7x8xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(n, h, w, f) -> (n, h, w, f)>, affine_map<(n, h, w, f) -> (f)>, affine_map<(n, h, w, f) -> (n, h, w, f)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%c, %b : tensor<2x5x7x8xf32>, tensor<8xf32>) outs(%e : tensor<2x5x7x8xf32>) {
+  ^bb0(%v: f32, %bv: f32, %o: f32):
+    %s = arith.addf %v, %bv : f32
+    linalg.yield %s : f32
+  } -> tensor<2x5x7x8xf32>
+  return %r : tensor<2x5x7x8xf32>
+}
+
+// -----
+
+// A strided 1x1 convolution reads every other pixel: not a matmul view.
+// CHECK-LABEL: func.func @conv1x1_strided
+// CHECK: linalg.conv_2d_nhwc_hwcf
+// CHECK-NOT: linalg.matmul
+func.func @conv1x1_strided(%x: tensor<1x9x9x16xf16>, %w: tensor<1x1x16x8xf16>, %z: tensor<1x5x5x8xf32>) -> tensor<1x5x5x8xf32> {
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x9x9x16xf16>, tensor<1x1x16x8xf16>) outs(%z : tensor<1x5x5x8xf32>) -> tensor<1x5x5x8xf32>
+  return %c : tensor<1x5x5x8xf32>
+}
+
+// -----
+
+// What elementwise fusion makes of a matmul between reshapes: a generic
+// with three M loops and two unit K loops. The unit loops go and the M
+// loops become one: a plain (m, n, k) contraction on collapsed views.
+// CHECK-LABEL: func.func @reshaped_matmul
+// CHECK-DAG: tensor.collapse_shape %arg0 {{\[}}[0, 1, 2, 3, 4], [5]] : tensor<1x56x56x1x1x64xf16> into tensor<3136x64xf16>
+// CHECK-DAG: tensor.collapse_shape %arg1 {{\[}}[0, 1, 2], [3]] : tensor<1x1x64x128xf16> into tensor<64x128xf16>
+// CHECK: linalg.generic {indexing_maps = [#{{.+}}, #{{.+}}, #{{.+}}], iterator_types = ["parallel", "parallel", "reduction"]}
+// CHECK-SAME: tensor<3136x64xf16>, tensor<64x128xf16>
+// CHECK: tensor.expand_shape {{.*}} output_shape [1, 56, 56, 128]
+func.func @reshaped_matmul(%a: tensor<1x56x56x1x1x64xf16>, %b: tensor<1x1x64x128xf16>, %c: tensor<1x56x56x128xf32>) -> tensor<1x56x56x128xf32> {
+  %r = linalg.generic {
+      indexing_maps = [affine_map<(n, h, w, f, kh, kw, ci) -> (n, h, w, kh, kw, ci)>,
+                       affine_map<(n, h, w, f, kh, kw, ci) -> (kh, kw, ci, f)>,
+                       affine_map<(n, h, w, f, kh, kw, ci) -> (n, h, w, f)>],
+      iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%a, %b : tensor<1x56x56x1x1x64xf16>, tensor<1x1x64x128xf16>) outs(%c : tensor<1x56x56x128xf32>) {
+  ^bb0(%x: f16, %y: f16, %acc: f32):
+    %xf = arith.extf %x : f16 to f32
+    %yf = arith.extf %y : f16 to f32
+    %p = arith.mulf %xf, %yf : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<1x56x56x128xf32>
+  return %r : tensor<1x56x56x128xf32>
+}

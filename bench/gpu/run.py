@@ -201,8 +201,29 @@ for module, m, n, k, dtype, transb, batch, target in TC_CASES:
         target=target, runs=20 if m * n * k * (batch or 1) >= 4096 ** 3 else 100))
 
 
+# MobileNet 1x1 convolutions (NHWC, batch 1, f16 -> f32): the reference is
+# cuBLAS on the same data viewed as the [H*W, C] x [C, F] matmul.
+for h, cin, cout in [(56, 64, 128), (28, 128, 256), (28, 256, 256)]:
+    CASES.append(dict(
+        name=f"conv 1x1 f16 {h}x{h}x{cin}->{cout}", module=f"conv1x1_f16_{h}x{h}x{cin}x{cout}",
+        fn="matmul",
+        inputs=lambda r, h=h, cin=cin, cout=cout: [normal(r, (1, h, h, cin), np.float16),
+                                                   normal(r, (1, 1, cin, cout), np.float16)],
+        ref=("cublas",), gemm_view=True, tol=1e-3, flops=2.0 * h * h * cin * cout,
+        target="faster", runs=100))
+
+
+def gemm_view(c, ins):
+    """The matmul operands a case's reference multiplies."""
+    if c.get("gemm_view"):
+        x, w = ins
+        return [x.reshape(-1, x.shape[-1]), w.reshape(-1, w.shape[-1])]
+    return ins
+
+
 def weights(c, ins):
     """The K x N right-hand side of a matmul case (W^T for a linear layer)."""
+    ins = gemm_view(c, ins)
     w = val64(ins[1])
     return np.swapaxes(w, -1, -2) if c.get("transb") else w
 
@@ -494,7 +515,16 @@ def main():
             else:
                 rp = os.path.join(args.scratch, f"{c['module']}_ref.npy")
                 io = sum(a.nbytes for a in ins) + tout.nbytes
-                rout, _ = run([ref_bin, "gemm", paths[0], paths[1], rp, str(max(runs, 50)),
+                if c.get("gemm_view"):  # the reference multiplies 2-D views
+                    gpaths = []
+                    for j, a in enumerate(gemm_view(c, ins)):
+                        gp = os.path.join(args.scratch, f"{c['module']}_gemm{j}.npy")
+                        np.save(gp, a)
+                        gpaths.append(gp)
+                    tout = tout.reshape(-1, tout.shape[-1])
+                else:
+                    gpaths = paths
+                rout, _ = run([ref_bin, "gemm", gpaths[0], gpaths[1], rp, str(max(runs, 50)),
                                str(rotate_for(io))] + (["nt"] if c.get("transb") else [])
                               + (["tf32"] if c.get("tf32") else []), 240)
                 rj = json.loads(rout)
@@ -504,12 +534,13 @@ def main():
                 row["ref_tflops"] = c["flops"] / (rj["median_us"] * 1e6)
                 # Both against float64 on the first 64 rows.
                 # Batched: the first 4 matrices.
-                head = 4 if ins[0].ndim == 3 else 64
+                a0 = gemm_view(c, ins)[0]
+                head = 4 if a0.ndim == 3 else 64
                 w = weights(c, ins)
-                r64 = val64(ins[0][:head]) @ (w[:head] if ins[0].ndim == 3 else w)
+                r64 = val64(a0[:head]) @ (w[:head] if a0.ndim == 3 else w)
                 et, _ = rel_err(tout[:head], r64)
                 ec, _ = rel_err(ref[:head], r64)
-                what = "4 matrices" if ins[0].ndim == 3 else "64 rows"
+                what = "4 matrices" if a0.ndim == 3 else "64 rows"
                 row["note"] = f"vs float64 ({what}): Tessel {et:.1e}, cuBLAS {ec:.1e}"
             row["ratio"] = row["ref_us"] / row["tessel_us"]
             err, why = rel_err(tout, ref)

@@ -324,7 +324,8 @@ private:
   SmallVector<Value> mmaOperands(Value fragment, int64_t firstRow,
                                  int64_t rows);
   Value mma(ArrayRef<Value> aRegs, ArrayRef<Value> bRegs, Value acc);
-  SmallVector<Value> computeStage(Value stage, ValueRange acc);
+  SmallVector<Value> loadFragments(Value stage, int64_t k);
+  SmallVector<Value> mmaStep(ValueRange fragments, ValueRange acc);
   SmallVector<Value> initialAccumulators();
   void storeResults(ValueRange acc);
   /// Output element (row, col) of this thread's accumulator `h` half.
@@ -577,30 +578,39 @@ Value TensorCoreEmitter::mma(ArrayRef<Value> aRegs, ArrayRef<Value> bRegs,
       b, loc, VectorType::get({4}, plan.accType), elements);
 }
 
-/// The mma.sync steps of one stage, k in order. Accumulator (mi, ni) is
+/// This warp's fragments of one mma step (K offset `k` in stage `stage`):
+/// tilesM of A (16x16 each), then tilesN / 2 of B (two 16x8 each).
+SmallVector<Value> TensorCoreEmitter::loadFragments(Value stage, int64_t k) {
+  SmallVector<Value> fragments;
+  for (int64_t mi = 0; mi < tilesM(); ++mi)
+    fragments.push_back(
+        loadFragment(a, stage, add(warpRow, mi * kMmaM), k, false));
+  for (int64_t nj = 0; nj < tilesN() / 2; ++nj)
+    fragments.push_back(
+        loadFragment(bOp, stage, add(warpCol, nj * 2 * kMmaN), k, true));
+  return fragments;
+}
+
+/// One mma step on `fragments` (loadFragments). Accumulator (mi, ni) is
 /// acc[mi * tilesN + ni].
-SmallVector<Value> TensorCoreEmitter::computeStage(Value stage,
-                                                   ValueRange acc) {
+SmallVector<Value> TensorCoreEmitter::mmaStep(ValueRange fragments,
+                                              ValueRange acc) {
   SmallVector<Value> next(acc.begin(), acc.end());
-  for (int64_t k = 0; k < plan.blockK(); k += plan.mmaK()) {
-    SmallVector<SmallVector<Value>> aRegs, bRegs;
-    for (int64_t mi = 0; mi < tilesM(); ++mi)
-      aRegs.push_back(mmaOperands(
-          loadFragment(a, stage, add(warpRow, mi * kMmaM), k, false), 0, 4));
-    for (int64_t nj = 0; nj < tilesN() / 2; ++nj) {
-      Value fragment =
-          loadFragment(bOp, stage, add(warpCol, nj * 2 * kMmaN), k, true);
-      bRegs.push_back(mmaOperands(fragment, 0, 2));
-      bRegs.push_back(mmaOperands(fragment, 2, 2));
-    }
-    for (int64_t mi = 0; mi < tilesM(); ++mi)
-      for (int64_t ni = 0; ni < tilesN(); ++ni) {
-        // Serpentine over n: consecutive mma reuse a B fragment.
-        int64_t n = mi % 2 ? tilesN() - 1 - ni : ni;
-        Value &c = next[mi * tilesN() + n];
-        c = mma(aRegs[mi], bRegs[n], c);
-      }
+  SmallVector<SmallVector<Value>> aRegs, bRegs;
+  for (int64_t mi = 0; mi < tilesM(); ++mi)
+    aRegs.push_back(mmaOperands(fragments[mi], 0, 4));
+  for (int64_t nj = 0; nj < tilesN() / 2; ++nj) {
+    Value fragment = fragments[tilesM() + nj];
+    bRegs.push_back(mmaOperands(fragment, 0, 2));
+    bRegs.push_back(mmaOperands(fragment, 2, 2));
   }
+  for (int64_t mi = 0; mi < tilesM(); ++mi)
+    for (int64_t ni = 0; ni < tilesN(); ++ni) {
+      // Serpentine over n: consecutive mma reuse a B fragment.
+      int64_t n = mi % 2 ? tilesN() - 1 - ni : ni;
+      Value &c = next[mi * tilesN() + n];
+      c = mma(aRegs[mi], bRegs[n], c);
+    }
   return next;
 }
 
@@ -761,28 +771,44 @@ void TensorCoreEmitter::emit(func::FuncOp kernel) {
   wait(group, plan.stages - 2);
   gpu::BarrierOp::create(b, loc);
 
-  // Iteration t: start copying tile t + stages - 1 into the stage that
-  // tile t - 1 used (every warp finished it before the last barrier),
-  // compute tile t, then wait until tile t + 1 has landed.
+  // A k-tile is two mma steps (64 bytes of K). Iteration t starts with the
+  // fragments of tile t's first step in registers:
+  // - start copying tile t + stages - 1 into the stage that tile t - 1
+  //   used (every warp finished reading it before the last barrier);
+  // - load the second step's fragments, multiply the first step;
+  // - wait until tile t + 1 has landed, barrier (no warp reads stage t
+  //   after it: its fragments are in registers);
+  // - load the first step's fragments of tile t + 1, multiply the second
+  //   step of tile t, so those loads are in flight behind 2x tilesM x
+  //   tilesN mma rather than after the barrier.
+  SmallVector<Value> iterArgs = acc;
+  llvm::append_range(iterArgs, loadFragments(cIndex(0), 0));
+  size_t numAcc = acc.size();
   auto loop = scf::ForOp::create(b, loc, cIndex(0), cIndex(tilesK), cIndex(1),
-                                 acc);
+                                 iterArgs);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
     Value t = loop.getInductionVar();
+    ValueRange args = loop.getRegionIterArgs();
     Value ahead = add(t, plan.stages - 1);
     Value kTile = minU(ahead, tilesK - 1);
     Value group = commit(copyStage(kTile, rem(ahead, plan.stages)));
-    SmallVector<Value> next =
-        computeStage(rem(t, plan.stages), loop.getRegionIterArgs());
+    SmallVector<Value> second = loadFragments(rem(t, plan.stages), plan.mmaK());
+    SmallVector<Value> next = mmaStep(args.drop_front(numAcc),
+                                      args.take_front(numAcc));
     wait(group, plan.stages - 2);
     gpu::BarrierOp::create(b, loc);
+    // Past the last tile this reads a stage nobody uses (never multiplied).
+    SmallVector<Value> first = loadFragments(rem(add(t, 1), plan.stages), 0);
+    next = mmaStep(second, next);
+    llvm::append_range(next, first);
     scf::YieldOp::create(b, loc, next);
   }
   // The last iterations copied repeated tiles nobody reads: let them land
   // before the kernel ends.
   wait(commit({}), 0);
-  storeResults(loop.getResults());
+  storeResults(loop.getResults().take_front(numAcc));
 }
 
 } // namespace

@@ -32,6 +32,7 @@
 
 #include "tessel/Codegen/GPU/GPUSharedMemoryMatmul.h"
 
+#include "tessel/Codegen/GPU/GPUIndexMath.h"
 #include "tessel/Codegen/GPU/GPUMatmulEpilogue.h"
 #include "tessel/Codegen/GPU/GPUWarpReduction.h"
 
@@ -166,30 +167,16 @@ FailureOr<MatmulPlan> planMatmul(Operation *rootOp) {
 }
 
 /// Builds the kernel body; `b` is set before the result's store.
-class MatmulEmitter {
+class MatmulEmitter : GPUIndexMath {
 public:
   MatmulEmitter(OpBuilder &b, Location loc, const MatmulPlan &plan)
-      : b(b), loc(loc), plan(plan), f32(b.getF32Type()),
+      : GPUIndexMath(b, loc), plan(plan), f32(b.getF32Type()),
         vec4(VectorType::get({kSub}, f32)),
         tile(VectorType::get({kSub, kSub}, f32)) {}
 
   void emit(func::FuncOp kernel);
 
 private:
-  Value cIndex(int64_t v) {
-    return arith::ConstantIndexOp::create(b, loc, v).getResult();
-  }
-  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
-  Value add(Value x, int64_t y) { return y ? add(x, cIndex(y)) : x; }
-  Value mul(Value x, int64_t y) {
-    return arith::MulIOp::create(b, loc, x, cIndex(y));
-  }
-  Value div(Value x, int64_t y) {
-    return arith::DivUIOp::create(b, loc, x, cIndex(y));
-  }
-  Value rem(Value x, int64_t y) {
-    return arith::RemUIOp::create(b, loc, x, cIndex(y));
-  }
   SmallVector<Value> at(Value row, Value col) {
     SmallVector<Value> indices;
     if (plan.batched)
@@ -242,8 +229,6 @@ private:
     return add(add(n0, mul(tx, kSub)), (s % 2) * (plan.block / 2));
   }
 
-  OpBuilder &b;
-  Location loc;
   const MatmulPlan &plan;
   Type f32;
   VectorType vec4, tile;

@@ -38,6 +38,7 @@
 
 #include "tessel/Codegen/GPU/GPUTensorCoreMatmul.h"
 
+#include "tessel/Codegen/GPU/GPUIndexMath.h"
 #include "tessel/Codegen/GPU/GPUMatmulEpilogue.h"
 #include "tessel/Codegen/GPU/GPUWarpReduction.h"
 #include "tessel/Dialect/Tessel/TesselDialect.h"
@@ -259,35 +260,14 @@ FailureOr<TensorCorePlan> planTensorCoreMatmul(Operation *rootOp,
 }
 
 /// Builds the kernel body; `b` is set before the result's store.
-class TensorCoreEmitter {
+class TensorCoreEmitter : GPUIndexMath {
 public:
   TensorCoreEmitter(OpBuilder &b, Location loc, const TensorCorePlan &plan)
-      : b(b), loc(loc), plan(plan) {}
+      : GPUIndexMath(b, loc), plan(plan) {}
 
   void emit(func::FuncOp kernel);
 
 private:
-  Value cIndex(int64_t v) {
-    return arith::ConstantIndexOp::create(b, loc, v).getResult();
-  }
-  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
-  Value add(Value x, int64_t y) { return y ? add(x, cIndex(y)) : x; }
-  Value mul(Value x, int64_t y) {
-    return arith::MulIOp::create(b, loc, x, cIndex(y));
-  }
-  Value div(Value x, int64_t y) {
-    return arith::DivUIOp::create(b, loc, x, cIndex(y));
-  }
-  Value rem(Value x, int64_t y) {
-    return arith::RemUIOp::create(b, loc, x, cIndex(y));
-  }
-  Value minU(Value x, int64_t y) {
-    return arith::MinUIOp::create(b, loc, x, cIndex(y));
-  }
-  Value ult(Value x, int64_t y) {
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x,
-                                 cIndex(y));
-  }
   /// Indices into a buffer indexed through `map` at the given loop values.
   SmallVector<Value> indicesFor(AffineMap map,
                                 const DenseMap<unsigned, Value> &loops) {
@@ -343,8 +323,6 @@ private:
     return indicesFor(plan.cMap, loops);
   }
 
-  OpBuilder &b;
-  Location loc;
   const TensorCorePlan &plan;
   Value tid, lane, m0, n0, batchId, warpRow, warpCol;
   /// Lane offsets inside the accumulator tile: row lane/4, column

@@ -498,7 +498,17 @@ SmallVector<Value> TensorCoreEmitter::mmaOperands(Value fragment,
       regs.push_back(word);
       continue;
     }
-    // bf16, i8 and tf32 operands are passed as 32-bit registers.
+    if (plan.inType.isF32()) {
+      // tf32: rounded to nearest (ties away), as cuBLAS does; mma.sync
+      // alone would ignore the low 13 mantissa bits (truncation).
+      Value value = vector::ExtractOp::create(b, loc, word, 0);
+      regs.push_back(NVVM::ConvertFloatToTF32Op::create(
+          b, loc, b.getI32Type(), value,
+          NVVM::FPRoundingModeAttr::get(b.getContext(),
+                                        NVVM::FPRoundingMode::RNA)));
+      continue;
+    }
+    // bf16 and i8 operands are passed as 32-bit registers.
     Value packed = vector::BitCastOp::create(
         b, loc, VectorType::get({1}, b.getI32Type()), word);
     regs.push_back(vector::ExtractOp::create(b, loc, packed, 0));

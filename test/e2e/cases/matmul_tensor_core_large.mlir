@@ -1,0 +1,28 @@
+// Tensor-core matmuls big enough for 128x128 blocks (>= 128 of them): the
+// 4-stage ring in dynamic shared memory, the grouped raster order with a
+// partial last group (17 rows of blocks, groups of 8), partial edge blocks
+// along M, N and K; f16 (NN), i8 (NT) and tf32 (NT, --cuda-tf32).
+#mk = affine_map<(m, n, k) -> (m, k)>
+#nk = affine_map<(m, n, k) -> (n, k)>
+#mn = affine_map<(m, n, k) -> (m, n)>
+func.func @f16_nn(%a: tensor<2100x200xf16>, %b: tensor<200x1100xf16>) -> tensor<2100x1100xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2100x1100xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<2100x1100xf32>) -> tensor<2100x1100xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<2100x200xf16>, tensor<200x1100xf16>) outs(%z : tensor<2100x1100xf32>) -> tensor<2100x1100xf32>
+  return %r : tensor<2100x1100xf32>
+}
+func.func @i8_nt(%a: tensor<2100x208xi8>, %b: tensor<1100x208xi8>) -> tensor<2100x1100xi32> {
+  %zero = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<2100x1100xi32>
+  %z = linalg.fill ins(%zero : i32) outs(%e : tensor<2100x1100xi32>) -> tensor<2100x1100xi32>
+  %r = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%a, %b : tensor<2100x208xi8>, tensor<1100x208xi8>) outs(%z : tensor<2100x1100xi32>) -> tensor<2100x1100xi32>
+  return %r : tensor<2100x1100xi32>
+}
+func.func @tf32_nt(%a: tensor<2100x100xf32>, %b: tensor<1100x100xf32>) -> tensor<2100x1100xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2100x1100xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<2100x1100xf32>) -> tensor<2100x1100xf32>
+  %r = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%a, %b : tensor<2100x100xf32>, tensor<1100x100xf32>) outs(%z : tensor<2100x1100xf32>) -> tensor<2100x1100xf32>
+  return %r : tensor<2100x1100xf32>
+}

@@ -5,24 +5,24 @@
 #mk = affine_map<(m, n, k) -> (m, k)>
 #nk = affine_map<(m, n, k) -> (n, k)>
 #mn = affine_map<(m, n, k) -> (m, n)>
-func.func @f16_nn(%a: tensor<2100x200xf16>, %b: tensor<200x1100xf16>) -> tensor<2100x1100xf32> {
+func.func @f16_nn(%a: tensor<2100x200xf16>, %b: tensor<200x1100xf16>) -> tensor<2100x1100xf16> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<2100x1100xf32>
   %z = linalg.fill ins(%zero : f32) outs(%e : tensor<2100x1100xf32>) -> tensor<2100x1100xf32>
   %r = linalg.matmul ins(%a, %b : tensor<2100x200xf16>, tensor<200x1100xf16>) outs(%z : tensor<2100x1100xf32>) -> tensor<2100x1100xf32>
-  return %r : tensor<2100x1100xf32>
+  %o = tensor.empty() : tensor<2100x1100xf16>
+  %h = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m, n)>], iterator_types = ["parallel", "parallel"]}
+      ins(%r : tensor<2100x1100xf32>) outs(%o : tensor<2100x1100xf16>) {
+  ^bb0(%v: f32, %out: f16):
+    %t = arith.truncf %v : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<2100x1100xf16>
+  return %h : tensor<2100x1100xf16>
 }
-func.func @i8_nt(%a: tensor<2100x208xi8>, %b: tensor<1100x208xi8>) -> tensor<2100x1100xi32> {
+func.func @i8_nt(%a: tensor<2100x208xi8>, %b: tensor<1000x208xi8>) -> tensor<2100x1000xi32> {
   %zero = arith.constant 0 : i32
-  %e = tensor.empty() : tensor<2100x1100xi32>
-  %z = linalg.fill ins(%zero : i32) outs(%e : tensor<2100x1100xi32>) -> tensor<2100x1100xi32>
-  %r = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%a, %b : tensor<2100x208xi8>, tensor<1100x208xi8>) outs(%z : tensor<2100x1100xi32>) -> tensor<2100x1100xi32>
-  return %r : tensor<2100x1100xi32>
-}
-func.func @tf32_nt(%a: tensor<2100x100xf32>, %b: tensor<1100x100xf32>) -> tensor<2100x1100xf32> {
-  %zero = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<2100x1100xf32>
-  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<2100x1100xf32>) -> tensor<2100x1100xf32>
-  %r = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%a, %b : tensor<2100x100xf32>, tensor<1100x100xf32>) outs(%z : tensor<2100x1100xf32>) -> tensor<2100x1100xf32>
-  return %r : tensor<2100x1100xf32>
+  %e = tensor.empty() : tensor<2100x1000xi32>
+  %z = linalg.fill ins(%zero : i32) outs(%e : tensor<2100x1000xi32>) -> tensor<2100x1000xi32>
+  %r = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%a, %b : tensor<2100x208xi8>, tensor<1000x208xi8>) outs(%z : tensor<2100x1000xi32>) -> tensor<2100x1000xi32>
+  return %r : tensor<2100x1000xi32>
 }

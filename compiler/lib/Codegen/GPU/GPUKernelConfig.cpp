@@ -5,7 +5,8 @@
 //   up to 8 warps for rows longer than 1024) holding the row in registers
 //   (GPURowFusion.cpp);
 // - f16, bf16 and i8 contractions (matmul, batch matmul; i8 with
-//   k-contiguous operands) whose operands are bindings, and f32 ones with
+//   k-contiguous operands) and NHWC convolutions (implicit GEMM) whose
+//   operands are bindings, and f32 ones with
 //   --cuda-tf32: tensor cores, mma.sync (GPUTensorCoreMatmul.cpp), when
 //   every target architecture has them (sm_80+);
 // - f32 matmuls and batch matmuls (A and B row-major or transposed),
@@ -112,7 +113,8 @@ GPUKernelConfig mlir::tessel::getGPUKernelConfig(
         matmul = op;
   // Why a contraction did not get tensor cores, for the strategy line.
   std::string noTensorCores;
-  if (linalg::isaContractionOpInterface(matmul)) {
+  if (linalg::isaContractionOpInterface(matmul) ||
+      isa<linalg::Conv2DNhwcHwcfOp>(matmul.getOperation())) {
     if (!options.tensorCores)
       noTensorCores = options.noTensorCoresReason;
     else if (canUseTensorCoreMatmul(kernel, matmul, options.tf32,

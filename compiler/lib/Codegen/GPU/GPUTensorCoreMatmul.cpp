@@ -1,8 +1,10 @@
 //===- GPUTensorCoreMatmul.cpp - matmuls on tensor cores (sm_80+) -*- C++ -*-===//
 //
-// The GPU strategy for f16 and bf16 contractions (matmul, batch matmul,
-// any operand layout, the batch loop anywhere): mma.sync.m16n8k16 with f32
-// accumulators (f16 ones when the program accumulates in f16).
+// The GPU strategy for f16, bf16, i8 and (opt-in) tf32 contractions
+// (matmul, batch matmul, any operand layout, the batch loop anywhere) and
+// NHWC convolutions as implicit GEMMs (the input read as im2col rows, never
+// materialized): mma.sync with f32 accumulators (f16 ones when the program
+// accumulates in f16, i32 for i8).
 //
 // Each block computes a BMxBN tile of C with 4 warps (2x2), each warp a
 // (BM/2)x(BN/2) tile as 16x8 mma tiles. BMxBN is 128x128, or 64x64 when
@@ -81,9 +83,22 @@ constexpr int64_t kRasterGroup = 8;
 /// mma.sync tile of C.
 constexpr int64_t kMmaM = 16, kMmaN = 8;
 
+/// Geometry of a conv_2d_nhwc_hwcf run as an implicit GEMM: M = (n, oh,
+/// ow), N = f, K = (kh, kw, c).
+struct ConvGeometry {
+  int64_t outH = 0, outW = 0, kernelW = 0, channels = 0;
+  int64_t strideH = 1, strideW = 1, dilationH = 1, dilationW = 1;
+};
+
+/// How an operand's buffer is indexed: through the contraction's indexing
+/// map, or as a convolution's input (im2col), filter ([KH*KW*C, F]) or
+/// output ([N*OH*OW, F]).
+enum class Indexing { Map, ConvInput, ConvFilter, ConvOutput };
+
 /// How a loop of the contraction indexes one operand.
 struct OperandPlan {
   Value mem;
+  Indexing indexing = Indexing::Map;
   AffineMap map;
   /// Loop positions of the operand's row loop (m for A, n for B) and k.
   unsigned mnLoop = 0, kLoop = 0;
@@ -98,6 +113,8 @@ struct TensorCorePlan {
   OperandPlan a, b;
   MatmulOutput out;
   AffineMap cMap;
+  /// Set for a convolution (implicit GEMM).
+  std::optional<ConvGeometry> conv;
   ReductionInit init;
   std::optional<unsigned> batchLoop;
   unsigned mLoop = 0, nLoop = 0;
@@ -125,6 +142,14 @@ struct TensorCorePlan {
   }
 };
 
+LogicalResult planMatmulOperands(TensorCorePlan &plan, linalg::LinalgOp root,
+                                 const linalg::ContractionDimensions &dims,
+                                 ArrayRef<int64_t> ranges, Type aType,
+                                 std::string &why);
+LogicalResult planConvOperands(TensorCorePlan &plan,
+                               linalg::Conv2DNhwcHwcfOp conv, Type elemType,
+                               std::string &why);
+
 FailureOr<TensorCorePlan> planTensorCoreMatmul(Operation *rootOp,
                                                bool allowTF32,
                                                std::string &why) {
@@ -133,14 +158,16 @@ FailureOr<TensorCorePlan> planTensorCoreMatmul(Operation *rootOp,
     return failure();
   };
   auto root = dyn_cast_or_null<linalg::LinalgOp>(rootOp);
+  auto conv = dyn_cast_or_null<linalg::Conv2DNhwcHwcfOp>(rootOp);
   if (!root || !root.hasPureTensorSemantics() ||
       root.getNumDpsInputs() != 2 || root.getNumDpsInits() != 1 ||
-      !linalg::isaContractionOpInterface(root))
+      (!conv && !linalg::isaContractionOpInterface(root)))
     return fail("not a contraction of two operands");
   FailureOr<linalg::ContractionDimensions> dims =
-      linalg::inferContractionDims(root);
-  if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
-      dims->k.size() != 1 || dims->batch.size() > 1)
+      conv ? FailureOr<linalg::ContractionDimensions>(failure())
+           : linalg::inferContractionDims(root);
+  if (!conv && (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
+                dims->k.size() != 1 || dims->batch.size() > 1))
     return fail("not one M, N and K loop and at most one batch loop (a "
                 "matvec, or several M/N/K loops)");
   Type aType = getElementTypeOrSelf(root.getDpsInputs()[0].getType());
@@ -176,60 +203,13 @@ FailureOr<TensorCorePlan> planTensorCoreMatmul(Operation *rootOp,
                      ? cType
                      : Float32Type::get(root.getContext());
   root->getRegion(0).walk([&](arith::ExtUIOp) { plan.unsignedInt = true; });
-  plan.mLoop = dims->m[0];
-  plan.nLoop = dims->n[0];
-  unsigned kLoop = dims->k[0];
-  if (!dims->batch.empty())
-    plan.batchLoop = dims->batch[0];
-  plan.m = ranges[plan.mLoop];
-  plan.n = ranges[plan.nLoop];
-  plan.k = ranges[kLoop];
-  if (plan.batchLoop)
-    plan.batch = ranges[*plan.batchLoop];
-
-  SmallVector<AffineMap> maps = root.getIndexingMapsArray();
-  for (AffineMap map : maps)
-    if (!map.isProjectedPermutation(/*allowZeroInResults=*/false))
-      return fail("an indexing map is not a permutation of the loops");
-  auto lastLoop = [](AffineMap map) {
-    return cast<AffineDimExpr>(map.getResults().back()).getPosition();
-  };
-  auto setUp = [&](OperandPlan &op, Value tensor, AffineMap map,
-                   unsigned mnLoop, StringRef name) -> LogicalResult {
-    op.mem = bindingMemRef(tensor);
-    if (!op.mem)
-      return fail("operand " + name +
-                  " is computed in the kernel, not read from a buffer");
-    if (!cast<MemRefType>(op.mem.getType()).getLayout().isIdentity())
-      return fail("operand " + name + " is not a row-major buffer");
-    op.map = map;
-    op.mnLoop = mnLoop;
-    op.kLoop = kLoop;
-    op.mnExtent = ranges[mnLoop];
-    op.kExtent = ranges[kLoop];
-    unsigned last = lastLoop(map);
-    if (last != kLoop && last != mnLoop)
-      return fail("operand " + name + "'s contiguous index is the batch loop");
-    op.kContiguous = last == kLoop;
-    // ldmatrix.trans moves 16-bit values: 8-bit operands must be
-    // k-contiguous (32-bit ones are read with scalar loads instead).
-    if (!op.kContiguous && aType.isInteger(8))
-      return fail("i8 operand " + name +
-                  " is not k-contiguous (ldmatrix cannot transpose 8-bit "
-                  "values)");
-    op.async = (op.kContiguous ? op.kExtent : op.mnExtent) %
-                   (kChunkBytes / (aType.getIntOrFloatBitWidth() / 8)) ==
-               0;
-    return success();
-  };
-  if (failed(setUp(plan.a, root.getDpsInputs()[0], maps[0], plan.mLoop,
-                   "A")) ||
-      failed(setUp(plan.b, root.getDpsInputs()[1], maps[1], plan.nLoop, "B")))
-    return failure();
-  plan.cMap = maps[2];
-  if (lastLoop(plan.cMap) != plan.nLoop)
-    return fail("the result's contiguous index is not N (a transposed "
-                "result)");
+  if (conv) {
+    if (failed(planConvOperands(plan, conv, aType, why)))
+      return failure();
+  } else {
+    if (failed(planMatmulOperands(plan, root, *dims, ranges, aType, why)))
+      return failure();
+  }
   FailureOr<MatmulOutput> out =
       planMatmulOutput(root, /*sameElementType=*/false, why);
   if (failed(out))
@@ -257,6 +237,132 @@ FailureOr<TensorCorePlan> planTensorCoreMatmul(Operation *rootOp,
   if (largeBlocks < kMinLargeBlocks)
     plan.blockM = plan.blockN = kSmallBlock;
   return plan;
+}
+
+/// Checks shared by every operand: a row-major buffer, i8 only
+/// k-contiguous; sets whether rows allow 16-byte cp.async.
+LogicalResult checkOperand(OperandPlan &op, Value tensor, Type elemType,
+                           StringRef name, std::string &why) {
+  op.mem = bindingMemRef(tensor);
+  if (!op.mem) {
+    why = ("operand " + name +
+           " is computed in the kernel, not read from a buffer")
+              .str();
+    return failure();
+  }
+  if (!cast<MemRefType>(op.mem.getType()).getLayout().isIdentity()) {
+    why = ("operand " + name + " is not a row-major buffer").str();
+    return failure();
+  }
+  // ldmatrix.trans moves 16-bit values: 8-bit operands must be
+  // k-contiguous (32-bit ones are read with scalar loads instead).
+  if (!op.kContiguous && elemType.isInteger(8)) {
+    why = ("i8 operand " + name +
+           " is not k-contiguous (ldmatrix cannot transpose 8-bit values)")
+              .str();
+    return failure();
+  }
+  int64_t chunk = kChunkBytes / (elemType.getIntOrFloatBitWidth() / 8);
+  op.async = (op.kContiguous ? op.kExtent : op.mnExtent) % chunk == 0;
+  return success();
+}
+
+/// A and B of a matmul-like contraction, indexed through its maps.
+LogicalResult planMatmulOperands(TensorCorePlan &plan, linalg::LinalgOp root,
+                                 const linalg::ContractionDimensions &dims,
+                                 ArrayRef<int64_t> ranges, Type aType,
+                                 std::string &why) {
+  auto fail = [&](const Twine &reason) {
+    why = reason.str();
+    return failure();
+  };
+  plan.mLoop = dims.m[0];
+  plan.nLoop = dims.n[0];
+  unsigned kLoop = dims.k[0];
+  if (!dims.batch.empty())
+    plan.batchLoop = dims.batch[0];
+  plan.m = ranges[plan.mLoop];
+  plan.n = ranges[plan.nLoop];
+  plan.k = ranges[kLoop];
+  if (plan.batchLoop)
+    plan.batch = ranges[*plan.batchLoop];
+
+  SmallVector<AffineMap> maps = root.getIndexingMapsArray();
+  for (AffineMap map : maps)
+    if (!map.isProjectedPermutation(/*allowZeroInResults=*/false))
+      return fail("an indexing map is not a permutation of the loops");
+  auto lastLoop = [](AffineMap map) {
+    return cast<AffineDimExpr>(map.getResults().back()).getPosition();
+  };
+  auto setUp = [&](OperandPlan &op, Value tensor, AffineMap map,
+                   unsigned mnLoop, StringRef name) -> LogicalResult {
+    op.map = map;
+    op.mnLoop = mnLoop;
+    op.kLoop = kLoop;
+    op.mnExtent = ranges[mnLoop];
+    op.kExtent = ranges[kLoop];
+    unsigned last = lastLoop(map);
+    if (last != kLoop && last != mnLoop)
+      return fail("operand " + name + "'s contiguous index is the batch loop");
+    op.kContiguous = last == kLoop;
+    return checkOperand(op, tensor, aType, name, why);
+  };
+  if (failed(setUp(plan.a, root.getDpsInputs()[0], maps[0], plan.mLoop,
+                   "A")) ||
+      failed(setUp(plan.b, root.getDpsInputs()[1], maps[1], plan.nLoop, "B")))
+    return failure();
+  plan.cMap = maps[2];
+  if (lastLoop(plan.cMap) != plan.nLoop)
+    return fail("the result's contiguous index is not N (a transposed "
+                "result)");
+  return success();
+}
+
+/// A conv_2d_nhwc_hwcf as an implicit GEMM: A = the input read as
+/// [N*OH*OW, KH*KW*C] (im2col, never materialized), B = the filter viewed
+/// as [KH*KW*C, F], C = the output viewed as [N*OH*OW, F].
+LogicalResult planConvOperands(TensorCorePlan &plan,
+                               linalg::Conv2DNhwcHwcfOp conv, Type elemType,
+                               std::string &why) {
+  auto input = cast<RankedTensorType>(conv.getInputs()[0].getType());
+  auto filter = cast<RankedTensorType>(conv.getInputs()[1].getType());
+  auto output = cast<RankedTensorType>(conv.getOutputs()[0].getType());
+  ConvGeometry g;
+  g.outH = output.getDimSize(1);
+  g.outW = output.getDimSize(2);
+  g.kernelW = filter.getDimSize(1);
+  g.channels = input.getDimSize(3);
+  SmallVector<int64_t> strides(conv.getStrides().getValues<int64_t>());
+  SmallVector<int64_t> dilations(conv.getDilations().getValues<int64_t>());
+  g.strideH = strides[0];
+  g.strideW = strides[1];
+  g.dilationH = dilations[0];
+  g.dilationW = dilations[1];
+  // A 16-byte chunk of K must not cross from one filter tap to the next.
+  int64_t chunk = kChunkBytes / (elemType.getIntOrFloatBitWidth() / 8);
+  if (g.channels % chunk != 0) {
+    why = "implicit GEMM needs input channels in multiples of " +
+          std::to_string(chunk) + " (16 bytes); the input has " +
+          std::to_string(g.channels);
+    return failure();
+  }
+  plan.conv = g;
+  plan.m = output.getDimSize(0) * g.outH * g.outW;
+  plan.n = output.getDimSize(3);
+  plan.k = filter.getDimSize(0) * g.kernelW * g.channels;
+  plan.a.indexing = Indexing::ConvInput;
+  plan.a.kContiguous = true;
+  plan.a.mnExtent = plan.m;
+  plan.a.kExtent = plan.k;
+  plan.b.indexing = Indexing::ConvFilter;
+  plan.b.kContiguous = false;
+  plan.b.mnExtent = plan.n;
+  plan.b.kExtent = plan.k;
+  return failure(
+      failed(checkOperand(plan.a, conv.getInputs()[0], elemType, "input",
+                          why)) ||
+      failed(checkOperand(plan.b, conv.getInputs()[1], elemType, "filter",
+                          why)));
 }
 
 /// Builds the kernel body; `b` is set before the result's store.
@@ -308,6 +414,27 @@ private:
   SmallVector<Value> mmaStep(ValueRange fragments, ValueRange acc);
   SmallVector<Value> initialAccumulators();
   void storeResults(ValueRange acc);
+  /// Indices into an operand's buffer of its element (mn, k).
+  SmallVector<Value> operandIndices(const OperandPlan &p, Value mn, Value k) {
+    if (p.indexing == Indexing::Map) {
+      DenseMap<unsigned, Value> loops{{p.mnLoop, mn}, {p.kLoop, k}};
+      if (plan.batchLoop)
+        loops[*plan.batchLoop] = batchId;
+      return indicesFor(p.map, loops);
+    }
+    const ConvGeometry &g = *plan.conv;
+    // k = (kh, kw, c), c fastest.
+    Value tap = div(k, g.channels), c = rem(k, g.channels);
+    Value kh = div(tap, g.kernelW), kw = rem(tap, g.kernelW);
+    if (p.indexing == Indexing::ConvFilter)
+      return {kh, kw, c, mn};
+    // m = (n, oh, ow): input[n, oh * sh + kh * dh, ow * sw + kw * dw, c].
+    Value pixel = rem(mn, g.outH * g.outW);
+    Value oh = div(pixel, g.outW), ow = rem(pixel, g.outW);
+    return {div(mn, g.outH * g.outW),
+            add(mul(oh, g.strideH), mul(kh, g.dilationH)),
+            add(mul(ow, g.strideW), mul(kw, g.dilationW)), c};
+  }
   /// Output element (row, col) of this thread's accumulator `h` half.
   Value accRow(int64_t mi, int64_t h) {
     return add(add(m0, warpRow), mi * kMmaM + h * 8);
@@ -317,6 +444,12 @@ private:
   int64_t tilesN() const { return plan.warpN() / kMmaN; }
   /// C's indices at (row, col), for the buffer of `map`.
   SmallVector<Value> outIndices(Value row, Value col) {
+    if (plan.conv) {
+      // [N*OH*OW, F] -> (n, oh, ow, f).
+      Value pixel = rem(row, plan.conv->outH * plan.conv->outW);
+      return {div(row, plan.conv->outH * plan.conv->outW),
+              div(pixel, plan.conv->outW), rem(pixel, plan.conv->outW), col};
+    }
     DenseMap<unsigned, Value> loops{{plan.mLoop, row}, {plan.nLoop, col}};
     if (plan.batchLoop)
       loops[*plan.batchLoop] = batchId;
@@ -413,10 +546,7 @@ SmallVector<Value> TensorCoreEmitter::copyTile(const Operand &op, Value kTile,
       mn = arith::SelectOp::create(b, loc, any, mn, cIndex(0));
       k = arith::SelectOp::create(b, loc, any, k, cIndex(0));
     }
-    DenseMap<unsigned, Value> loops{{p.mnLoop, mn}, {p.kLoop, k}};
-    if (plan.batchLoop)
-      loops[*plan.batchLoop] = batchId;
-    SmallVector<Value> src = indicesFor(p.map, loops);
+    SmallVector<Value> src = operandIndices(p, mn, k);
     if (p.async) {
       tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
           b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), op.shared,
@@ -828,7 +958,14 @@ std::string mlir::tessel::describeTensorCoreMatmul(Operation *root,
     return s;
   };
   auto layout = [](const OperandPlan &op) {
-    return op.kContiguous ? "k-contiguous" : "mn-contiguous";
+    switch (op.indexing) {
+    case Indexing::ConvInput:
+      return "NHWC input as im2col (implicit GEMM)";
+    case Indexing::ConvFilter:
+      return "HWCF filter";
+    default:
+      return op.kContiguous ? "k-contiguous" : "mn-contiguous";
+    }
   };
   std::string copies = plan->a.async && plan->b.async ? "cp.async"
                        : plan->a.async || plan->b.async

@@ -17,7 +17,9 @@ namespace mlir::tessel {
 ///   any of the layouts NN, NT, TN, TT;
 /// - s8 or u8 operands with an i32 result, both k-contiguous (A[m,k],
 ///   B[n,k]: ldmatrix cannot transpose 8-bit values);
-/// - with `allowTF32`, f32 operands and result, on TF32 tensor cores.
+/// - with `allowTF32`, f32 operands and result, on TF32 tensor cores;
+/// or a linalg.conv_2d_nhwc_hwcf of those types whose input channels fill
+/// 16-byte chunks, as an implicit GEMM (M = N*OH*OW, N = F, K = KH*KW*C).
 /// If not, `why` says what disqualifies it.
 bool canUseTensorCoreMatmul(func::FuncOp kernel, Operation *root,
                             bool allowTF32, std::string &why);

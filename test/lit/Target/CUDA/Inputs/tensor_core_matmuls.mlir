@@ -1,4 +1,5 @@
 // Contractions for tensor-cores.test: f16 (aligned, 128x128 blocks),
+// a 3x3 convolution (implicit GEMM),
 // bf16 x @ W^T with a bias epilogue cast to f16, and an f32 matmul (no
 // tensor cores: exact f32 is the default).
 func.func @f16(%a: tensor<2048x1024xf16>, %b: tensor<1024x2048xf16>) -> tensor<2048x2048xf32> {
@@ -31,4 +32,12 @@ func.func @f32(%a: tensor<64x32xf32>, %b: tensor<32x64xf32>) -> tensor<64x64xf32
   %z = linalg.fill ins(%zero : f32) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
   %r = linalg.matmul ins(%a, %b : tensor<64x32xf32>, tensor<32x64xf32>) outs(%z : tensor<64x64xf32>) -> tensor<64x64xf32>
   return %r : tensor<64x64xf32>
+}
+func.func @conv3x3(%x: tensor<1x10x10x16xf16>, %w: tensor<3x3x16x32xf16>) -> tensor<1x8x8x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x8x8x32xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x8x32xf32>) -> tensor<1x8x8x32xf32>
+  %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x10x10x16xf16>, tensor<3x3x16x32xf16>) outs(%z : tensor<1x8x8x32xf32>) -> tensor<1x8x8x32xf32>
+  return %r : tensor<1x8x8x32xf32>
 }

@@ -287,7 +287,7 @@ EOF
       # layouts, epilogues) under racecheck (shared memory hazards),
       # synccheck (barriers) and memcheck.
       local tc tool
-      tc=$("$PY" -c 'import json,sys; c=json.load(open(sys.argv[1]))["cases"]; print(",".join(x["name"] for x in c if x["name"].startswith("matmul_tensor_core") and not x.get("error")))' "$DIR/e2e/manifest.json")
+      tc=$("$PY" -c 'import json,sys; c=json.load(open(sys.argv[1]))["cases"]; print(",".join(x["name"] for x in c if "tensor_core" in x["name"] and not x.get("error")))' "$DIR/e2e/manifest.json")
       for tool in racecheck synccheck memcheck; do
         printf '#!/bin/sh\nexec "%s" --tool %s --error-exitcode 86 --print-limit 20 "%s" "$@"\n' \
           "$sanitizer" "$tool" "$DIR/bin/tessel-run" >"$wrap/tessel-run-$tool"

@@ -26,3 +26,17 @@ func.func @i8_nt(%a: tensor<2100x208xi8>, %b: tensor<1000x208xi8>) -> tensor<210
   %r = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%a, %b : tensor<2100x208xi8>, tensor<1000x208xi8>) outs(%z : tensor<2100x1000xi32>) -> tensor<2100x1000xi32>
   return %r : tensor<2100x1000xi32>
 }
+func.func @f16_narrow_n(%a: tensor<16500x64xf16>, %b: tensor<64x40xf16>) -> tensor<16500x40xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16500x40xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<16500x40xf32>) -> tensor<16500x40xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<16500x64xf16>, tensor<64x40xf16>) outs(%z : tensor<16500x40xf32>) -> tensor<16500x40xf32>
+  return %r : tensor<16500x40xf32>
+}
+func.func @f16_narrow_m(%a: tensor<50x64xf16>, %b: tensor<64x16500xf16>) -> tensor<50x16500xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<50x16500xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<50x16500xf32>) -> tensor<50x16500xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<50x64xf16>, tensor<64x16500xf16>) outs(%z : tensor<50x16500xf32>) -> tensor<50x16500xf32>
+  return %r : tensor<50x16500xf32>
+}

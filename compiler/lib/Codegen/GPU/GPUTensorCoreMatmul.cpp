@@ -7,24 +7,26 @@
 // accumulates in f16, i32 for i8).
 //
 // Each block computes a BMxBN tile of C with 4 warps (2x2), each warp a
-// (BM/2)x(BN/2) tile as 16x8 mma tiles. BMxBN is 128x128, or 64x64 when
-// 128x128 blocks would not fill the GPU. K advances 32 at a time through a
-// ring of 3 shared-memory stages per operand:
+// (BM/2)x(BN/2) tile as 16x8 mma tiles. BMxBN is 128x128 (64 along a side
+// of at most 64), or 64x64 when that would not fill the GPU. K advances 64
+// bytes at a time (32 f16, 64 i8, 16 tf32 values: two mma steps) through a
+// ring of 4 shared-memory stages per operand:
 // - copies: each stage of A and B is copied with 16-byte cp.async (L2
-//   only) in the operand's own layout (k-contiguous rows of 32 values, or
-//   mn-contiguous rows of BM/BN values); the ring keeps two stages in
-//   flight while the warps compute on the third. One barrier per stage.
+//   only) in the operand's own layout (k-contiguous rows of 64 bytes, or
+//   mn-contiguous rows of BM/BN values); the ring keeps three stages in
+//   flight while the warps compute on the fourth. One barrier per stage.
 //   Edges are zero-filled by cp.async's source size, so any M, N, K works;
-//   an operand whose rows are not 16-byte aligned (its contiguous extent
-//   not a multiple of 8) is copied through registers with masked loads
-//   instead (correct, slower);
+//   an operand whose rows are not 16-byte aligned is copied through
+//   registers with masked loads instead (correct, slower);
 // - shared-memory layout: the 16-byte chunks of a row are XOR-swizzled with
 //   the row index, so that the 8 rows an ldmatrix phase reads (and
 //   ldmatrix.trans for mn-contiguous operands) hit 8 distinct bank groups;
 // - ldmatrix.x4 loads a 16x16 fragment of A (or two 16x8 of B) per warp,
-//   transposed (.trans) when the operand is mn-contiguous; mma.sync
-//   multiplies them into the accumulators, which stay in registers
-//   (scf.for iter_args) across the K loop.
+//   transposed (.trans) when a 16-bit operand is mn-contiguous (32-bit
+//   ones are read with scalar shared loads then); mma.sync multiplies them
+//   into the accumulators, which stay in registers (scf.for iter_args)
+//   across the K loop. The fragments of a k-tile's first step are loaded
+//   right after the barrier, behind the previous tile's second step.
 // Blocks are numbered in a grouped raster order (8 rows of blocks along M
 // at a time) for L2 reuse of A and B panels on large grids.
 // The epilogue (GPUMatmulEpilogue.h) runs on each accumulator element;
@@ -32,9 +34,10 @@
 // writes 8 consecutive values of a row).
 //
 // Like the other hand-built strategies, the kernel is emitted directly on
-// the binding memrefs; shared memory is a memref.global per operand in the
-// workgroup address space (3 stages of 128x32 f16 per operand: 48 KiB, the
-// static limit).
+// the binding memrefs. Shared memory is a memref.global per operand in the
+// workgroup address space, or dynamic shared memory when the ring needs
+// more than the 48 KiB static limit (128x128 blocks: 64 KiB; its size is
+// recorded with the kernel for the runtime).
 //
 //===----------------------------------------------------------------------===//
 
@@ -232,9 +235,14 @@ FailureOr<TensorCorePlan> planTensorCoreMatmul(Operation *rootOp,
       !cast<MemRefType>(plan.init.memRef.getType()).getLayout().isIdentity())
     return fail("the initial value of C is not a row-major buffer");
 
-  int64_t largeBlocks = plan.batch * llvm::divideCeil(plan.m, kLargeBlock) *
-                        llvm::divideCeil(plan.n, kLargeBlock);
-  if (largeBlocks < kMinLargeBlocks)
+  // 128 along M and N, but 64 along a side of at most 64 (a 128-wide
+  // block would compute half a tile of zeros); 64x64 when that gives too
+  // few blocks to fill the GPU.
+  plan.blockM = plan.m <= kSmallBlock ? kSmallBlock : kLargeBlock;
+  plan.blockN = plan.n <= kSmallBlock ? kSmallBlock : kLargeBlock;
+  int64_t blocks = plan.batch * llvm::divideCeil(plan.m, plan.blockM) *
+                   llvm::divideCeil(plan.n, plan.blockN);
+  if (blocks < kMinLargeBlocks)
     plan.blockM = plan.blockN = kSmallBlock;
   return plan;
 }

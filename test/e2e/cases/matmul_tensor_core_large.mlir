@@ -1,10 +1,10 @@
 // Tensor-core matmuls big enough for 128x128 blocks (>= 128 of them): the
 // 4-stage ring in dynamic shared memory, the grouped raster order with a
 // partial last group (17 rows of blocks, groups of 8), partial edge blocks
-// along M, N and K; f16 (NN), i8 (NT) and tf32 (NT, --cuda-tf32).
-#mk = affine_map<(m, n, k) -> (m, k)>
-#nk = affine_map<(m, n, k) -> (n, k)>
-#mn = affine_map<(m, n, k) -> (m, n)>
+// along M, N and K: f16 (NN) with a cast-to-f16 epilogue; and 128x64 /
+// 64x128 blocks for a side of at most 64 (N = 40, M = 50). (i8 and tf32 on
+// 128x128 blocks are checked against cuBLAS by the benchmark suite; the
+// suite's results are kept small: it is carried to the GPU machine.)
 func.func @f16_nn(%a: tensor<2100x200xf16>, %b: tensor<200x1100xf16>) -> tensor<2100x1100xf16> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<2100x1100xf32>
@@ -18,13 +18,6 @@ func.func @f16_nn(%a: tensor<2100x200xf16>, %b: tensor<200x1100xf16>) -> tensor<
     linalg.yield %t : f16
   } -> tensor<2100x1100xf16>
   return %h : tensor<2100x1100xf16>
-}
-func.func @i8_nt(%a: tensor<2100x208xi8>, %b: tensor<1000x208xi8>) -> tensor<2100x1000xi32> {
-  %zero = arith.constant 0 : i32
-  %e = tensor.empty() : tensor<2100x1000xi32>
-  %z = linalg.fill ins(%zero : i32) outs(%e : tensor<2100x1000xi32>) -> tensor<2100x1000xi32>
-  %r = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%a, %b : tensor<2100x208xi8>, tensor<1000x208xi8>) outs(%z : tensor<2100x1000xi32>) -> tensor<2100x1000xi32>
-  return %r : tensor<2100x1000xi32>
 }
 func.func @f16_narrow_n(%a: tensor<16500x64xf16>, %b: tensor<64x40xf16>) -> tensor<16500x40xf32> {
   %zero = arith.constant 0.0 : f32

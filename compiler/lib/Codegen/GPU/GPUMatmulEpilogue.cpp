@@ -4,7 +4,9 @@
 
 #include "tessel/Codegen/GPU/GPUWarpReduction.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
 using namespace mlir::tessel;
@@ -39,14 +41,19 @@ FailureOr<MatmulEpilogueOp> planEpilogueOp(linalg::GenericOp op, Value value,
       if (!map.isIdentity())
         return fail("reads the matmul's result through a non-identity map");
       epilogueOp.mems.push_back(Value());
+      epilogueOp.constants.push_back(Value());
       continue;
     }
     Value mem = bindingMemRef(in->get());
-    if (!mem || !map.isProjectedPermutation() ||
-        !cast<MemRefType>(mem.getType()).getLayout().isIdentity())
-      return fail("an input is neither the matmul's result nor a buffer read "
-                  "through a projection");
+    Value constant = in->get().getDefiningOp<arith::ConstantOp>()
+                         ? in->get()
+                         : Value();
+    if ((!mem && !constant) || !map.isProjectedPermutation() ||
+        (mem && !cast<MemRefType>(mem.getType()).getLayout().isIdentity()))
+      return fail("an input is neither the matmul's result nor a buffer or "
+                  "constant read through a projection");
     epilogueOp.mems.push_back(mem);
+    epilogueOp.constants.push_back(constant);
   }
   return epilogueOp;
 }
@@ -97,16 +104,20 @@ Value mlir::tessel::applyMatmulEpilogue(OpBuilder &b, Location loc,
     linalg::GenericOp op = ep.op;
     Block &body = op.getRegion().front();
     IRMapping mapping;
-    for (auto [operand, mem, arg] :
-         llvm::zip(op.getDpsInputOperands(), ep.mems, body.getArguments())) {
-      if (!mem) {
+    for (auto [operand, mem, constant, arg] :
+         llvm::zip(op.getDpsInputOperands(), ep.mems, ep.constants,
+                   body.getArguments())) {
+      if (!mem && !constant) {
         mapping.map(arg, v);
         continue;
       }
       SmallVector<Value> at;
       for (AffineExpr expr : op.getMatchingIndexingMap(operand).getResults())
         at.push_back(indices[cast<AffineDimExpr>(expr).getPosition()]);
-      mapping.map(arg, memref::LoadOp::create(b, loc, mem, at));
+      // A constant stays a tensor: bufferization makes it a global.
+      mapping.map(arg, mem ? memref::LoadOp::create(b, loc, mem, at).getResult()
+                           : tensor::ExtractOp::create(b, loc, constant, at)
+                                 .getResult());
     }
     for (Operation &inner : body.without_terminator()) {
       if (auto index = dyn_cast<linalg::IndexOp>(inner)) {

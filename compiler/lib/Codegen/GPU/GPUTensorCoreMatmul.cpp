@@ -100,7 +100,10 @@ enum class Indexing { Map, ConvInput, ConvFilter, ConvOutput };
 
 /// How a loop of the contraction indexes one operand.
 struct OperandPlan {
+  /// The binding the operand is read from, or null for a constant (weights
+  /// compiled into the module), which the kernel reads from a global.
   Value mem;
+  DenseElementsAttr constant;
   Indexing indexing = Indexing::Map;
   AffineMap map;
   /// Loop positions of the operand's row loop (m for A, n for B) and k.
@@ -253,12 +256,20 @@ LogicalResult checkOperand(OperandPlan &op, Value tensor, Type elemType,
                            StringRef name, std::string &why) {
   op.mem = bindingMemRef(tensor);
   if (!op.mem) {
-    why = ("operand " + name +
-           " is computed in the kernel, not read from a buffer")
-              .str();
-    return failure();
+    auto constant = tensor.getDefiningOp<arith::ConstantOp>();
+    op.constant = constant
+                      ? dyn_cast<DenseElementsAttr>(constant.getValue())
+                      : DenseElementsAttr();
+    if (!op.constant) {
+      why = ("operand " + name +
+             " is computed in the kernel, not read from a buffer or a "
+             "constant")
+                .str();
+      return failure();
+    }
   }
-  if (!cast<MemRefType>(op.mem.getType()).getLayout().isIdentity()) {
+  if (op.mem &&
+      !cast<MemRefType>(op.mem.getType()).getLayout().isIdentity()) {
     why = ("operand " + name + " is not a row-major buffer").str();
     return failure();
   }
@@ -394,6 +405,8 @@ private:
   /// One operand's shared-memory ring and this thread's share of a copy.
   struct Operand {
     const OperandPlan *plan;
+    /// The binding, or the global holding the constant operand.
+    Value mem;
     Value shared;
     int64_t rows = 0, cols = 0; // of one stage
     int64_t blockExtent = 0;    // BM or BN
@@ -479,6 +492,21 @@ void TensorCoreEmitter::setUpOperand(Operand &op, func::FuncOp kernel,
                                      const OperandPlan &operandPlan,
                                      int64_t blockExtent, Value blockStart) {
   op.plan = &operandPlan;
+  op.mem = operandPlan.mem;
+  if (!op.mem) {
+    // A constant operand: a global in the kernel module (global memory),
+    // 16-byte aligned for cp.async.
+    auto type = MemRefType::get(operandPlan.constant.getType().getShape(),
+                                plan.inType);
+    std::string name =
+        ("__tessel_const_" + kernel.getSymName() + suffix).str();
+    OpBuilder moduleBuilder(kernel);
+    memref::GlobalOp::create(moduleBuilder, loc, name,
+                             moduleBuilder.getStringAttr("private"), type,
+                             operandPlan.constant, /*constant=*/true,
+                             moduleBuilder.getI64IntegerAttr(16));
+    op.mem = memref::GetGlobalOp::create(b, loc, type, name);
+  }
   op.blockExtent = blockExtent;
   op.blockStart = blockStart;
   op.rows = operandPlan.kContiguous ? blockExtent : plan.blockK();
@@ -558,7 +586,7 @@ SmallVector<Value> TensorCoreEmitter::copyTile(const Operand &op, Value kTile,
     if (p.async) {
       tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
           b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), op.shared,
-          dst, p.mem, src, b.getIndexAttr(kChunk), valid, b.getUnitAttr()));
+          dst, op.mem, src, b.getIndexAttr(kChunk), valid, b.getUnitAttr()));
       continue;
     }
     Value zero = arith::ConstantOp::create(
@@ -567,7 +595,7 @@ SmallVector<Value> TensorCoreEmitter::copyTile(const Operand &op, Value kTile,
         b, loc, VectorType::get({kChunk}, b.getI1Type()),
         ValueRange{valid ? valid : cIndex(kChunk)});
     Value values =
-        vector::MaskedLoadOp::create(b, loc, chunkType, p.mem, src, mask, zero);
+        vector::MaskedLoadOp::create(b, loc, chunkType, op.mem, src, mask, zero);
     vector::StoreOp::create(b, loc, values, op.shared, dst,
                             /*nontemporal=*/false, llvm::MaybeAlign(16));
   }

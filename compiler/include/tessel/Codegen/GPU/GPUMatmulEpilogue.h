@@ -18,8 +18,12 @@ namespace mlir::tessel {
 /// An elementwise op applied to the matmul's result before it is stored.
 struct MatmulEpilogueOp {
   linalg::GenericOp op;
-  /// Per DPS input: the binding it reads, or null for the matmul's value.
+  /// Per DPS input: the binding it reads, or null for the matmul's value
+  /// or a constant.
   SmallVector<Value> mems;
+  /// Per DPS input: the constant tensor it reads (a bias compiled into the
+  /// module), else null.
+  SmallVector<Value> constants;
 };
 
 /// Where a matmul's result goes: the epilogue ops, in order, and the store
@@ -33,8 +37,8 @@ struct MatmulOutput {
 
 /// Follows the single-use chain from `matmul`'s result through elementwise
 /// generics (all loops parallel, identity output, reading the chain's value
-/// element for element and other inputs from bindings through any
-/// projection of the loops: bias, per-row, scalar; the output's initial
+/// element for element and other inputs from bindings or constants through
+/// any projection of the loops: bias, per-row, scalar; the output's initial
 /// value unused) to its store. With `sameElementType`, every op of the
 /// chain must keep the matmul's element type (the f32 SIMT matmul);
 /// otherwise an op may convert it (f32 accumulators stored as f16).

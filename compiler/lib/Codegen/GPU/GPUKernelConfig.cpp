@@ -5,10 +5,10 @@
 //   up to 8 warps for rows longer than 1024) holding the row in registers
 //   (GPURowFusion.cpp);
 // - f16, bf16 and i8 contractions (matmul, batch matmul; i8 with
-//   k-contiguous operands) and NHWC convolutions (implicit GEMM) whose
-//   operands are bindings, and f32 ones with
-//   --cuda-tf32: tensor cores, mma.sync (GPUTensorCoreMatmul.cpp), when
-//   every target architecture has them (sm_80+);
+//   k-contiguous operands) and NHWC convolutions (implicit GEMM) reading
+//   buffers or constants, and f32 ones with --cuda-tf32: tensor cores,
+//   mma.sync (GPUTensorCoreMatmul.cpp), when every target architecture has
+//   them (sm_80+);
 // - f32 matmuls and batch matmuls (A and B row-major or transposed),
 //   reading their operands from bindings, and their elementwise consumers
 //   (fuse-epilogues): 128x128 per block, 8x8 per thread, A and B

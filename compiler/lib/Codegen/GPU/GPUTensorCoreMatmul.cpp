@@ -73,7 +73,7 @@ constexpr int64_t kChunkBytes = 16;
 /// 4 stages measured 3-5% faster than 3 at 4096^3 on an H200, 5 no
 /// better than 4 (bench/RESULTS.md); 128x128 blocks then need 64 KiB of
 /// dynamic shared memory.
-constexpr int64_t kDefaultStages = 4;
+constexpr int64_t kStages = 4;
 /// Static shared memory per block (more needs dynamic shared memory).
 constexpr int64_t kStaticSharedLimit = 48 * 1024;
 constexpr int64_t kLargeBlock = 128;
@@ -83,6 +83,9 @@ constexpr int64_t kSmallBlock = 64;
 constexpr int64_t kMinLargeBlocks = 128;
 /// Rows of blocks (along M) in a group of the grouped raster order.
 constexpr int64_t kRasterGroup = 8;
+/// Warps of a block along M and N.
+constexpr int64_t kWarpsM = 2, kWarpsN = 2;
+constexpr int64_t kThreads = kWarpsM * kWarpsN * kGPUWarpSize;
 /// mma.sync tile of C.
 constexpr int64_t kMmaM = 16, kMmaN = 8;
 
@@ -134,17 +137,14 @@ struct TensorCorePlan {
   int64_t blockK() const { return kBlockKBytes / elemBytes(); }
   int64_t mmaK() const { return kMmaKBytes / elemBytes(); }
   int64_t blockM = kLargeBlock, blockN = kLargeBlock;
-  int64_t warpsM = 2, warpsN = 2;
-  int64_t stages = kDefaultStages;
-  int64_t warpM() const { return blockM / warpsM; }
-  int64_t warpN() const { return blockN / warpsN; }
-  int64_t threads() const { return warpsM * warpsN * kGPUWarpSize; }
+  int64_t warpM() const { return blockM / kWarpsM; }
+  int64_t warpN() const { return blockN / kWarpsN; }
   int64_t stageBytes(int64_t blockExtent) const {
     return blockExtent * kBlockKBytes;
   }
   /// Shared memory of both rings.
   int64_t sharedBytes() const {
-    return stages * (stageBytes(blockM) + stageBytes(blockN));
+    return kStages * (stageBytes(blockM) + stageBytes(blockN));
   }
 };
 
@@ -511,7 +511,7 @@ void TensorCoreEmitter::setUpOperand(Operand &op, func::FuncOp kernel,
   op.blockStart = blockStart;
   op.rows = operandPlan.kContiguous ? blockExtent : plan.blockK();
   op.cols = operandPlan.kContiguous ? plan.blockK() : blockExtent;
-  SmallVector<int64_t> shape = {plan.stages, op.rows, op.cols};
+  SmallVector<int64_t> shape = {kStages, op.rows, op.cols};
   if (plan.sharedBytes() <= kStaticSharedLimit) {
     op.shared = workgroupBuffer(b, loc, kernel, suffix, shape, plan.inType);
   } else {
@@ -523,7 +523,8 @@ void TensorCoreEmitter::setUpOperand(Operand &op, func::FuncOp kernel,
           b, loc,
           MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
                           MemRefLayoutAttrInterface(), space));
-    int64_t offset = suffix == "_a" ? 0 : plan.stages * plan.stageBytes(plan.blockM);
+    int64_t offset =
+        suffix == "_a" ? 0 : kStages * plan.stageBytes(plan.blockM);
     op.shared = memref::ViewOp::create(
         b, loc,
         MemRefType::get(shape, plan.inType, MemRefLayoutAttrInterface(),
@@ -555,7 +556,7 @@ SmallVector<Value> TensorCoreEmitter::copyTile(const Operand &op, Value kTile,
   Value k0 = mul(kTile, plan.blockK());
   Type elem = plan.inType;
   auto chunkType = VectorType::get({kChunk}, elem);
-  for (int64_t c = 0; c < chunks; c += plan.threads()) {
+  for (int64_t c = 0; c < chunks; c += kThreads) {
     Value index = add(tid, c);
     Value row = div(index, chunksPerRow);
     Value chunk = rem(index, chunksPerRow);
@@ -864,8 +865,8 @@ void TensorCoreEmitter::emit(func::FuncOp kernel) {
   tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   lane = rem(tid, kGPUWarpSize);
   Value warp = div(tid, kGPUWarpSize);
-  warpRow = mul(div(warp, plan.warpsN), plan.warpM());
-  warpCol = mul(rem(warp, plan.warpsN), plan.warpN());
+  warpRow = mul(div(warp, kWarpsN), plan.warpM());
+  warpCol = mul(rem(warp, kWarpsN), plan.warpN());
   laneRow = div(lane, 4);
   laneCol = mul(rem(lane, 4), 2);
   // Blocks run in order of their linear id (x fastest). Grouped raster:
@@ -919,10 +920,10 @@ void TensorCoreEmitter::emit(func::FuncOp kernel) {
   // Prologue: k-tiles 0 .. stages-2 in flight (a tile past K is a
   // repeated last tile, never computed).
   Value group;
-  for (int64_t s = 0; s + 1 < plan.stages; ++s)
+  for (int64_t s = 0; s + 1 < kStages; ++s)
     group = commit(
         copyStage(cIndex(std::min<int64_t>(s, tilesK - 1)), cIndex(s)));
-  wait(group, plan.stages - 2);
+  wait(group, kStages - 2);
   gpu::BarrierOp::create(b, loc);
 
   // A k-tile is two mma steps (64 bytes of K). Iteration t starts with the
@@ -945,16 +946,16 @@ void TensorCoreEmitter::emit(func::FuncOp kernel) {
     b.setInsertionPointToStart(loop.getBody());
     Value t = loop.getInductionVar();
     ValueRange args = loop.getRegionIterArgs();
-    Value ahead = add(t, plan.stages - 1);
+    Value ahead = add(t, kStages - 1);
     Value kTile = minU(ahead, tilesK - 1);
-    Value group = commit(copyStage(kTile, rem(ahead, plan.stages)));
-    SmallVector<Value> second = loadFragments(rem(t, plan.stages), plan.mmaK());
+    Value group = commit(copyStage(kTile, rem(ahead, kStages)));
+    SmallVector<Value> second = loadFragments(rem(t, kStages), plan.mmaK());
     SmallVector<Value> next = mmaStep(args.drop_front(numAcc),
                                       args.take_front(numAcc));
-    wait(group, plan.stages - 2);
+    wait(group, kStages - 2);
     gpu::BarrierOp::create(b, loc);
     // Past the last tile this reads a stage nobody uses (never multiplied).
-    SmallVector<Value> first = loadFragments(rem(add(t, 1), plan.stages), 0);
+    SmallVector<Value> first = loadFragments(rem(add(t, 1), kStages), 0);
     next = mmaStep(second, next);
     llvm::append_range(next, first);
     scf::YieldOp::create(b, loc, next);
@@ -1012,7 +1013,7 @@ std::string mlir::tessel::describeTensorCoreMatmul(Operation *root,
                        typeName(plan->inType, true),
                        typeName(plan->accType, false),
                        layout(plan->a), layout(plan->b), plan->blockM,
-                       plan->blockN, plan->blockK(), plan->stages, copies,
+                       plan->blockN, plan->blockK(), kStages, copies,
                        plan->out.epilogue.size(), plan->mmaK())
       .str();
 }
@@ -1031,7 +1032,7 @@ LogicalResult mlir::tessel::emitTensorCoreMatmul(func::FuncOp kernel,
                   {static_cast<int64_t>(llvm::divideCeil(plan->n, plan->blockN)),
                    static_cast<int64_t>(llvm::divideCeil(plan->m, plan->blockM)),
                    plan->batch},
-                  {plan->threads(), 1, 1});
+                  {kThreads, 1, 1});
   if (plan->sharedBytes() > kStaticSharedLimit)
     kernel->setAttr(kSharedMemoryBytesAttr,
                     Builder(kernel.getContext())

@@ -65,6 +65,13 @@ static llvm::cl::opt<bool> cudaTF32(
                    "rounded to a 10-bit mantissa, f32 accumulation); off by "
                    "default: exact f32, as cuBLAS's pedantic mode"),
     llvm::cl::init(false));
+static llvm::cl::opt<int64_t> splitKTargetBlocks(
+    "tessel-split-k-target-blocks",
+    llvm::cl::desc("Split-K: split the K loop of a matmul whose 128x128 "
+                   "output tiles number fewer than half this (about 2 "
+                   "blocks per SM); on by default for cuda targets, for "
+                   "any target when given; 0 turns it off"),
+    llvm::cl::init(256));
 static llvm::cl::opt<std::string> dumpDir(
     "dump-intermediates",
     llvm::cl::desc("Write every stage (MLIR, LLVM IR) into this directory"),
@@ -124,6 +131,12 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
                                [](StringRef t) { return t == "cuda"; });
   dispatchOptions.fuseRows = cudaOnly;
   dispatchOptions.fuseEpilogues = llvm::is_contained(targetList, "cuda");
+  // Split-K serves GPUs, whose grids must fill ~100+ SMs: on by default
+  // when cuda is a target (a cuda,cpu module shares the host program, and
+  // the cpu backend runs the split form too); for any target when asked.
+  if (llvm::is_contained(targetList, "cuda") ||
+      splitKTargetBlocks.getNumOccurrences())
+    dispatchOptions.splitKTargetBlocks = splitKTargetBlocks;
   buildDispatchPipeline(pm, dispatchOptions);
   if (failed(pm.run(*module)))
     return failure();

@@ -62,6 +62,27 @@ def CollapseContractionDims
 // Dispatch
 //===----------------------------------------------------------------------===//
 
+def SplitContractionK : Pass<"tessel-split-contraction-k", "ModuleOp"> {
+  let summary = "Split the K loop of contractions too small to fill a GPU";
+  let description = [{
+    Pre: legalized, fused input with contractions in one-M/N/K form.
+    Post: a contraction without a batch loop, with a static K of at least
+    1024 and fewer than target-blocks / 2 output tiles of 128x128, is a
+    partial contraction over K viewed as [S, K/S] (S in 2..8 divides K,
+    chunks of at least 256; the S loop parallel, results [S, M, N]) and an
+    elementwise sum of the S partials, into which the contraction's
+    elementwise consumer is fused. f64/f32/f16/i32/i64 results only (the
+    partials have the result's type). With target-blocks = 0, nothing
+    changes.
+  }];
+  let options = [
+    Option<"targetBlocks", "target-blocks", "int64_t", /*default=*/"256",
+           "Blocks a GPU needs to be busy (about 2 per SM); 0: never split">,
+  ];
+  let dependentDialects = ["linalg::LinalgDialect", "tensor::TensorDialect",
+                           "arith::ArithDialect"];
+}
+
 def FormDispatches : Pass<"tessel-form-dispatches", "ModuleOp"> {
   let summary = "Split public functions into dispatch functions and a host program";
   let description = [{

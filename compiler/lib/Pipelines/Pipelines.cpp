@@ -38,6 +38,8 @@ void mlir::tessel::buildInputPipeline(OpPassManager &pm) {
 
 void mlir::tessel::buildDispatchPipeline(OpPassManager &pm,
                                          const DispatchOptions &options) {
+  if (options.splitKTargetBlocks > 0)
+    pm.addPass(createSplitContractionK({options.splitKTargetBlocks}));
   pm.addPass(createFormDispatches({options.fuseRows, options.fuseEpilogues}));
   pm.addPass(createCSEPass());
 }

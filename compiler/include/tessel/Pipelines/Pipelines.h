@@ -29,6 +29,11 @@ struct DispatchOptions : PassPipelineOptions<DispatchOptions> {
                      "activation) in its dispatch; only for targets that "
                      "support it (cuda)"),
       llvm::cl::init(false)};
+  Option<int64_t> splitKTargetBlocks{
+      *this, "split-k-target-blocks",
+      llvm::cl::desc("Split the K loop of contractions with fewer than half "
+                     "this many 128x128 output tiles (GPU targets); 0: never"),
+      llvm::cl::init(0)};
 };
 
 /// Split public functions into dispatch functions and host programs.

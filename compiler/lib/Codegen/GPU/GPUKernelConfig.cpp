@@ -9,7 +9,8 @@
 //   buffers or constants, and f32 ones with --cuda-tf32: tensor cores,
 //   mma.sync (GPUTensorCoreMatmul.cpp), when every target architecture has
 //   them (sm_80+);
-// - f32 matmuls and batch matmuls (A and B row-major or transposed),
+// - f32 matmuls and batch matmuls (A and B row-major or transposed, the
+//   batch index anywhere but last in A and B: split-K's partials),
 //   reading their operands from bindings, and their elementwise consumers
 //   (fuse-epilogues): 128x128 per block, 8x8 per thread, A and B
 //   staged through double-buffered shared memory (GPUSharedMemoryMatmul.cpp);
@@ -128,16 +129,18 @@ GPUKernelConfig mlir::tessel::getGPUKernelConfig(
     }
     noTensorCores = "; no tensor cores: " + noTensorCores;
   }
-  if (canUseWarpReduction(kernel, root)) {
-    config.root = root;
-    config.warpReduction = true;
-    config.strategy = "warp reduction (a warp per output)" + noTensorCores;
-    return config;
-  }
+  // Before the warp reduction, which would take a contraction generic
+  // (split-K's partials, say) as a dot product per output.
   if (canUseSharedMemoryMatmul(kernel, matmul)) {
     config.root = matmul;
     config.sharedMemoryMatmul = true;
     config.strategy = "SIMT shared-memory matmul (f32)" + noTensorCores;
+    return config;
+  }
+  if (canUseWarpReduction(kernel, root)) {
+    config.root = root;
+    config.warpReduction = true;
+    config.strategy = "warp reduction (a warp per output)" + noTensorCores;
     return config;
   }
   if (parallel.empty()) {

@@ -84,6 +84,8 @@ struct MatmulPlan {
   ReductionInit init; // C's initial value
   bufferization::MaterializeInDestinationOp store;
   bool batched = false;
+  /// Where the batch index goes among A's, B's indices (C's: first).
+  unsigned aBatchPos = 0, bBatchPos = 0;
   int64_t batch = 1, m = 0, n = 0, k = 0;
   /// Side of the square block tile of C.
   int64_t block = kLargeBlock;
@@ -112,26 +114,50 @@ FailureOr<MatmulPlan> planMatmul(Operation *rootOp) {
   if (llvm::any_of(ranges, ShapedType::isDynamic))
     return failure();
 
-  // C(b, m, n); A(b, m, k) or A(b, k, m); B(b, k, n) or B(b, n, k).
-  MLIRContext *ctx = root.getContext();
-  unsigned loops = root.getNumLoops();
+  // C(b, m, n); A(m, k) or A(k, m); B(k, n) or B(n, k), with the batch
+  // loop before either index of A and B (split-K's partials: A(m, b, k)).
   unsigned m = dims->m[0], n = dims->n[0], k = dims->k[0];
-  auto mapOf = [&](unsigned row, unsigned col) {
-    SmallVector<AffineExpr> exprs;
-    for (unsigned d : dims->batch)
-      exprs.push_back(getAffineDimExpr(d, ctx));
-    exprs.push_back(getAffineDimExpr(row, ctx));
-    exprs.push_back(getAffineDimExpr(col, ctx));
-    return AffineMap::get(loops, 0, exprs, ctx);
+  std::optional<unsigned> batchLoop;
+  if (!dims->batch.empty())
+    batchLoop = dims->batch[0];
+  // The batch index's position in `map` if it reads (row, col) as rows and
+  // columns of a row-major matrix.
+  auto batchPosition = [&](AffineMap map, unsigned row,
+                           unsigned col) -> std::optional<unsigned> {
+    SmallVector<unsigned> loopsRead;
+    for (AffineExpr e : map.getResults()) {
+      auto d = dyn_cast<AffineDimExpr>(e);
+      if (!d)
+        return std::nullopt;
+      loopsRead.push_back(d.getPosition());
+    }
+    unsigned pos = 0;
+    if (batchLoop) {
+      auto at = llvm::find(loopsRead, *batchLoop);
+      if (at == loopsRead.end() || at + 1 == loopsRead.end())
+        return std::nullopt;
+      pos = at - loopsRead.begin();
+      loopsRead.erase(at);
+    }
+    if (loopsRead != SmallVector<unsigned>{row, col})
+      return std::nullopt;
+    return pos;
   };
   SmallVector<AffineMap> maps = root.getIndexingMapsArray();
   MatmulPlan plan;
-  plan.aKContiguous = maps[0] == mapOf(m, k);
-  plan.bKContiguous = maps[1] == mapOf(n, k);
-  if ((!plan.aKContiguous && maps[0] != mapOf(k, m)) ||
-      (!plan.bKContiguous && maps[1] != mapOf(k, n)) ||
-      maps[2] != mapOf(m, n))
+  std::optional<unsigned> aPos = batchPosition(maps[0], m, k);
+  plan.aKContiguous = aPos.has_value();
+  if (!aPos)
+    aPos = batchPosition(maps[0], k, m);
+  std::optional<unsigned> bPos = batchPosition(maps[1], n, k);
+  plan.bKContiguous = bPos.has_value();
+  if (!bPos)
+    bPos = batchPosition(maps[1], k, n);
+  std::optional<unsigned> cPos = batchPosition(maps[2], m, n);
+  if (!aPos || !bPos || cPos != 0u)
     return failure();
+  plan.aBatchPos = *aPos;
+  plan.bBatchPos = *bPos;
 
   plan.a = bindingMemRef(root.getDpsInputs()[0]);
   plan.b = bindingMemRef(root.getDpsInputs()[1]);
@@ -177,13 +203,22 @@ public:
   void emit(func::FuncOp kernel);
 
 private:
-  SmallVector<Value> at(Value row, Value col) {
-    SmallVector<Value> indices;
+  /// Where `mem`'s batch index goes (A and B may hold it after the row).
+  unsigned batchPos(Value mem) const {
+    return mem == plan.a ? plan.aBatchPos
+                         : mem == plan.b ? plan.bBatchPos : 0;
+  }
+  /// mem[row, col] with the batch index in its place.
+  SmallVector<Value> at(Value mem, Value row, Value col) {
+    SmallVector<Value> indices{row, col};
     if (plan.batched)
-      indices.push_back(batchId);
-    indices.push_back(row);
-    indices.push_back(col);
+      indices.insert(indices.begin() + batchPos(mem), batchId);
     return indices;
+  }
+  /// mem's number of rows.
+  int64_t rowsOf(Value mem) const {
+    ArrayRef<int64_t> shape = cast<MemRefType>(mem.getType()).getShape();
+    return shape[plan.batched && batchPos(mem) == 0 ? 1 : 0];
   }
 
   struct EdgeTest {
@@ -242,8 +277,8 @@ private:
 /// matrix, and the mask of its elements that do.
 MatmulEmitter::EdgeTest MatmulEmitter::edgeTest(Value mem, Value row,
                                                 Value col) {
-  ArrayRef<int64_t> shape = cast<MemRefType>(mem.getType()).getShape();
-  int64_t rows = shape[shape.size() - 2], cols = shape.back();
+  int64_t rows = rowsOf(mem),
+          cols = cast<MemRefType>(mem.getType()).getShape().back();
   Value rowInside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                           row, cIndex(rows));
   Value colsLeft = arith::SubIOp::create(b, loc, cIndex(cols), col);
@@ -271,7 +306,7 @@ static llvm::MaybeAlign rowVectorAlign(Value mem) {
 Value MatmulEmitter::loadVec4(Value mem, Value row, Value col,
                               bool inBounds) {
   llvm::MaybeAlign align = rowVectorAlign(mem);
-  SmallVector<Value> indices = at(row, col);
+  SmallVector<Value> indices = at(mem, row, col);
   if (inBounds)
     return vector::LoadOp::create(b, loc, vec4, mem, indices,
                                   /*nontemporal=*/false, align);
@@ -297,7 +332,7 @@ Value MatmulEmitter::loadVec4(Value mem, Value row, Value col,
 void MatmulEmitter::storeVec4(Value value, Value mem, Value row, Value col,
                               bool inBounds) {
   llvm::MaybeAlign align = rowVectorAlign(mem);
-  SmallVector<Value> indices = at(row, col);
+  SmallVector<Value> indices = at(mem, row, col);
   if (inBounds) {
     vector::StoreOp::create(b, loc, value, mem, indices,
                             /*nontemporal=*/false, align);

@@ -201,7 +201,7 @@ def _tc_inputs(r, m, n, k, dtype, transb, batch):
 for module, m, n, k, dtype, transb, batch, target in TC_CASES:
     CASES.append(dict(
         name=f"matmul {dtype} " + (f"{batch} x " if batch else "") + f"{m}x{n}x{k}"
-             + (" (B^T)" if transb else ""),
+             + (" (B^T)" if transb else "") + (" (no split-K)" if module.endswith("_nosplit") else ""),
         module=module, fn="matmul",
         inputs=lambda r, a=(m, n, k, dtype, transb, batch): _tc_inputs(r, *a),
         ref=("cublas",), transb=transb, tf32=dtype == "tf32",

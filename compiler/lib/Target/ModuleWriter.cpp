@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/CRC.h"
 
 #include "module_generated.h"

@@ -11,7 +11,8 @@ namespace tessel::rt {
 
 /// Reads all of `path`; `what` describes the file in errors ("module file").
 StatusOr<std::vector<uint8_t>> readFileBytes(const std::string &path, const std::string &what);
-/// Replaces `path` with `bytes`.
+/// Replaces `path` with `bytes` all or nothing (a temporary file renamed
+/// into place: see StagedFiles).
 Status writeFileBytes(const std::string &path, const std::vector<uint8_t> &bytes,
                       const std::string &what);
 

@@ -1,6 +1,7 @@
 // Tests of module loading and calling: real kernels on random odd-sized
 // inputs, result aliasing, multi-dispatch chains, argument validation, and
-// corrupt modules (bad indices, sizes, symbols, arch, truncation, flips).
+// corrupt modules (checksums, trailer, bad indices, sizes, limits, names,
+// symbols, arch, truncation, flips).
 #include "tessel/runtime/module.h"
 #include "test_module_builder.h"
 
@@ -8,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <random>
 #include <thread>
 
@@ -52,6 +54,11 @@ ModuleDesc addModule(std::vector<int64_t> shape) {
   ModuleDesc m = testModule();
   addAddFunction(m, "add", std::move(shape));
   return m;
+}
+
+// Error text must never carry raw bytes from a damaged file.
+bool isPrintableAscii(const std::string &s) {
+  return std::all_of(s.begin(), s.end(), [](char c) { return c >= 0x20 && c < 0x7f; });
 }
 
 #define EXPECT_CONTAINS(haystack, needle)                                                          \
@@ -222,7 +229,7 @@ TEST_F(ModuleTest, StructuralErrorsNameTheProblem) {
   struct Case {
     const char *what;
     void (*breakIt)(ModuleDesc &);
-    const char *needle;
+    std::string needle;
   } cases[] = {
       {"binding slot", [](ModuleDesc &m) { m.functions[0].dispatches[0].bindings[3] = 9; },
        "module file 'bad.tmod': function 'add': dispatch 0 binds slot 9 but there are 4 slots"},
@@ -256,8 +263,63 @@ TEST_F(ModuleTest, StructuralErrorsNameTheProblem) {
       {"workgroup total",
        [](ModuleDesc &m) { m.executables[0].exports[0].workgroupCount = {1u << 20, 1u << 20, 2}; },
        "more than 1099511627776 workgroups"},
-      {"version", [](ModuleDesc &m) { m.version = 2; },
-       "module file 'bad.tmod' has schema version 2 but this runtime reads version 1"},
+      {"workgroup product wraps to 0 in 64 bits",
+       [](ModuleDesc &m) { m.executables[0].exports[0].workgroupCount = {1u << 20, 1u << 20, 1u << 24}; },
+       "more than 1099511627776 workgroups"},
+      {"workgroup size zero",
+       [](ModuleDesc &m) { m.executables[0].exports[0].workgroupSize = {32, 0, 1}; },
+       "export 0 'add_f32': workgroup_size entries must be > 0 and multiply to at most 1024 threads"},
+      {"workgroup size too large",
+       [](ModuleDesc &m) { m.executables[0].exports[0].workgroupSize = {64, 32, 1}; },
+       "workgroup_size entries must be > 0 and multiply to at most 1024 threads"},
+      {"workgroup size entries",
+       [](ModuleDesc &m) { m.executables[0].exports[0].workgroupSize = {64}; },
+       "workgroup_size must have 3 entries"},
+      {"shared memory",
+       [](ModuleDesc &m) { m.executables[0].exports[0].sharedMemoryBytes = 227 * 1024 + 1; },
+       "export 0 'add_f32': 232449 bytes of shared memory (at most 232448)"},
+      {"binding count limit",
+       [](ModuleDesc &m) { m.executables[0].exports[0].bindingCount = 5000; },
+       "export 0 'add_f32': 5000 bindings (at most 4096)"},
+      {"export name", [](ModuleDesc &m) { m.executables[0].exports[0].name = "add\x01\xff"; },
+       "executable 0 (cpu): export 0: name is not printable ASCII without spaces (5 bytes)"},
+      {"export name empty", [](ModuleDesc &m) { m.executables[0].exports[0].name = ""; },
+       "executable 0 (cpu): export 0: name is missing"},
+      {"export name long",
+       [](ModuleDesc &m) { m.executables[0].exports[0].name = std::string(2000, 'a'); },
+       "export 0: name is 2000 bytes long (at most 1024)"},
+      {"function name", [](ModuleDesc &m) { m.functions[0].name = "a\nb"; },
+       "function 0: name is not printable ASCII (3 bytes)"},
+      {"target name", [](ModuleDesc &m) { m.executables[0].target = "c\tpu"; },
+       "executable 0: target is not printable ASCII without spaces (4 bytes)"},
+      {"arch name", [](ModuleDesc &m) { m.executables[0].binaries[0].arch = "x86 64"; },
+       "executable 0 (cpu): binary 0: arch is not printable ASCII without spaces"},
+      {"feature name",
+       [](ModuleDesc &m) { m.executables[0].binaries[0].features = {"avx2", "\x80"}; },
+       "binary 0 (elf-shared-object " + hostArchName() + "): feature 1 is not printable ASCII"},
+      {"transient with data",
+       [](ModuleDesc &m) {
+         m.functions[0].slots[3].data = {1, 2, 3};
+         m.functions[0].slots[3].hasData = true;
+       },
+       "function 'add': slot 3 is not a constant but carries 3 bytes of data"},
+      {"export counts differ",
+       [](ModuleDesc &m) {
+         ExecutableDesc cuda = m.executables[0];
+         cuda.target = "cuda";
+         cuda.exports.push_back(cuda.exports[0]);
+         m.executables.push_back(cuda);
+       },
+       "executable 1 (cuda) has 2 exports but executable 0 (cpu) has 1"},
+      {"binary checksum",
+       [](ModuleDesc &m) {
+         BinaryDesc &b = m.executables[0].binaries[0];
+         b.crc32 = crc32Of(b.data) ^ 0x10u;
+       },
+       "executable 0 (cpu): cpu binary 0 (elf-shared-object " + hostArchName() +
+           "): checksum mismatch: the binary is damaged (expected crc32 0x"},
+      {"version", [](ModuleDesc &m) { m.version = 3; },
+       "module file 'bad.tmod' has schema version 3 but this runtime reads version 2"},
       {"duplicate", [](ModuleDesc &m) { m.functions.push_back(m.functions[0]); },
        "function 'add' is defined twice"},
       {"missing symbol", [](ModuleDesc &m) { m.executables[0].exports[0].name = "sub_f32"; },
@@ -275,7 +337,59 @@ TEST_F(ModuleTest, StructuralErrorsNameTheProblem) {
     std::string err = loadError(desc);
     EXPECT_NE(err.find(c.needle), std::string::npos) << c.what << ": " << err;
     EXPECT_NE(err.find("'bad.tmod'"), std::string::npos) << c.what << ": " << err;
+    EXPECT_TRUE(isPrintableAscii(err)) << c.what << ": " << err;
   }
+}
+
+// The file checksum, the trailer and older modules: each error names the
+// part that failed.
+TEST_F(ModuleTest, IntegrityErrorsNameThePart) {
+  ModuleDesc desc = addModule({7});
+  std::vector<uint8_t> flat = buildFlatBuffer(desc);
+  std::vector<uint8_t> good = sealModule(flat);
+  ASSERT_EQ(good.size(), flat.size() + kTrailerSize);
+  auto err = [&](const std::vector<uint8_t> &bytes) {
+    auto m = Module::loadBytes(device, bytes, "m.tmod");
+    return m.ok() ? std::string() : m.status().message();
+  };
+  EXPECT_EQ(err(good), "");
+
+  // One flipped bit in the FlatBuffer.
+  std::vector<uint8_t> flipped = good;
+  flipped[flat.size() / 2] ^= 0x04;
+  char expected[160];
+  std::snprintf(expected, sizeof(expected),
+                "module file 'm.tmod': module checksum mismatch: the file is damaged (expected "
+                "crc32 0x%08x, got 0x%08x)",
+                crc32Of(flat),
+                crc32Of(std::vector<uint8_t>(flipped.begin(), flipped.begin() + flat.size())));
+  EXPECT_EQ(err(flipped), expected);
+  // A module of schema version 1: no trailer.
+  ModuleDesc old = desc;
+  old.version = 1;
+  EXPECT_EQ(err(buildFlatBuffer(old)),
+            "module file 'm.tmod' has schema version 1 (no checksums) but this runtime reads "
+            "version 2: recompile it with tessel-compile");
+  // Version 2 without its trailer, or with bytes appended after it.
+  EXPECT_CONTAINS(err(flat), "truncated or corrupt module file 'm.tmod': the integrity trailer at "
+                             "its end is missing");
+  std::vector<uint8_t> appended = good;
+  appended.insert(appended.end(), {1, 2, 3});
+  EXPECT_CONTAINS(err(appended), "the integrity trailer at its end is missing");
+  // A byte inserted before the trailer.
+  std::vector<uint8_t> inserted = good;
+  inserted.insert(inserted.begin() + flat.size(), 0);
+  EXPECT_CONTAINS(err(inserted), "its trailer records " + std::to_string(flat.size()) +
+                                     " bytes of module data but the file has " +
+                                     std::to_string(flat.size() + 1));
+  // A damaged trailer version.
+  std::vector<uint8_t> version = good;
+  version[flat.size() + 8] = 7;
+  EXPECT_CONTAINS(err(version), "its trailer has version 7 (this runtime reads 1)");
+  // A damaged stored checksum.
+  std::vector<uint8_t> stored = good;
+  stored[flat.size() + 12] ^= 0xff;
+  EXPECT_CONTAINS(err(stored), "module checksum mismatch: the file is damaged");
 }
 
 TEST_F(ModuleTest, NoExecutableForDevice) {
@@ -310,14 +424,37 @@ TEST_F(ModuleTest, EveryTruncationIsAnError) {
   }
 }
 
-// Flips bytes anywhere except inside the embedded shared object: its bytes
-// are machine code and ELF tables that the dynamic loader trusts, which no
-// runtime can vet. Every load must end in a clean error or a success.
+// Any flipped byte, the embedded shared object included, is caught by the
+// file checksum before anything else is read.
+TEST_F(ModuleTest, EveryFlipIsCaughtByTheChecksum) {
+  ModuleDesc desc = testModule();
+  addAddFunction(desc, "add", {7});
+  std::vector<uint8_t> bytes = buildModule(desc);
+  std::mt19937 rng(7);
+  for (int trial = 0; trial < 2000; ++trial) {
+    std::vector<uint8_t> fuzzed = bytes;
+    size_t pos = trial < 200 ? bytes.size() - 1 - trial % kTrailerSize : rng() % bytes.size();
+    fuzzed[pos] ^= static_cast<uint8_t>(1 + rng() % 255);
+    auto m = Module::loadBytes(device, fuzzed, "fuzz.tmod");
+    ASSERT_FALSE(m.ok()) << "flip at " << pos;
+    const std::string &msg = m.status().message();
+    ASSERT_TRUE(msg.find("module checksum mismatch") != std::string::npos ||
+                msg.find("trailer") != std::string::npos)
+        << msg;
+    ASSERT_TRUE(isPrintableAscii(msg)) << msg;
+  }
+}
+
+// A file that passes the checksum but was written wrong (flips applied
+// before sealing, as a buggy or hostile writer would): flips anywhere
+// except inside the embedded shared object, whose machine code and ELF
+// tables the dynamic loader trusts and no runtime can vet. Every load must
+// end in a clean error or a success.
 TEST_F(ModuleTest, RandomByteFlipsNeverCrash) {
   ModuleDesc desc = testModule();
   addAddFunction(desc, "add", {7});
   addAddScaleFunction(desc, "add_scale", 100, 3.0f);
-  std::vector<uint8_t> bytes = buildModule(desc);
+  std::vector<uint8_t> bytes = buildFlatBuffer(desc);
   std::vector<uint8_t> lib = testKernelLibrary();
   auto at = std::search(bytes.begin(), bytes.end(), lib.begin(), lib.end());
   ASSERT_NE(at, bytes.end());
@@ -335,13 +472,14 @@ TEST_F(ModuleTest, RandomByteFlipsNeverCrash) {
         pos += libEnd - libBegin;
       fuzzed[pos] ^= static_cast<uint8_t>(1 + rng() % 255);
     }
-    auto m = Module::loadBytes(device, fuzzed, "fuzz.tmod");
+    auto m = Module::loadBytes(device, sealModule(fuzzed), "fuzz.tmod");
     if (m.ok()) {
       ++successes;
     } else {
       ++failures;
       ASSERT_NE(m.status().message().find("'fuzz.tmod'"), std::string::npos)
           << m.status().message();
+      ASSERT_TRUE(isPrintableAscii(m.status().message())) << m.status().message();
     }
   }
   // Both outcomes must occur, or the fuzzing did not reach the checks.

@@ -201,6 +201,60 @@ class TesselRunTest(unittest.TestCase):
         self.assertEqual(p.returncode, 0, p.stderr)
         np.testing.assert_array_equal(np.load(self.path("o.npy")), a + a)
 
+    def test_atomic_output(self):
+        # --output files appear only when the whole run succeeds: a failing
+        # run leaves an existing file byte for byte as it was and creates no
+        # file, partial or temporary.
+        out = self.path("o.npy")
+        add = ["--input=2x3xf32=1", "--input=2x3xf32=2"]
+        p = self.run_tool(self.add, *add, "--output=@" + out)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        os.chmod(out, 0o640)
+        with open(out, "rb") as f:
+            good = f.read()
+        with open(self.add, "rb") as f:
+            damaged = bytearray(f.read())
+        damaged[len(damaged) // 2] ^= 1
+        with open(self.path("damaged.tmod"), "wb") as f:
+            f.write(damaged)
+        listing = sorted(os.listdir(self.dir))
+        other = ["--input=2x3xf32=5", "--input=2x3xf32=5"]  # results that differ from `good`
+        failing = [
+            # the call fails (wrong input shape)
+            [self.add, "--input=2x3xf32=1", "--input=3x2xf32=1", "--output=@" + out],
+            # the results do not match --expected_output
+            [self.add, *other, "--expected_output=2x3xf32=4", "--output=@" + out],
+            # the module is damaged
+            [self.path("damaged.tmod"), *other, "--output=@" + out],
+            # the second of two outputs cannot be created: the first is not
+            # written either
+            [self.multi, "--function=add_scale", "--input=7xf32=1", "--input=7xf32=2",
+             "--output=@" + out, "--output=@" + self.path("no/such/dir/o2.npy")],
+            # a new file that a failing run must not create
+            [self.add, *other, "--expected_output=2x3xf32=4",
+             "--output=@" + self.path("new.npy")],
+        ]
+        for args in failing:
+            p = self.run_tool(*args)
+            self.assertEqual(p.returncode, 1, args)
+            self.assertIn("tessel-run: error: " if "--expected_output=2x3xf32=4" not in args
+                          else "result[0]: FAIL", p.stderr + p.stdout)
+            with open(out, "rb") as f:
+                self.assertEqual(f.read(), good, args)
+            self.assertEqual(sorted(os.listdir(self.dir)), listing, args)
+        self.assertIn("cannot create npy file '%s'" % self.path("no/such/dir/o2.npy"),
+                      self.run_tool(*failing[3]).stderr)
+        # A successful run replaces the file, keeping its mode, and leaves
+        # no temporary file behind.
+        p = self.run_tool(self.multi, "--function=add_scale", "--input=7xf32=1",
+                          "--input=7xf32=2", "--output=@" + out,
+                          "--output=@" + self.path("o2.npy"))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(read_npy_f32(out)[1], [6.0] * 7)
+        self.assertEqual(read_npy_f32(self.path("o2.npy"))[1], [3.0] * 7)
+        self.assertEqual(os.stat(out).st_mode & 0o777, 0o640)
+        self.assertEqual(sorted(os.listdir(self.dir)), sorted(listing + ["o2.npy"]))
+
     def test_bench_overheads(self):
         # tessel-bench's startup and host-overhead modes (TESSEL_BENCH: its path).
         bench = os.environ.get("TESSEL_BENCH")

@@ -4,6 +4,8 @@
 
 #include "module_generated.h"
 
+#include <zlib.h>
+
 #include <cstdio>
 #include <stdexcept>
 
@@ -22,7 +24,29 @@ SlotDesc constantSlot(std::vector<uint8_t> data) {
   return SlotDesc{fb::SlotKind_Constant, 0, size, std::move(data), true};
 }
 
-std::vector<uint8_t> buildModule(const ModuleDesc &m) {
+uint32_t crc32Of(const std::vector<uint8_t> &bytes) {
+  return static_cast<uint32_t>(
+      ::crc32(::crc32(0L, Z_NULL, 0), bytes.data(), static_cast<uInt>(bytes.size())));
+}
+
+std::vector<uint8_t> sealModule(std::vector<uint8_t> bytes) {
+  uint32_t crc = crc32Of(bytes);
+  uint64_t length = bytes.size();
+  const char magic[] = "TMODTAIL";
+  bytes.insert(bytes.end(), magic, magic + 8);
+  auto put = [&](uint64_t v, int n) {
+    for (int i = 0; i < n; ++i)
+      bytes.push_back(static_cast<uint8_t>(v >> (8 * i)));
+  };
+  put(1, 4); // trailer version
+  put(crc, 4);
+  put(length, 8);
+  return bytes;
+}
+
+std::vector<uint8_t> buildModule(const ModuleDesc &m) { return sealModule(buildFlatBuffer(m)); }
+
+std::vector<uint8_t> buildFlatBuffer(const ModuleDesc &m) {
   flatbuffers::FlatBufferBuilder b;
   auto types = [&](const std::vector<TensorType> &ts) {
     std::vector<flatbuffers::Offset<fb::TensorType>> out;
@@ -52,14 +76,17 @@ std::vector<uint8_t> buildModule(const ModuleDesc &m) {
     std::vector<flatbuffers::Offset<fb::Export>> exports;
     for (const ExportDesc &x : e.exports) {
       exports.push_back(fb::CreateExport(b, b.CreateString(x.name), b.CreateVector(x.workgroupCount),
-                                         b.CreateVector(x.workgroupSize), x.bindingCount, 0));
+                                         b.CreateVector(x.workgroupSize), x.bindingCount,
+                                         x.sharedMemoryBytes));
     }
     std::vector<flatbuffers::Offset<fb::Binary>> binaries;
     for (const BinaryDesc &bin : e.binaries) {
       auto format = b.CreateString(bin.format);
       auto arch = b.CreateString(bin.arch);
       auto features = b.CreateVectorOfStrings(bin.features);
-      binaries.push_back(fb::CreateBinary(b, format, arch, features, b.CreateVector(bin.data)));
+      uint32_t crc = bin.crc32 ? *bin.crc32 : crc32Of(bin.data);
+      binaries.push_back(
+          fb::CreateBinary(b, format, arch, features, b.CreateVector(bin.data), crc));
     }
     auto target = b.CreateString(e.target);
     executables.push_back(fb::CreateExecutable(b, target, b.CreateVector(exports),
@@ -97,7 +124,8 @@ std::string hostArchName() {
 ModuleDesc testModule() {
   ModuleDesc m;
   ExecutableDesc e;
-  e.binaries.push_back(BinaryDesc{"elf-shared-object", hostArchName(), {}, testKernelLibrary()});
+  e.binaries.push_back(
+      BinaryDesc{"elf-shared-object", hostArchName(), {}, testKernelLibrary(), std::nullopt});
   m.executables.push_back(std::move(e));
   return m;
 }

@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,7 @@ struct ExportDesc {
   std::vector<uint32_t> workgroupCount{1, 1, 1};
   uint32_t bindingCount = 0;
   std::vector<uint32_t> workgroupSize{1, 1, 1};
+  uint32_t sharedMemoryBytes = 0;
 };
 
 struct BinaryDesc {
@@ -52,6 +54,8 @@ struct BinaryDesc {
   std::string arch;
   std::vector<std::string> features;
   std::vector<uint8_t> data;
+  /// Written as Binary.crc32; by default the crc32 of `data`.
+  std::optional<uint32_t> crc32;
 };
 
 struct ExecutableDesc {
@@ -61,14 +65,23 @@ struct ExecutableDesc {
 };
 
 struct ModuleDesc {
-  uint32_t version = 1;
+  uint32_t version = 2;
   std::string producer = "tessel-runtime-test";
   std::vector<FunctionDesc> functions;
   std::vector<ExecutableDesc> executables;
 };
 
-/// Serializes `module` as a .tmod file image.
+/// Serializes `module` as a .tmod file image: the FlatBuffer and its
+/// trailer (schema/module.fbs), as tessel-compile writes it.
 std::vector<uint8_t> buildModule(const ModuleDesc &module);
+/// The FlatBuffer alone, without the trailer (as schema version 1 wrote it).
+std::vector<uint8_t> buildFlatBuffer(const ModuleDesc &module);
+/// `flatBuffer` followed by its trailer.
+std::vector<uint8_t> sealModule(std::vector<uint8_t> flatBuffer);
+/// Bytes of the trailer.
+constexpr size_t kTrailerSize = 24;
+/// zlib's crc32.
+uint32_t crc32Of(const std::vector<uint8_t> &bytes);
 
 /// The bytes of the test kernel library (kernels/test_kernels.c).
 std::vector<uint8_t> testKernelLibrary();

@@ -1,11 +1,14 @@
 // tessel-run: loads a module, calls one function with inputs from the
 // command line and prints, saves or checks its results; optionally
 // benchmarks the call. Exit codes: 0 success, 1 failure or mismatch,
-// 2 usage error.
+// 2 usage error. --output files are written only when the run succeeds, each
+// through a temporary file renamed into place: a failed run leaves no file
+// and no partial one, and never replaces an existing one.
 #include "tessel/runtime/compare.h"
 #include "tessel/runtime/device.h"
 #include "tessel/runtime/module.h"
 #include "tessel/runtime/npy.h"
+#include "tessel/runtime/staged_files.h"
 
 #include <algorithm>
 #include <chrono>
@@ -33,7 +36,9 @@ const char kUsage[] =
                   [--tolerance=R] [--benchmark=N] [--print-module] [--help]
 
 Calls NAME (optional if the module has one function) with the inputs in
-order and prints each result, or writes them with --output (one per result).
+order and prints each result, or writes them with --output (one per result;
+written only if the whole run succeeds, so a failed run or a mismatch with
+--expected_output leaves existing files untouched).
   --device=NAME         cpu, cuda, or best (default): cuda if a CUDA device
                         is usable and the module has a cuda executable,
                         else cpu; the choice (and why) goes to stderr
@@ -257,11 +262,6 @@ int run(const Options &o) {
       return fail(invalidArgument("function '" + function->name() + "' has " +
                                   std::to_string(numResults) + " results but " +
                                   std::to_string(o.outputs.size()) + " --output flags were given"));
-    for (size_t i = 0; i < numResults; ++i) {
-      Status s = writeNpy(o.outputs[i], (*results)[i]);
-      if (!s.ok())
-        return fail(s);
-    }
   } else {
     for (size_t i = 0; i < numResults; ++i)
       std::printf("result[%zu]: %s\n", i, formatTensor((*results)[i]).c_str());
@@ -314,7 +314,20 @@ int run(const Options &o) {
                 fmtMs(s.max).c_str(), fmtMs(d.median).c_str(), fmtMs(d.min).c_str(),
                 fmtMs(d.max).c_str());
   }
-  return mismatch ? kExitFailure : 0;
+  if (mismatch)
+    return kExitFailure;
+
+  // Last, so that nothing is written unless everything above succeeded.
+  StagedFiles files;
+  for (size_t i = 0; i < o.outputs.size(); ++i) {
+    Status s = files.stage(o.outputs[i], encodeNpy((*results)[i]), "npy file");
+    if (!s.ok())
+      return fail(s);
+  }
+  Status s = files.commit();
+  if (!s.ok())
+    return fail(s);
+  return 0;
 }
 
 } // namespace

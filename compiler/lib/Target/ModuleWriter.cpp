@@ -2,7 +2,8 @@
 //
 // Turns each public function (a host program after dispatch formation) into
 // slots and an ordered list of dispatches, and writes it with the compiled
-// executables in the FlatBuffers format of schema/module.fbs.
+// executables in the FlatBuffers format of schema/module.fbs, followed by
+// the integrity trailer (crc32 of the FlatBuffer) the runtime checks first.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +15,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/CRC.h"
 
 #include "module_generated.h"
 
@@ -183,10 +186,27 @@ writeExecutable(flatbuffers::FlatBufferBuilder &fbb,
       features.push_back(fbb.CreateString(f));
     binaries.push_back(fb::CreateBinaryDirect(fbb, b.format.c_str(),
                                               b.arch.c_str(), &features,
-                                              &b.data));
+                                              &b.data, llvm::crc32(b.data)));
   }
   return fb::CreateExecutableDirect(fbb, image.target.c_str(), &exports,
                                     &binaries);
+}
+
+/// Appends the trailer of schema/module.fbs (mirrors the runtime's
+/// runtime/src/module/integrity.cpp): magic "TMODTAIL", trailer version 1,
+/// crc32 of the FlatBuffer, its length; little-endian.
+void appendTrailer(std::vector<uint8_t> &bytes) {
+  uint32_t crc = llvm::crc32(bytes);
+  uint64_t length = bytes.size();
+  const char magic[8] = {'T', 'M', 'O', 'D', 'T', 'A', 'I', 'L'};
+  bytes.insert(bytes.end(), magic, magic + 8);
+  auto put = [&](uint64_t v, int n) {
+    for (int i = 0; i < n; ++i)
+      bytes.push_back(static_cast<uint8_t>(v >> (8 * i)));
+  };
+  put(1, 4);
+  put(crc, 4);
+  put(length, 8);
 }
 
 } // namespace
@@ -224,6 +244,8 @@ mlir::tessel::writeModule(ModuleOp module,
   auto root = fb::CreateModuleDirect(fbb, kSchemaVersion, "tessel-compile",
                                      &functions, &exes);
   fb::FinishModuleBuffer(fbb, root);
-  return std::vector<uint8_t>(fbb.GetBufferPointer(),
-                              fbb.GetBufferPointer() + fbb.GetSize());
+  std::vector<uint8_t> bytes(fbb.GetBufferPointer(),
+                             fbb.GetBufferPointer() + fbb.GetSize());
+  appendTrailer(bytes);
+  return bytes;
 }

@@ -7,6 +7,7 @@
 #include "file_util.h"
 #include "hal/device.h"
 #include "module/function_program.h"
+#include "module/integrity.h"
 #include "module_generated.h"
 
 #include <set>
@@ -17,8 +18,13 @@ namespace {
 
 namespace fb = tessel::fb;
 
-// No real dispatch comes near this; a larger count means a corrupt file.
-constexpr uint64_t kMaxWorkgroups = uint64_t(1) << 40;
+// Limits on what a module may ask for. No real module comes near them; a
+// larger value means a damaged or hand-made file.
+constexpr uint64_t kMaxWorkgroups = uint64_t(1) << 40;  // per dispatch
+constexpr uint64_t kMaxWorkgroupThreads = 1024;         // x*y*z of workgroup_size
+constexpr uint32_t kMaxSharedMemoryBytes = 227 * 1024;  // the largest GPU opt-in
+constexpr uint32_t kMaxBindings = 4096;                 // per export
+constexpr size_t kMaxNameLength = 1024;
 
 template <typename T> std::string str(const T &v) { return std::to_string(v); }
 
@@ -56,24 +62,57 @@ convertTypes(const flatbuffers::Vector<flatbuffers::Offset<fb::TensorType>> *typ
   return out;
 }
 
-std::string name(const flatbuffers::String *s) { return s ? s->str() : std::string(); }
+// A name read from the file (function, export, target, format, arch,
+// feature): non-empty printable ASCII of bounded length, so that it can be
+// quoted in errors and passed to dlsym. Errors describe a bad name without
+// quoting it. `spaces`: whether ' ' is allowed.
+StatusOr<std::string> checkedName(const flatbuffers::String *s, const std::string &what,
+                                  bool spaces = false) {
+  if (!s || s->size() == 0)
+    return dataLoss(what + " is missing");
+  if (s->size() > kMaxNameLength)
+    return dataLoss(what + " is " + str(s->size()) + " bytes long (at most " +
+                    str(kMaxNameLength) + ")");
+  for (uint8_t c : *s)
+    if (c < (spaces ? 0x20 : 0x21) || c > 0x7e)
+      return dataLoss(what + " is not printable ASCII" + (spaces ? "" : " without spaces") +
+                      " (" + str(s->size()) + " bytes)");
+  return s->str();
+}
+
+// Free text from the file (the producer), shown but never trusted:
+// unprintable bytes become '?', and long text is cut.
+std::string printable(const flatbuffers::String *s) {
+  std::string out;
+  if (s)
+    for (uint8_t c : *s) {
+      if (out.size() == 64) {
+        out += "...";
+        break;
+      }
+      out += (c >= 0x20 && c < 0x7f) ? static_cast<char>(c) : '?';
+    }
+  return out;
+}
 
 // Converts and checks one executable; `index` is used in names and errors.
+// Checks every binary's checksum, so nothing reaches a driver unverified.
 StatusOr<hal::ExecutableSpec> convertExecutable(const fb::Executable *e, uint32_t index) {
   std::string ctx = "executable " + str(index);
-  if (!e || !e->target())
-    return dataLoss(ctx + " has no target");
+  if (!e)
+    return dataLoss(ctx + " is missing");
   hal::ExecutableSpec spec;
-  spec.name = str(index) + " (" + e->target()->str() + ")";
-  spec.target = e->target()->str();
+  TESSEL_ASSIGN_OR_RETURN(spec.target, checkedName(e->target(), ctx + ": target"));
+  spec.name = str(index) + " (" + spec.target + ")";
+  ctx = "executable " + spec.name;
   if (e->exports())
     for (uint32_t i = 0; i < e->exports()->size(); ++i) {
       const fb::Export *x = e->exports()->Get(i);
       std::string xctx = ctx + ": export " + str(i);
-      if (!x || !x->name() || x->name()->size() == 0)
-        return dataLoss(xctx + " has no name");
+      if (!x)
+        return dataLoss(xctx + " is missing");
       hal::ExportInfo info;
-      info.name = x->name()->str();
+      TESSEL_ASSIGN_OR_RETURN(info.name, checkedName(x->name(), xctx + ": name"));
       xctx += " '" + info.name + "'";
       if (!x->workgroup_count() || x->workgroup_count()->size() != 3)
         return dataLoss(xctx + ": workgroup_count must have 3 entries");
@@ -82,37 +121,59 @@ StatusOr<hal::ExecutableSpec> convertExecutable(const fb::Executable *e, uint32_
         info.workgroupCount[d] = x->workgroup_count()->Get(d);
         if (info.workgroupCount[d] == 0)
           return dataLoss(xctx + ": workgroup_count entries must be > 0");
-        total *= info.workgroupCount[d];
-        // Also keeps x*y*z from overflowing 64 bits in the drivers.
-        if (total > kMaxWorkgroups)
+        // Checked before multiplying, so x*y*z never overflows.
+        if (info.workgroupCount[d] > kMaxWorkgroups / total)
           return dataLoss(xctx + ": more than " + str(kMaxWorkgroups) + " workgroups");
+        total *= info.workgroupCount[d];
       }
       if (x->workgroup_size()) {
         if (x->workgroup_size()->size() != 3)
           return dataLoss(xctx + ": workgroup_size must have 3 entries");
-        for (uint32_t d = 0; d < 3; ++d)
+        uint64_t threads = 1;
+        for (uint32_t d = 0; d < 3; ++d) {
           info.workgroupSize[d] = x->workgroup_size()->Get(d);
+          if (info.workgroupSize[d] == 0 || info.workgroupSize[d] > kMaxWorkgroupThreads / threads)
+            return dataLoss(xctx + ": workgroup_size entries must be > 0 and multiply to at most " +
+                            str(kMaxWorkgroupThreads) + " threads");
+          threads *= info.workgroupSize[d];
+        }
       }
       info.bindingCount = x->binding_count();
+      if (info.bindingCount > kMaxBindings)
+        return dataLoss(xctx + ": " + str(info.bindingCount) + " bindings (at most " +
+                        str(kMaxBindings) + ")");
       info.sharedMemoryBytes = x->shared_memory_bytes();
+      if (info.sharedMemoryBytes > kMaxSharedMemoryBytes)
+        return dataLoss(xctx + ": " + str(info.sharedMemoryBytes) +
+                        " bytes of shared memory (at most " + str(kMaxSharedMemoryBytes) + ")");
       spec.exports.push_back(std::move(info));
     }
   if (e->binaries())
     for (uint32_t i = 0; i < e->binaries()->size(); ++i) {
       const fb::Binary *b = e->binaries()->Get(i);
-      if (!b || !b->format() || !b->arch())
-        return dataLoss(ctx + ": binary " + str(i) + " has no format or arch");
+      std::string bctx = ctx + ": binary " + str(i);
+      if (!b)
+        return dataLoss(bctx + " is missing");
       hal::BinaryInfo info;
-      info.format = b->format()->str();
-      info.arch = b->arch()->str();
+      TESSEL_ASSIGN_OR_RETURN(info.format, checkedName(b->format(), bctx + ": format"));
+      TESSEL_ASSIGN_OR_RETURN(info.arch, checkedName(b->arch(), bctx + ": arch"));
+      bctx = ctx + ": " + spec.target + " binary " + str(i) + " (" + info.format + " " +
+             info.arch + ")";
       if (b->features())
-        for (const flatbuffers::String *f : *b->features())
-          if (f)
-            info.features.push_back(f->str());
+        for (uint32_t f = 0; f < b->features()->size(); ++f) {
+          TESSEL_ASSIGN_OR_RETURN(std::string feature,
+                                  checkedName(b->features()->Get(f),
+                                              bctx + ": feature " + str(f)));
+          info.features.push_back(std::move(feature));
+        }
       if (b->data()) {
         info.data = b->data()->data();
         info.size = b->data()->size();
       }
+      uint32_t crc = detail::crc32Of(info.data, info.size);
+      if (crc != b->crc32())
+        return dataLoss(bctx + ": checksum mismatch: the binary is damaged (expected crc32 " +
+                        detail::hexCrc(b->crc32()) + ", got " + detail::hexCrc(crc) + ")");
       spec.binaries.push_back(std::move(info));
     }
   return spec;
@@ -122,10 +183,11 @@ StatusOr<hal::ExecutableSpec> convertExecutable(const fb::Executable *e, uint32_
 // ordinals are shared by all of them).
 StatusOr<detail::FunctionProgram> convertFunction(const fb::Function *f, uint32_t index,
                                                   const std::vector<hal::ExecutableSpec> &exes) {
-  if (!f || !f->name() || f->name()->size() == 0)
-    return dataLoss("function " + str(index) + " has no name");
+  if (!f)
+    return dataLoss("function " + str(index) + " is missing");
   detail::FunctionProgram p;
-  p.name = f->name()->str();
+  TESSEL_ASSIGN_OR_RETURN(p.name,
+                          checkedName(f->name(), "function " + str(index) + ": name", true));
   std::string ctx = "function '" + p.name + "'";
   auto fail = [&](const std::string &msg) { return dataLoss(ctx + ": " + msg); };
 
@@ -146,6 +208,9 @@ StatusOr<detail::FunctionProgram> convertFunction(const fb::Function *f, uint32_
       return fail(sctx + " is missing");
     detail::ProgramSlot slot;
     slot.byteSize = s->byte_size();
+    if (s->kind() != fb::SlotKind_Constant && s->data())
+      return fail(sctx + " is not a constant but carries " + str(s->data()->size()) +
+                  " bytes of data");
     switch (s->kind()) {
     case fb::SlotKind_Argument: {
       slot.kind = detail::ProgramSlot::Kind::Argument;
@@ -227,7 +292,7 @@ std::string describeModule(const fb::Module *m, const std::string &fileName,
                            const std::vector<detail::FunctionProgram> &programs,
                            const std::vector<hal::ExecutableSpec> &exes) {
   std::string s = "module '" + fileName + "': schema version " + str(m->version()) +
-                  ", producer '" + name(m->producer()) + "'\n";
+                  ", producer '" + printable(m->producer()) + "'\n";
   for (const detail::FunctionProgram &p : programs) {
     s += "function " + p.name + detail::formatSignature(p.arguments, p.results) + ": " + str(p.slots.size()) + " slots, " + str(p.dispatches.size()) + " dispatches\n";
   }
@@ -256,7 +321,9 @@ std::string describeModule(const fb::Module *m, const std::string &fileName,
   return s;
 }
 
-// Checks the file identifier, the FlatBuffers structure and the version.
+// Checks the file identifier, the trailer and checksum, the FlatBuffers
+// structure and the version, in that order: nothing in the file is read
+// before its checksum matches.
 StatusOr<const fb::Module *> verifyModule(const std::vector<uint8_t> &bytes,
                                           const std::string &fileName) {
   std::string file = "module file '" + fileName + "'";
@@ -269,9 +336,26 @@ StatusOr<const fb::Module *> verifyModule(const std::vector<uint8_t> &bytes,
     return dataLoss(file + " is not a Tessel module (file identifier '" + id +
                     "', expected '" + fb::ModuleIdentifier() + "')");
   }
-  flatbuffers::Verifier verifier(bytes.data(), bytes.size());
+  if (!detail::hasTrailer(bytes)) {
+    // Modules of schema version 1 had no trailer: name the version if the
+    // file is one (the verifier makes reading it safe).
+    flatbuffers::Verifier verifier(bytes.data(), bytes.size());
+    if (fb::VerifyModuleBuffer(verifier)) {
+      uint32_t version = fb::GetModule(bytes.data())->version();
+      if (version >= 1 && version < kSchemaVersion)
+        return failedPrecondition(file + " has schema version " + str(version) +
+                                  " (no checksums) but this runtime reads version " +
+                                  str(kSchemaVersion) + ": recompile it with tessel-compile");
+    }
+    return dataLoss("truncated or corrupt " + file +
+                    ": the integrity trailer at its end is missing (the file was cut short, "
+                    "or bytes were appended)");
+  }
+  TESSEL_ASSIGN_OR_RETURN(size_t size, detail::checkTrailer(bytes, file));
+  flatbuffers::Verifier verifier(bytes.data(), size);
   if (!fb::VerifyModuleBuffer(verifier))
-    return dataLoss("truncated or corrupt " + file + ": flatbuffer verification failed");
+    return dataLoss("corrupt " + file + ": flatbuffer verification failed (the checksum "
+                    "matches: the writer produced a bad file)");
   const fb::Module *m = fb::GetModule(bytes.data());
   if (m->version() != kSchemaVersion)
     return failedPrecondition(file + " has schema version " + str(m->version()) +
@@ -286,9 +370,13 @@ StatusOr<std::vector<std::string>> Module::executableTargets(const std::string &
   TESSEL_ASSIGN_OR_RETURN(const fb::Module *m, verifyModule(bytes, path));
   std::vector<std::string> targets;
   if (m->executables())
-    for (const fb::Executable *e : *m->executables())
-      if (e && e->target())
-        targets.push_back(e->target()->str());
+    for (uint32_t i = 0; i < m->executables()->size(); ++i) {
+      const fb::Executable *e = m->executables()->Get(i);
+      auto target = checkedName(e ? e->target() : nullptr, "executable " + str(i) + ": target");
+      if (!target.ok())
+        return target.status().withContext("module file '" + path + "'");
+      targets.push_back(std::move(target).value());
+    }
   return targets;
 }
 
@@ -321,6 +409,11 @@ StatusOr<ParsedModule> parseModule(const std::vector<uint8_t> &bytes,
       auto spec = convertExecutable(m->executables()->Get(i), i);
       if (!spec.ok())
         return spec.status().withContext(file);
+      if (!parsed.exes.empty() && spec->exports.size() != parsed.exes[0].exports.size())
+        return dataLoss(file + ": executable " + spec->name + " has " +
+                        str(spec->exports.size()) + " exports but executable " +
+                        parsed.exes[0].name + " has " + str(parsed.exes[0].exports.size()) +
+                        " (export i of every executable serves dispatch ordinal i)");
       parsed.exes.push_back(std::move(spec).value());
     }
   std::set<std::string> names;

@@ -29,7 +29,7 @@
 namespace tessel::rt {
 
 /// The schema version this runtime reads (schema/module.fbs).
-constexpr uint32_t kSchemaVersion = 1;
+constexpr uint32_t kSchemaVersion = 2;
 
 /// Where the time of one call went, in milliseconds.
 struct CallTimings {

@@ -58,6 +58,17 @@ Status checkElf(const uint8_t *data, size_t size) {
   return Status();
 }
 
+// dlerror() text can quote strings from the image (symbol names): keep it
+// printable and bounded.
+std::string printable(const char *text) {
+  std::string out;
+  for (; text && *text && out.size() < 512; ++text) {
+    unsigned char c = static_cast<unsigned char>(*text);
+    out += (c >= 0x20 && c < 0x7f) ? static_cast<char>(c) : '?';
+  }
+  return out;
+}
+
 bool writeAll(int fd, const uint8_t *data, size_t size) {
   while (size > 0) {
     ssize_t n = ::write(fd, data, size);
@@ -97,7 +108,7 @@ StatusOr<void *> dlopenImage(const uint8_t *data, size_t size, int &fd) {
     return internalError(std::string("cannot write the shared object: ") + std::strerror(err));
   }
   void *handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  std::string error = handle ? "" : ::dlerror();
+  std::string error = handle ? "" : printable(::dlerror());
   if (!tempPath.empty()) {
     ::unlink(tempPath.c_str());
     ::close(fd);

@@ -1,0 +1,29 @@
+//===- SourceGuards.h - source checks run before the MLIR parser -*- C++ -*-===//
+//
+// Upstream MLIR 22 crashes on some malformed inputs instead of reporting
+// them (a parse failure its custom parsers do not check). These checks
+// find such inputs in the source text first and report them with a
+// location, so that tessel-compile never crashes on them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_INPUT_SOURCEGUARDS_H
+#define TESSEL_INPUT_SOURCEGUARDS_H
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/Support/SourceMgr.h"
+
+namespace mlir::tessel {
+
+/// Emits an error (at the offending text) and fails for inputs known to
+/// crash the parser:
+/// - `dimensions = ` / `permutation = ` (linalg.reduce, broadcast,
+///   transpose in custom form) not followed by `[` integers `]`: MLIR 22's
+///   parser stores the null attribute of a failed parse and crashes.
+LogicalResult checkSourceForParserHazards(const llvm::SourceMgr &sourceMgr,
+                                          MLIRContext *context);
+
+} // namespace mlir::tessel
+
+#endif

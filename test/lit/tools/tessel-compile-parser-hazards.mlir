@@ -1,0 +1,19 @@
+// Inputs that crash upstream MLIR 22's parser get a located error from
+// tessel-compile's source guards instead (a malformed `dimensions` or
+// `permutation` list of linalg.reduce / broadcast / transpose).
+// RUN: not tessel-compile %s -o %t.tmod 2>&1 | FileCheck %s
+// RUN: not test -e %t.tmod
+// CHECK: tessel-compile-parser-hazards.mlir:[[@LINE+5]]:73: error: malformed 'dimensions' list: expected '[' integers separated by ',' ']'
+// CHECK: tessel-compile-parser-hazards.mlir:[[@LINE+10]]:79: error: malformed 'permutation' list
+// Comments and strings are not checked: dimensions = [oops
+func.func @f(%h: tensor<3x5xi16>, %t: tensor<3x5xf32>) -> (tensor<3xi16>, tensor<5x3xf32>) {
+  %e = tensor.empty() : tensor<3xi16>
+  %r = linalg.reduce ins(%h : tensor<3x5xi16>) outs(%e : tensor<3xi16>) dimensions = [1 oops
+    (%in: i16, %acc: i16) {
+      %m = arith.maxsi %in, %acc : i16
+      linalg.yield %m : i16
+    }
+  %e2 = tensor.empty() : tensor<5x3xf32>
+  %p = linalg.transpose ins(%t : tensor<3x5xf32>) outs(%e2 : tensor<5x3xf32>) permutation = [1, ]
+  return %r, %p : tensor<3xi16>, tensor<5x3xf32>
+}

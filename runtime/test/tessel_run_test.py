@@ -255,6 +255,53 @@ class TesselRunTest(unittest.TestCase):
         self.assertEqual(os.stat(out).st_mode & 0o777, 0o640)
         self.assertEqual(sorted(os.listdir(self.dir)), sorted(listing + ["o2.npy"]))
 
+    def test_cuda_driver_fallback(self):
+        # A missing, too old or incomplete CUDA driver (TESSEL_CUDA_LIBRARY
+        # names the library; fake_cuda/fake_cuda.c builds the stand-ins):
+        # the default device says why and runs dual.tmod (cpu + cuda
+        # executables) on the cpu; --device=cuda is an error that says why.
+        fake = os.environ.get("TESSEL_FAKE_CUDA_DIR")
+        if not fake:
+            self.skipTest("TESSEL_FAKE_CUDA_DIR not set")
+        dual = os.path.join(self.dir, "dual.tmod")
+        args = ["--input=2x3xf32=1,2,3,4,5,6", "--input=2x3xf32=10"]
+        kernels = os.environ.get("TESSEL_TEST_KERNELS", "/nonexistent/libtessel_test_kernels.so")
+        cases = [
+            (self.path("no/such/libcuda.so.1"),
+             r"cuda: no CUDA driver/device available \(%s not found: .*No such file" %
+             self.path("no/such/libcuda.so.1")),
+            (os.path.join(fake, "libfake_cuda_old.so"),
+             r"cuda: no CUDA driver/device available \(the CUDA driver is too old: it supports "
+             r"CUDA 11\.4 \(11040\) but this runtime needs CUDA 12\.0 \(12000\) or newer; "
+             r"update the NVIDIA driver\)"),
+            (os.path.join(fake, "libfake_cuda_nosym.so"),
+             r"\(.*libfake_cuda_nosym\.so \(CUDA 12\.4 \(12040\)\) lacks cuGraphLaunch: the "
+             r"driver is too old or not a complete CUDA driver\)"),
+            (os.path.join(fake, "libfake_cuda_nodevice.so"),
+             r"\(cuInit failed: CUDA_ERROR_NO_DEVICE \(no CUDA-capable device is detected\)\)"),
+            (os.path.join(fake, "libfake_cuda_zero.so"),
+             r"\(the driver reports no CUDA device\)"),
+            (kernels, r"lacks cuDriverGetVersion: not a CUDA driver library\)"),
+        ]
+        for library, why in cases:
+            env = dict(os.environ, TESSEL_CUDA_LIBRARY=library)
+            p = subprocess.run([TESSEL_RUN, dual] + args, capture_output=True, text=True,
+                               timeout=60, env=env)
+            self.assertEqual(p.returncode, 0, library + ": " + p.stderr)
+            self.assertEqual(p.stdout, "result[0]: 2x3xf32=[[11 12 13][14 15 16]]\n")
+            self.assertRegex(p.stderr, r"^tessel-run: device cpu \(\d+ threads?\) \u2014 cuda: no "
+                                       r"CUDA driver/device available \(")
+            self.assertRegex(p.stderr, why)
+            self.assertNotIn("error", p.stderr)
+            # Asking for cuda explicitly is an error with the same reason.
+            p = subprocess.run([TESSEL_RUN, dual, "--device=cuda"] + args, capture_output=True,
+                               text=True, timeout=60, env=env)
+            self.assertEqual(p.returncode, 1, library + ": " + p.stderr)
+            self.assertRegex(p.stderr, r"^tessel-run: error: cuda: no CUDA driver/device "
+                                       r"available \(")
+            self.assertRegex(p.stderr, why)
+            self.assertEqual(p.stdout, "")
+
     def test_bench_overheads(self):
         # tessel-bench's startup and host-overhead modes (TESSEL_BENCH: its path).
         bench = os.environ.get("TESSEL_BENCH")

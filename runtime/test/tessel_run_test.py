@@ -302,6 +302,38 @@ class TesselRunTest(unittest.TestCase):
             self.assertRegex(p.stderr, why)
             self.assertEqual(p.stdout, "")
 
+    def test_memory_limit(self):
+        # TESSEL_DEVICE_MEMORY_LIMIT caps a device's buffers: running out is
+        # a clear error naming the slot, the size and the device, not a crash.
+        args = [self.add, "--input=2x3xf32=1", "--input=2x3xf32=2"]
+        def run(limit, *extra):
+            env = dict(os.environ, TESSEL_DEVICE_MEMORY_LIMIT=limit)
+            return subprocess.run([TESSEL_RUN] + args + list(extra), capture_output=True,
+                                  text=True, timeout=60, env=env)
+        # add: an 8-byte constant at load, then 3 slots of 24 bytes per call.
+        p = run("80", "--device=cpu")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("result[0]: 2x3xf32=[[3 3 3][3 3 3]]", p.stdout)
+        self.assertRegex(p.stderr, r"device cpu \(\d+ threads?, memory limit 80 bytes\)")
+        p = run("79", "--device=cpu")
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn("tessel-run: error: function 'add': slot 3: cpu: cannot allocate 24 bytes: "
+                      "the device memory limit of 79 bytes would be exceeded (56 bytes in use",
+                      p.stderr)
+        p = run("4", "--device=cpu")
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertRegex(p.stderr, r"error: module file '.*add.tmod': function 'add': constant "
+                                   r"slot 0: cpu: cannot allocate 8 bytes: the device memory "
+                                   r"limit of 4 bytes")
+        p = run("1G", "--device=cpu", "--benchmark=3")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("memory limit 1 GiB", p.stderr)
+        for bad in ("lots", "0", "-5", "12X", "99999999999999999999"):
+            p = run(bad)
+            self.assertEqual(p.returncode, 1, bad + ": " + p.stderr)
+            self.assertIn("TESSEL_DEVICE_MEMORY_LIMIT='%s' is not a positive byte count" % bad,
+                          p.stderr)
+
     def test_bench_overheads(self):
         # tessel-bench's startup and host-overhead modes (TESSEL_BENCH: its path).
         bench = os.environ.get("TESSEL_BENCH")

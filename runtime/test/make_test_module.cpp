@@ -5,6 +5,9 @@
 //   OUTDIR/dual.tmod   add(2x3xf32, 2x3xf32) -> 2x3xf32 with a cpu and a cuda
 //                      executable (the CTS kernels' PTX), so that
 //                      tessel-run's default device tries cuda first
+//   OUTDIR/big.tmod    add(4194304xf32, 4194304xf32): a call takes
+//                      milliseconds (16 MiB per tensor), for tests that
+//                      signal a running tessel-run
 #include "test_module_builder.h"
 
 #include <cstdio>
@@ -58,9 +61,12 @@ int main(int argc, char **argv) {
     ModuleDesc dual = testModule();
     addAddFunction(dual, "add", {2, 3});
     addCudaExecutable(dual);
+    ModuleDesc big = testModule();
+    addAddFunction(big, "add", {4194304});
     return write(dir + "/add.tmod", buildModule(single)) &&
                    write(dir + "/multi.tmod", buildModule(multi)) &&
-                   write(dir + "/dual.tmod", buildModule(dual))
+                   write(dir + "/dual.tmod", buildModule(dual)) &&
+                   write(dir + "/big.tmod", buildModule(big))
                ? 0
                : 1;
   } catch (const std::exception &e) {

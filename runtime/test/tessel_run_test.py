@@ -9,6 +9,7 @@ multi.tmod (add, and add_scale(7xf32, 7xf32) -> ((a+b)*2, a+b)) into a fresh
 directory under WORKDIR for every test, so tests may run in parallel.
 """
 import os
+import signal
 import struct
 import subprocess
 import sys
@@ -333,6 +334,102 @@ class TesselRunTest(unittest.TestCase):
             self.assertEqual(p.returncode, 1, bad + ": " + p.stderr)
             self.assertIn("TESSEL_DEVICE_MEMORY_LIMIT='%s' is not a positive byte count" % bad,
                           p.stderr)
+
+    def start_and_signal(self, args, sig, wait_for, env=None, delay=0.3):
+        """Starts tessel-run, waits for a stderr line containing `wait_for`, sleeps
+        `delay` s, sends `sig` and returns (returncode, stderr, files in the
+        directory just before the signal)."""
+        import time
+        p = subprocess.Popen([TESSEL_RUN] + args, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, text=True, env=env)
+        try:
+            lines = []
+            while True:
+                line = p.stderr.readline()
+                self.assertTrue(line, "tessel-run ended before '%s': %s" % (wait_for, lines))
+                lines.append(line)
+                if wait_for in line:
+                    break
+            time.sleep(delay)
+            before = sorted(os.listdir(self.dir))
+            self.assertIsNone(p.poll(), "tessel-run finished before the signal")
+            p.send_signal(sig)
+            rest = p.stderr.read()
+            rc = p.wait(timeout=30)
+        finally:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+        return rc, "".join(lines) + rest, before
+
+    def test_interrupt_leaves_no_output(self):
+        # SIGINT/SIGTERM/SIGHUP in the middle of a long run (--benchmark):
+        # the process dies of the signal (a shell shows 130 for SIGINT), an
+        # existing output is byte for byte as it was, a new one does not
+        # appear, and no temporary file is left.
+        # big.tmod: 16 MiB tensors, so that each call takes milliseconds and
+        # --benchmark=1000000 runs for hours.
+        out, new = self.path("o.npy"), self.path("new.npy")
+        big = os.path.join(self.dir, "big.tmod")
+        with open(out, "wb") as f:
+            f.write(b"an existing output\n")
+        with open(out, "rb") as f:
+            good = f.read()
+        listing = sorted(os.listdir(self.dir))
+        long_run = [big, "--input=4194304xf32=1", "--input=4194304xf32=2",
+                    "--benchmark=1000000"]
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            rc, err, _ = self.start_and_signal(long_run + ["--output=@" + out], sig,
+                                               "tessel-run: device", delay=0.5)
+            self.assertEqual(rc, -sig, err)
+            with open(out, "rb") as f:
+                self.assertEqual(f.read(), good)
+            self.assertEqual(sorted(os.listdir(self.dir)), listing, sig)
+            rc, err, _ = self.start_and_signal(long_run + ["--output=@" + new], sig,
+                                               "tessel-run: device", delay=0.5)
+            self.assertEqual(rc, -sig, err)
+            with open(out, "rb") as f:
+                self.assertEqual(f.read(), good)
+            self.assertEqual(sorted(os.listdir(self.dir)), listing, sig)
+        # The shell's view: 128 + SIGINT (job control on, so that the
+        # background job does not start with SIGINT ignored).
+        sh = subprocess.Popen(["/bin/bash", "-c", 'set -m; "$0" "$@" & pid=$!; sleep 1; '
+                               'kill -INT $pid; wait $pid; echo "exit $?"',
+                               TESSEL_RUN, *long_run, "--output=@" + out],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        self.assertIn("exit 130", sh.communicate(timeout=60)[0])
+        self.assertEqual(sorted(os.listdir(self.dir)), listing)
+
+    def test_interrupt_while_staging(self):
+        # The signal arrives after the outputs were written to their
+        # temporary files and before the rename (the test hook
+        # TESSEL_RUN_TEST_PAUSE_BEFORE_COMMIT stops tessel-run there): the
+        # handler removes the temporaries and the process dies of the signal.
+        out, new = self.path("o.npy"), self.path("new.npy")
+        args = [self.multi, "--function=add_scale", "--input=7xf32=1", "--input=7xf32=2"]
+        p = self.run_tool(*args, "--output=@" + out, "--output=@" + self.path("o2.npy"))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(out, "rb") as f:
+            good = f.read()
+        listing = sorted(os.listdir(self.dir))
+        env = dict(os.environ, TESSEL_RUN_TEST_PAUSE_BEFORE_COMMIT="1")
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            rc, err, before = self.start_and_signal(
+                args[:2] + ["--input=7xf32=5", "--input=7xf32=5", "--output=@" + out,
+                            "--output=@" + new], sig, "outputs staged", env=env, delay=0.05)
+            temps = [f for f in before if ".tmp-" in f]
+            self.assertEqual(len(temps), 2, before)  # the hook really paused with both staged
+            self.assertEqual(rc, -sig, err)
+            with open(out, "rb") as f:
+                self.assertEqual(f.read(), good)
+            self.assertEqual(sorted(os.listdir(self.dir)), listing, sig)
+        # Without a signal the same run commits both files.
+        env["TESSEL_RUN_TEST_PAUSE_BEFORE_COMMIT"] = ""
+        p = subprocess.run([TESSEL_RUN] + args[:2] + ["--input=7xf32=5", "--input=7xf32=5",
+                           "--output=@" + out, "--output=@" + new], capture_output=True,
+                           text=True, timeout=60, env=env)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(read_npy_f32(new)[1], [10.0] * 7)
 
     def test_bench_overheads(self):
         # tessel-bench's startup and host-overhead modes (TESSEL_BENCH: its path).

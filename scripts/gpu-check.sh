@@ -124,7 +124,7 @@ cts_step() {
   # Into a file first: a pipe into head would cut the log short.
   timeout "$(step_timeout 120)" "$DIR/bin/tessel-hal-cts" --gtest_filter="$filter" >"$log" 2>&1
   local rc=$?
-  grep -E '^\[  (FAILED|SKIPPED) \]|^\[==========\]|^\[  PASSED  \]|fault reported as|^device:|Failure|Expected|Which is|: error|skipped: |does not support' "$log" |
+  grep -E '^\[  (FAILED|SKIPPED) \]|^\[==========\]|^\[  PASSED  \]|fault reported as|failed after [0-9]+ GiB|^device:|Failure|Expected|Which is|: error|skipped: |does not support' "$log" |
     grep -vE '^\[  (FAILED|SKIPPED) \] .*[^)]$' | cut -c1-300 | head -60
   # What each failure said (the lines after gtest's "file:line: Failure").
   grep -A8 -E ': Failure$' "$log" | cut -c1-400 | head -60
@@ -261,7 +261,7 @@ EOF
     log=$(mktemp)
     echo "=== memcheck cts (cuda graph+stream)"
     timeout "$(step_timeout 150)" "$wrap/tessel-hal-cts" \
-      --gtest_filter='*/cuda_graph:*/cuda_stream:CudaDriverTest.*-*KernelFault*' >"$log" 2>&1
+      --gtest_filter='*/cuda_graph:*/cuda_stream:CudaDriverTest.*-*KernelFault*:*ExhaustDeviceMemory*' >"$log" 2>&1
     local rc=$?
     grep -E '^=========|^\[  FAILED  \]|^\[  PASSED  \]' "$log" | cut -c1-300 | head -40
     local pass fail skip status=ok

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "hal/device.h"
+#include "tessel/runtime/device.h"
 
 #include <functional>
 #include <map>
@@ -27,6 +28,9 @@ struct CtsDriver {
   /// Creates a device. A kUnavailable error skips the driver's tests (the
   /// machine has no such device) when `optional`, and fails them otherwise.
   std::function<StatusOr<std::shared_ptr<hal::Device>>()> create;
+  /// Creates a device with `options` (the driver's own settings, such as
+  /// the cuda command buffer mode, are filled in).
+  std::function<StatusOr<std::shared_ptr<hal::Device>>(DeviceOptions)> createWith;
   bool optional = false;
   /// Binaries holding the test kernels (add_f32, scale_f32, exp_f32,
   /// wg_ids_i32, step_u32 and, where supported, fault_write); the data has

@@ -32,11 +32,15 @@ std::vector<CtsDriver> makeDrivers() {
   cpu.name = "cpu";
   cpu.target = "cpu";
   cpu.create = [] { return hal::createCpuDevice(DeviceOptions{}); };
+  cpu.createWith = [](DeviceOptions o) { return hal::createCpuDevice(o); };
   cpu.kernelBinaries = {hal::BinaryInfo{"elf-shared-object", hostArch(), {}, cts_kernels_cpu,
                                         cts_kernels_cpu_size}};
   cpu.unsupported = {
       {"fault_reporting", "cpu kernels run in the runtime's process: a faulting kernel crashes "
                           "it, there is no memory protection to report from"},
+      {"exhaust_memory", "exhausting host memory would take the test machine's RAM (and the "
+                         "OOM killer) with it; MemoryLimitIsEnforced and "
+                         "OutOfMemoryIsAClearError cover the cpu"},
   };
   drivers.push_back(cpu);
 
@@ -47,6 +51,10 @@ std::vector<CtsDriver> makeDrivers() {
     cuda.optional = true;
     std::string m = mode;
     cuda.create = [m] { return hal::createCudaDevice(DeviceOptions{m}); };
+    cuda.createWith = [m](DeviceOptions o) {
+      o.cudaCommandBuffer = m;
+      return hal::createCudaDevice(o);
+    };
     // PTX first in the list: selection must still prefer the exact cubin.
     cuda.kernelBinaries = {
         hal::BinaryInfo{"ptx", "sm_80", {}, cts_kernels_sm80_ptx, cts_kernels_sm80_ptx_size},

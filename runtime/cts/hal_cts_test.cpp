@@ -101,12 +101,116 @@ TEST_P(HalCts, BufferRangeChecks) {
   EXPECT_FALSE(b->write(SIZE_MAX, data, 2).ok());
 }
 
-TEST_P(HalCts, HugeAllocationIsAnError) {
-  auto b = allocate(size_t(1) << 60);
+// Runs step_u32 over 1000 random values on `dev` and checks the result:
+// after an allocation failure the device must still run work.
+void expectDispatchWorks(hal::Device &dev, hal::Executable &exe, std::mt19937 &r) {
+  const int64_t n = 1000;
+  std::vector<uint32_t> init(n);
+  for (auto &v : init)
+    v = r();
+  auto count = dev.allocate(sizeof(int64_t));
+  auto acc = dev.allocate(n * sizeof(uint32_t));
+  CTS_ASSERT_OK(count);
+  CTS_ASSERT_OK(acc);
+  CTS_ASSERT_OK((*count)->write(0, &n, sizeof(n)));
+  CTS_ASSERT_OK((*acc)->write(0, init.data(), n * sizeof(uint32_t)));
+  auto cb = dev.createCommandBuffer();
+  CTS_ASSERT_OK(cb->dispatch(exe, kStep, {workgroupsFor(n), 1, 1}, {count->get(), acc->get()}));
+  CTS_ASSERT_OK(dev.submitAndWait(*cb));
+  std::vector<uint32_t> got(n), want = init;
+  for (auto &v : want)
+    v = step(v);
+  CTS_ASSERT_OK((*acc)->read(0, got.data(), n * sizeof(uint32_t)));
+  EXPECT_EQ(firstMismatch(got, want), -1);
+}
+
+// Checks an allocation failure: kResourceExhausted, and the message names
+// the size and the device.
+void expectOutOfMemory(const CtsDriver &driver, const Status &s, uint64_t size) {
+  EXPECT_EQ(s.code(), StatusCode::kResourceExhausted) << s.toString();
+  EXPECT_NE(s.message().find("cannot allocate " + std::to_string(size) + " bytes") ,
+            std::string::npos) << s.message();
+  EXPECT_NE(s.message().find(driver.target), std::string::npos) << s.message();
+  if (driver.target == "cuda") {
+    EXPECT_NE(s.message().find("cuda device "), std::string::npos) << s.message();
+  }
+}
+
+TEST_P(HalCts, OutOfMemoryIsAClearError) {
+  // 2^60 bytes: more than any device or host has, refused without
+  // touching real memory.
+  const uint64_t huge = uint64_t(1) << 60;
+  auto b = allocate(huge);
   ASSERT_FALSE(b.ok());
-  EXPECT_FALSE(b.status().message().empty());
-  // The device is still usable afterwards.
+  expectOutOfMemory(driver(), b.status(), huge);
+  EXPECT_NE(b.status().message().find("1 EiB"), std::string::npos) << b.status().message();
+  std::printf("2^60 bytes: %s\n", b.status().message().c_str());
+  // The device is still usable afterwards: an allocation and a dispatch.
   CTS_ASSERT_OK(allocate(64));
+  CTS_ASSERT_OK_AND_ASSIGN(auto exe, kernels());
+  std::mt19937 r = rng();
+  expectDispatchWorks(device(), *exe, r);
+}
+
+TEST_P(HalCts, MemoryLimitIsEnforced) {
+  // A device of its own with a 64 MiB cap (DeviceOptions::memoryLimit, or
+  // TESSEL_DEVICE_MEMORY_LIMIT): allocate 4 MiB chunks until one fails.
+  const uint64_t limit = 64 << 20, chunk = 4 << 20;
+  DeviceOptions options;
+  options.memoryLimit = limit;
+  CTS_ASSERT_OK_AND_ASSIGN(auto dev, driver().createWith(options));
+  EXPECT_NE(dev->description().find("memory limit 64 MiB"), std::string::npos)
+      << dev->description();
+  std::vector<std::shared_ptr<hal::Buffer>> held;
+  Status failure;
+  for (int i = 0; i < 100 && failure.ok(); ++i) {
+    auto b = dev->allocate(chunk);
+    if (b.ok())
+      held.push_back(*b);
+    else
+      failure = b.status();
+  }
+  EXPECT_EQ(held.size(), limit / chunk);
+  ASSERT_FALSE(failure.ok());
+  expectOutOfMemory(driver(), failure, chunk);
+  EXPECT_NE(failure.message().find("memory limit of 67108864 bytes (64 MiB) would be exceeded "
+                                   "(64 MiB in use"),
+            std::string::npos) << failure.message();
+  std::printf("limit: %s\n", failure.message().c_str());
+  // Freeing makes room again; work still runs.
+  held.pop_back();
+  CTS_ASSERT_OK(dev->allocate(chunk));
+  held.clear();
+  CTS_ASSERT_OK_AND_ASSIGN(auto exe, dev->prepareExecutable(kernelSpec(driver(), kKernels)));
+  std::mt19937 r = rng();
+  expectDispatchWorks(*dev, *exe, r);
+  CTS_ASSERT_OK_AND_ASSIGN(auto all, dev->allocate(limit - 64 * 1024));
+}
+
+TEST_P(HalCts, ExhaustDeviceMemory) {
+  CTS_REQUIRE("exhaust_memory");
+  // Real exhaustion: 1 GiB chunks until the driver refuses one (at most
+  // 1 TiB), then free them and check that the device still allocates and
+  // runs a dispatch.
+  const uint64_t chunk = uint64_t(1) << 30;
+  std::vector<std::shared_ptr<hal::Buffer>> held;
+  Status failure;
+  for (int i = 0; i < 1024 && failure.ok(); ++i) {
+    auto b = allocate(chunk);
+    if (b.ok())
+      held.push_back(*b);
+    else
+      failure = b.status();
+  }
+  ASSERT_FALSE(failure.ok()) << "1 TiB allocated without a failure";
+  EXPECT_GT(held.size(), 0u) << failure.message();
+  expectOutOfMemory(driver(), failure, chunk);
+  std::printf("failed after %zu GiB: %s\n", held.size(), failure.message().c_str());
+  held.clear();
+  CTS_ASSERT_OK(allocate(chunk));
+  CTS_ASSERT_OK_AND_ASSIGN(auto exe, kernels());
+  std::mt19937 r = rng();
+  expectDispatchWorks(device(), *exe, r);
 }
 
 TEST_P(HalCts, MapGivesAlignedHostPointer) {

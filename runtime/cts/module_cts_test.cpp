@@ -8,7 +8,9 @@
 #include "test_module_builder.h"
 #include "tessel/runtime/module.h"
 
+#include <atomic>
 #include <set>
+#include <thread>
 
 namespace tessel::rt::cts {
 namespace {
@@ -116,6 +118,70 @@ TEST_P(ModuleCts, FunctionsRunThroughTheHal) {
   HostTensor a = randomVector(r);
   CTS_ASSERT_OK_AND_ASSIGN(auto id, module->call("identity", {a}));
   EXPECT_EQ(id[0].bytes, a.bytes);
+}
+
+TEST_P(ModuleCts, ConcurrentCallsFromManyThreads) {
+  // 8 host threads x 50 calls of one module's functions on one device, each
+  // call on inputs of its own; every result is compared with the values
+  // computed here. Calls share the device, the executable and the constant
+  // slots; argument and transient slots are per call.
+  constexpr int kThreads = 8, kCalls = 50;
+  auto dev = std::make_shared<Device>(device_);
+  CTS_ASSERT_OK_AND_ASSIGN(auto module,
+                           Module::loadBytes(dev, buildModule(moduleFor(allDrivers())), "cts.tmod"));
+  std::atomic<int> failures{0}, done{0};
+  std::vector<std::string> firstError(kThreads);
+  auto worker = [&](int t) {
+    std::mt19937 r(1000 + t);
+    for (int c = 0; c < kCalls; ++c) {
+      HostTensor a = randomVector(r), b = randomVector(r);
+      std::string where = "thread " + std::to_string(t) + " call " + std::to_string(c);
+      auto fail = [&](const std::string &why) {
+        failures.fetch_add(1);
+        if (firstError[t].empty()) // each thread writes only its own entry
+          firstError[t] = where + ": " + why;
+      };
+      if (c % 5 == 4) { // the other function now and then
+        auto id = module->call("identity", {a});
+        if (!id.ok())
+          fail(id.status().toString());
+        else if ((*id)[0].bytes != a.bytes)
+          fail("identity returned other values");
+        continue;
+      }
+      auto results = module->call("add_scale", {a, b});
+      if (!results.ok()) {
+        fail(results.status().toString());
+        continue;
+      }
+      std::vector<float> av = floats(a), bv = floats(b), sum(kN), scaled(kN);
+      for (int64_t i = 0; i < kN; ++i) {
+        sum[i] = av[i] + bv[i];
+        scaled[i] = sum[i] * kFactor;
+      }
+      if (results->size() != 4)
+        fail(std::to_string(results->size()) + " results");
+      else if (long bad = firstMismatch(floats((*results)[0]), scaled); bad >= 0)
+        fail("result 0 differs at element " + std::to_string(bad));
+      else if (long bad = firstMismatch(floats((*results)[1]), sum); bad >= 0)
+        fail("result 1 differs at element " + std::to_string(bad));
+      else if ((*results)[2].bytes != a.bytes)
+        fail("result 2 is not argument 0");
+      else if (floats((*results)[3]) != std::vector<float>{kFactor})
+        fail("result 3 is not the constant");
+      else
+        done.fetch_add(1);
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back(worker, t);
+  for (std::thread &th : threads)
+    th.join();
+  for (const std::string &e : firstError)
+    EXPECT_TRUE(e.empty()) << e;
+  EXPECT_EQ(failures.load(), 0);
+  EXPECT_EQ(done.load(), kThreads * (kCalls - kCalls / 5));
 }
 
 TEST_P(ModuleCts, MissingTargetNamesTheAvailableOnes) {

@@ -4,7 +4,9 @@
 
 #include "tessel/runtime/staged_files.h"
 
+#include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
@@ -53,11 +55,78 @@ bool writeAll(int fd, const uint8_t *data, size_t size) {
   return true;
 }
 
+// Temporary files that exist (or are about to), in a fixed table that a
+// signal handler can walk without locks or allocation. A slot's state goes
+// free -> claimed (path being written) -> live (handler may unlink) -> free.
+constexpr int kMaxTracked = 64;
+constexpr size_t kMaxTrackedPath = 4096;
+enum : int { kFree = 0, kClaimed = 1, kLive = 2 };
+struct TrackedTemp {
+  std::atomic<int> state{kFree};
+  char path[kMaxTrackedPath];
+};
+static_assert(std::atomic<int>::is_always_lock_free, "the signal handler needs lock-free atomics");
+TrackedTemp gTracked[kMaxTracked];
+
+int track(const std::string &path) {
+  if (path.size() >= kMaxTrackedPath)
+    return -1;
+  for (int i = 0; i < kMaxTracked; ++i) {
+    int expected = kFree;
+    if (gTracked[i].state.compare_exchange_strong(expected, kClaimed)) {
+      std::memcpy(gTracked[i].path, path.c_str(), path.size() + 1);
+      gTracked[i].state.store(kLive, std::memory_order_release);
+      return i;
+    }
+  }
+  return -1;
+}
+
+void untrack(int slot) {
+  if (slot >= 0)
+    gTracked[slot].state.store(kFree, std::memory_order_release);
+}
+
+extern "C" void removeTrackedAndReraise(int sig) {
+  int savedErrno = errno;
+  for (TrackedTemp &t : gTracked)
+    if (t.state.load(std::memory_order_acquire) == kLive)
+      ::unlink(t.path);
+  // Die of the signal as if there were no handler: the signal is blocked
+  // while this handler runs, so the re-raised one arrives on return.
+  struct sigaction dfl = {};
+  dfl.sa_handler = SIG_DFL;
+  sigemptyset(&dfl.sa_mask);
+  ::sigaction(sig, &dfl, nullptr);
+  ::raise(sig);
+  errno = savedErrno;
+}
+
 } // namespace
 
+void removeStagedFilesOnSignals() {
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+    struct sigaction old = {};
+    if (::sigaction(sig, nullptr, &old) != 0 || old.sa_handler != SIG_DFL ||
+        (old.sa_flags & SA_SIGINFO))
+      continue; // someone else's handler, or ignored (nohup): leave it
+    struct sigaction sa = {};
+    sa.sa_handler = removeTrackedAndReraise;
+    sigemptyset(&sa.sa_mask);
+    // Block the other two while cleaning up, so a second signal cannot cut
+    // the walk short.
+    sigaddset(&sa.sa_mask, SIGINT);
+    sigaddset(&sa.sa_mask, SIGTERM);
+    sigaddset(&sa.sa_mask, SIGHUP);
+    ::sigaction(sig, &sa, nullptr);
+  }
+}
+
 StagedFiles::~StagedFiles() {
-  for (const Entry &e : entries_)
+  for (const Entry &e : entries_) {
     ::unlink(e.temp.c_str());
+    untrack(e.registration);
+  }
 }
 
 Status StagedFiles::stage(const std::string &path, const std::vector<uint8_t> &bytes,
@@ -74,13 +143,21 @@ Status StagedFiles::stage(const std::string &path, const std::vector<uint8_t> &b
   if (exists && S_ISDIR(existing.st_mode))
     return invalidArgument("cannot create " + what + " '" + path + "': it is a directory");
   std::string temp;
-  int fd = -1;
+  int fd = -1, registration = -1;
   for (int n = 0; fd < 0; ++n) {
     temp = dir + "." + base + ".tmp-" + std::to_string(::getpid()) + "-" +
            std::to_string(entries_.size()) + "-" + std::to_string(n);
+    // Tracked before it exists, so that no signal finds it untracked. (If
+    // the name is taken (EEXIST), it holds our pid: a stale temporary of an
+    // earlier process, which a signal in this window may remove too.)
+    registration = track(temp);
     fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    if (fd < 0 && (errno != EEXIST || n == 100))
-      return notFound("cannot create " + what + " '" + path + "': " + std::strerror(errno));
+    if (fd < 0) {
+      int err = errno;
+      untrack(registration);
+      if (err != EEXIST || n == 100)
+        return notFound("cannot create " + what + " '" + path + "': " + std::strerror(err));
+    }
   }
   bool ok = (!exists || ::fchmod(fd, existing.st_mode & 07777) == 0) &&
             writeAll(fd, bytes.data(), bytes.size()) && ::fsync(fd) == 0;
@@ -88,9 +165,10 @@ Status StagedFiles::stage(const std::string &path, const std::vector<uint8_t> &b
   ok = (::close(fd) == 0) && ok;
   if (!ok) {
     ::unlink(temp.c_str());
+    untrack(registration);
     return internalError("cannot write " + what + " '" + path + "': " + std::strerror(err));
   }
-  entries_.push_back(Entry{path, temp, what});
+  entries_.push_back(Entry{path, temp, what, registration});
   return Status();
 }
 
@@ -103,6 +181,7 @@ Status StagedFiles::commit() {
                                std::strerror(errno));
       ::unlink(e.temp.c_str());
     }
+    untrack(e.registration);
   }
   entries_.clear();
   return status;

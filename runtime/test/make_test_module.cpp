@@ -2,9 +2,18 @@
 //   OUTDIR/add.tmod    one function: add(2x3xf32, 2x3xf32) -> 2x3xf32
 //   OUTDIR/multi.tmod  add(2x3xf32, 2x3xf32) -> 2x3xf32 and
 //                      add_scale(7xf32, 7xf32) -> (7xf32 (a+b)*2, 7xf32 a+b)
+//   OUTDIR/dual.tmod   add(2x3xf32, 2x3xf32) -> 2x3xf32 with a cpu and a cuda
+//                      executable (the CTS kernels' PTX), so that
+//                      tessel-run's default device tries cuda first
+//   OUTDIR/big.tmod    add(4194304xf32, 4194304xf32): a call takes
+//                      milliseconds (16 MiB per tensor), for tests that
+//                      signal a running tessel-run
 #include "test_module_builder.h"
 
 #include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <stdexcept>
 #include <exception>
 
 using namespace tessel::rt::testutil;
@@ -16,6 +25,25 @@ static bool write(const std::string &path, const std::vector<uint8_t> &bytes) {
   if (!ok)
     std::fprintf(stderr, "make_test_module: cannot write '%s'\n", path.c_str());
   return ok;
+}
+
+// The cpu executable of `m` plus a cuda one with the same exports, holding
+// the CTS kernels as PTX (same names, bindings and 64 elements per workgroup).
+static void addCudaExecutable(ModuleDesc &m) {
+  std::ifstream in(TESSEL_CTS_PTX_PATH, std::ios::binary);
+  if (!in)
+    throw std::runtime_error("cannot open " TESSEL_CTS_PTX_PATH);
+  ExecutableDesc cuda;
+  cuda.target = "cuda";
+  cuda.exports = m.executables.at(0).exports;
+  for (ExportDesc &x : cuda.exports)
+    x.workgroupSize = {static_cast<uint32_t>(kKernelWorkgroupSize), 1, 1};
+  BinaryDesc ptx;
+  ptx.format = "ptx";
+  ptx.arch = "sm_80";
+  ptx.data.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  cuda.binaries.push_back(std::move(ptx));
+  m.executables.push_back(std::move(cuda));
 }
 
 int main(int argc, char **argv) {
@@ -30,8 +58,15 @@ int main(int argc, char **argv) {
     ModuleDesc multi = testModule();
     addAddFunction(multi, "add", {2, 3});
     addAddScaleFunction(multi, "add_scale", 7, 2.0f);
+    ModuleDesc dual = testModule();
+    addAddFunction(dual, "add", {2, 3});
+    addCudaExecutable(dual);
+    ModuleDesc big = testModule();
+    addAddFunction(big, "add", {4194304});
     return write(dir + "/add.tmod", buildModule(single)) &&
-                   write(dir + "/multi.tmod", buildModule(multi))
+                   write(dir + "/multi.tmod", buildModule(multi)) &&
+                   write(dir + "/dual.tmod", buildModule(dual)) &&
+                   write(dir + "/big.tmod", buildModule(big))
                ? 0
                : 1;
   } catch (const std::exception &e) {

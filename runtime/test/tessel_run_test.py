@@ -9,6 +9,7 @@ multi.tmod (add, and add_scale(7xf32, 7xf32) -> ((a+b)*2, a+b)) into a fresh
 directory under WORKDIR for every test, so tests may run in parallel.
 """
 import os
+import signal
 import struct
 import subprocess
 import sys
@@ -254,6 +255,181 @@ class TesselRunTest(unittest.TestCase):
         self.assertEqual(read_npy_f32(self.path("o2.npy"))[1], [3.0] * 7)
         self.assertEqual(os.stat(out).st_mode & 0o777, 0o640)
         self.assertEqual(sorted(os.listdir(self.dir)), sorted(listing + ["o2.npy"]))
+
+    def test_cuda_driver_fallback(self):
+        # A missing, too old or incomplete CUDA driver (TESSEL_CUDA_LIBRARY
+        # names the library; fake_cuda/fake_cuda.c builds the stand-ins):
+        # the default device says why and runs dual.tmod (cpu + cuda
+        # executables) on the cpu; --device=cuda is an error that says why.
+        fake = os.environ.get("TESSEL_FAKE_CUDA_DIR")
+        if not fake:
+            self.skipTest("TESSEL_FAKE_CUDA_DIR not set")
+        dual = os.path.join(self.dir, "dual.tmod")
+        args = ["--input=2x3xf32=1,2,3,4,5,6", "--input=2x3xf32=10"]
+        kernels = os.environ.get("TESSEL_TEST_KERNELS", "/nonexistent/libtessel_test_kernels.so")
+        cases = [
+            (self.path("no/such/libcuda.so.1"),
+             r"cuda: no CUDA driver/device available \(%s not found: .*No such file" %
+             self.path("no/such/libcuda.so.1")),
+            (os.path.join(fake, "libfake_cuda_old.so"),
+             r"cuda: no CUDA driver/device available \(the CUDA driver is too old: it supports "
+             r"CUDA 11\.4 \(11040\) but this runtime needs CUDA 12\.0 \(12000\) or newer; "
+             r"update the NVIDIA driver\)"),
+            (os.path.join(fake, "libfake_cuda_nosym.so"),
+             r"\(.*libfake_cuda_nosym\.so \(CUDA 12\.4 \(12040\)\) lacks cuGraphLaunch: the "
+             r"driver is too old or not a complete CUDA driver\)"),
+            (os.path.join(fake, "libfake_cuda_nodevice.so"),
+             r"\(cuInit failed: CUDA_ERROR_NO_DEVICE \(no CUDA-capable device is detected\)\)"),
+            (os.path.join(fake, "libfake_cuda_zero.so"),
+             r"\(the driver reports no CUDA device\)"),
+            (kernels, r"lacks cuDriverGetVersion: not a CUDA driver library\)"),
+        ]
+        for library, why in cases:
+            env = dict(os.environ, TESSEL_CUDA_LIBRARY=library)
+            p = subprocess.run([TESSEL_RUN, dual] + args, capture_output=True, text=True,
+                               timeout=60, env=env)
+            self.assertEqual(p.returncode, 0, library + ": " + p.stderr)
+            self.assertEqual(p.stdout, "result[0]: 2x3xf32=[[11 12 13][14 15 16]]\n")
+            self.assertRegex(p.stderr, r"^tessel-run: device cpu \(\d+ threads?\) \u2014 cuda: no "
+                                       r"CUDA driver/device available \(")
+            self.assertRegex(p.stderr, why)
+            self.assertNotIn("error", p.stderr)
+            # Asking for cuda explicitly is an error with the same reason.
+            p = subprocess.run([TESSEL_RUN, dual, "--device=cuda"] + args, capture_output=True,
+                               text=True, timeout=60, env=env)
+            self.assertEqual(p.returncode, 1, library + ": " + p.stderr)
+            self.assertRegex(p.stderr, r"^tessel-run: error: cuda: no CUDA driver/device "
+                                       r"available \(")
+            self.assertRegex(p.stderr, why)
+            self.assertEqual(p.stdout, "")
+
+    def test_memory_limit(self):
+        # TESSEL_DEVICE_MEMORY_LIMIT caps a device's buffers: running out is
+        # a clear error naming the slot, the size and the device, not a crash.
+        args = [self.add, "--input=2x3xf32=1", "--input=2x3xf32=2"]
+        def run(limit, *extra):
+            env = dict(os.environ, TESSEL_DEVICE_MEMORY_LIMIT=limit)
+            return subprocess.run([TESSEL_RUN] + args + list(extra), capture_output=True,
+                                  text=True, timeout=60, env=env)
+        # add: an 8-byte constant at load, then 3 slots of 24 bytes per call.
+        p = run("80", "--device=cpu")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("result[0]: 2x3xf32=[[3 3 3][3 3 3]]", p.stdout)
+        self.assertRegex(p.stderr, r"device cpu \(\d+ threads?, memory limit 80 bytes\)")
+        p = run("79", "--device=cpu")
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn("tessel-run: error: function 'add': slot 3: cpu: cannot allocate 24 bytes: "
+                      "the device memory limit of 79 bytes would be exceeded (56 bytes in use",
+                      p.stderr)
+        p = run("4", "--device=cpu")
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertRegex(p.stderr, r"error: module file '.*add.tmod': function 'add': constant "
+                                   r"slot 0: cpu: cannot allocate 8 bytes: the device memory "
+                                   r"limit of 4 bytes")
+        p = run("1G", "--device=cpu", "--benchmark=3")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("memory limit 1 GiB", p.stderr)
+        for bad in ("lots", "0", "-5", "12X", "99999999999999999999"):
+            p = run(bad)
+            self.assertEqual(p.returncode, 1, bad + ": " + p.stderr)
+            self.assertIn("TESSEL_DEVICE_MEMORY_LIMIT='%s' is not a positive byte count" % bad,
+                          p.stderr)
+
+    def start_and_signal(self, args, sig, wait_for, env=None, delay=0.3):
+        """Starts tessel-run, waits for a stderr line containing `wait_for`, sleeps
+        `delay` s, sends `sig` and returns (returncode, stderr, files in the
+        directory just before the signal)."""
+        import time
+        p = subprocess.Popen([TESSEL_RUN] + args, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, text=True, env=env)
+        try:
+            lines = []
+            while True:
+                line = p.stderr.readline()
+                self.assertTrue(line, "tessel-run ended before '%s': %s" % (wait_for, lines))
+                lines.append(line)
+                if wait_for in line:
+                    break
+            time.sleep(delay)
+            before = sorted(os.listdir(self.dir))
+            self.assertIsNone(p.poll(), "tessel-run finished before the signal")
+            p.send_signal(sig)
+            rest = p.stderr.read()
+            rc = p.wait(timeout=30)
+        finally:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+        return rc, "".join(lines) + rest, before
+
+    def test_interrupt_leaves_no_output(self):
+        # SIGINT/SIGTERM/SIGHUP in the middle of a long run (--benchmark):
+        # the process dies of the signal (a shell shows 130 for SIGINT), an
+        # existing output is byte for byte as it was, a new one does not
+        # appear, and no temporary file is left.
+        # big.tmod: 16 MiB tensors, so that each call takes milliseconds and
+        # --benchmark=1000000 runs for hours.
+        out, new = self.path("o.npy"), self.path("new.npy")
+        big = os.path.join(self.dir, "big.tmod")
+        with open(out, "wb") as f:
+            f.write(b"an existing output\n")
+        with open(out, "rb") as f:
+            good = f.read()
+        listing = sorted(os.listdir(self.dir))
+        long_run = [big, "--input=4194304xf32=1", "--input=4194304xf32=2",
+                    "--benchmark=1000000"]
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            rc, err, _ = self.start_and_signal(long_run + ["--output=@" + out], sig,
+                                               "tessel-run: device", delay=0.5)
+            self.assertEqual(rc, -sig, err)
+            with open(out, "rb") as f:
+                self.assertEqual(f.read(), good)
+            self.assertEqual(sorted(os.listdir(self.dir)), listing, sig)
+            rc, err, _ = self.start_and_signal(long_run + ["--output=@" + new], sig,
+                                               "tessel-run: device", delay=0.5)
+            self.assertEqual(rc, -sig, err)
+            with open(out, "rb") as f:
+                self.assertEqual(f.read(), good)
+            self.assertEqual(sorted(os.listdir(self.dir)), listing, sig)
+        # The shell's view: 128 + SIGINT (job control on, so that the
+        # background job does not start with SIGINT ignored).
+        sh = subprocess.Popen(["/bin/bash", "-c", 'set -m; "$0" "$@" & pid=$!; sleep 1; '
+                               'kill -INT $pid; wait $pid; echo "exit $?"',
+                               TESSEL_RUN, *long_run, "--output=@" + out],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        self.assertIn("exit 130", sh.communicate(timeout=60)[0])
+        self.assertEqual(sorted(os.listdir(self.dir)), listing)
+
+    def test_interrupt_while_staging(self):
+        # The signal arrives after the outputs were written to their
+        # temporary files and before the rename (the test hook
+        # TESSEL_RUN_TEST_PAUSE_BEFORE_COMMIT stops tessel-run there): the
+        # handler removes the temporaries and the process dies of the signal.
+        out, new = self.path("o.npy"), self.path("new.npy")
+        args = [self.multi, "--function=add_scale", "--input=7xf32=1", "--input=7xf32=2"]
+        p = self.run_tool(*args, "--output=@" + out, "--output=@" + self.path("o2.npy"))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(out, "rb") as f:
+            good = f.read()
+        listing = sorted(os.listdir(self.dir))
+        env = dict(os.environ, TESSEL_RUN_TEST_PAUSE_BEFORE_COMMIT="1")
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            rc, err, before = self.start_and_signal(
+                args[:2] + ["--input=7xf32=5", "--input=7xf32=5", "--output=@" + out,
+                            "--output=@" + new], sig, "outputs staged", env=env, delay=0.05)
+            temps = [f for f in before if ".tmp-" in f]
+            self.assertEqual(len(temps), 2, before)  # the hook really paused with both staged
+            self.assertEqual(rc, -sig, err)
+            with open(out, "rb") as f:
+                self.assertEqual(f.read(), good)
+            self.assertEqual(sorted(os.listdir(self.dir)), listing, sig)
+        # Without a signal the same run commits both files.
+        env["TESSEL_RUN_TEST_PAUSE_BEFORE_COMMIT"] = ""
+        p = subprocess.run([TESSEL_RUN] + args[:2] + ["--input=7xf32=5", "--input=7xf32=5",
+                           "--output=@" + out, "--output=@" + new], capture_output=True,
+                           text=True, timeout=60, env=env)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(read_npy_f32(new)[1], [10.0] * 7)
 
     def test_bench_overheads(self):
         # tessel-bench's startup and host-overhead modes (TESSEL_BENCH: its path).

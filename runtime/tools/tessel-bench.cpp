@@ -11,6 +11,7 @@
 #include "tessel/runtime/device.h"
 #include "tessel/runtime/module.h"
 #include "tessel/runtime/npy.h"
+#include "tessel/runtime/staged_files.h"
 
 #include <algorithm>
 #include <chrono>
@@ -323,6 +324,7 @@ int main(int argc, char **argv) {
     std::fputs(kUsage, stdout);
     return 0;
   }
+  removeStagedFilesOnSignals(); // an interrupted --output leaves no temporary
 
   // Device: as tessel-run, cuda only if usable and the module has it.
   std::string deviceName = o.device;

@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <exception>
 #include <optional>
+#include <unistd.h>
 #include <string>
 #include <vector>
 
@@ -324,6 +325,14 @@ int run(const Options &o) {
     if (!s.ok())
       return fail(s);
   }
+  // Test hook (tessel_run_test.py): stop here, with the outputs staged, so
+  // that a test can signal the process and check that the temporaries go.
+  if (const char *hook = std::getenv("TESSEL_RUN_TEST_PAUSE_BEFORE_COMMIT"); hook && *hook) {
+    std::fprintf(stderr, "tessel-run: test hook: outputs staged, pausing\n");
+    std::fflush(stderr);
+    for (int i = 0; i < 600; ++i)
+      ::usleep(100000);
+  }
   Status s = files.commit();
   if (!s.ok())
     return fail(s);
@@ -343,6 +352,8 @@ int main(int argc, char **argv) {
       std::fputs(kUsage, stdout);
       return 0;
     }
+    // SIGINT/SIGTERM/SIGHUP during a run: no output, no temporary file left.
+    removeStagedFilesOnSignals();
     return run(o);
   } catch (const std::exception &e) {
     std::fprintf(stderr, "tessel-run: internal error: %s\n", e.what());

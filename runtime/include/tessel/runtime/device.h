@@ -42,6 +42,12 @@ struct DeviceOptions {
   /// the environment variable TESSEL_CUDA_COMMAND_BUFFER, else "graph".
   /// Other drivers ignore it.
   std::string cudaCommandBuffer;
+  /// The most bytes the device's buffers may hold at once; an allocation
+  /// beyond it fails with kResourceExhausted naming the device, the size
+  /// and the limit, as a real out-of-memory would, and the device stays
+  /// usable. 0 means the environment variable TESSEL_DEVICE_MEMORY_LIMIT
+  /// (bytes, or with a K/M/G/T suffix), else no limit beyond the memory.
+  uint64_t memoryLimit = 0;
 };
 
 /// Creates a device of driver `name`; "" or "best" picks the first driver

@@ -4,7 +4,9 @@
 // directory; commit() renames them into place. Destroying a StagedFiles
 // that was not committed removes its temporaries. So a run that fails before
 // commit() leaves no new file, no partial one, and every existing file as
-// it was. (commit() renames one file at a time: if renaming the second of
+// it was. Temporary files are also removed when the process is killed by
+// SIGINT, SIGTERM or SIGHUP, once removeStagedFilesOnSignals() installed
+// its handler. (commit() renames one file at a time: if renaming the second of
 // two fails, the first is already in place; renames within a directory
 // practically fail only for missing permissions, which stage() has already
 // exercised.)
@@ -36,8 +38,20 @@ public:
 private:
   struct Entry {
     std::string path, temp, what;
+    int registration; // in the signal-safe table of temporaries, or -1
   };
   std::vector<Entry> entries_;
 };
+
+/// Installs a handler for SIGINT, SIGTERM and SIGHUP (each only where the
+/// signal still has its default action: an application's own handler or an
+/// inherited SIG_IGN is kept) that unlinks every temporary file a
+/// StagedFiles of this process holds, restores the default action and
+/// re-raises the signal, so the process still dies of it (exit status
+/// 128+N in a shell). The handler uses only async-signal-safe calls
+/// (unlink, sigaction, raise) on a fixed table of paths. At most 64
+/// temporaries at once are tracked (further ones are still removed by
+/// ~StagedFiles, but not on a signal). Idempotent.
+void removeStagedFilesOnSignals();
 
 } // namespace tessel::rt

@@ -9,19 +9,31 @@
 
 namespace tessel::rt::hal::cpu {
 
-StatusOr<std::shared_ptr<CpuBuffer>> CpuBuffer::allocate(size_t size) {
+StatusOr<std::shared_ptr<CpuBuffer>> CpuBuffer::allocate(size_t size,
+                                                         std::shared_ptr<MemoryBudget> budget) {
+  auto outOfMemory = [&] {
+    return resourceExhausted(budget->device() + ": cannot allocate " + sizeText(size) +
+                             " of host memory: out of memory");
+  };
   // aligned_alloc wants a multiple of the alignment.
   if (size > SIZE_MAX - kBufferAlignment)
-    return resourceExhausted("cannot allocate a buffer of " + std::to_string(size) + " bytes");
+    return outOfMemory();
+  TESSEL_RETURN_IF_ERROR(budget->reserve(size));
   size_t rounded = std::max<size_t>(kBufferAlignment, (size + kBufferAlignment - 1) /
                                                           kBufferAlignment * kBufferAlignment);
   void *p = std::aligned_alloc(kBufferAlignment, rounded);
-  if (!p)
-    return resourceExhausted("cannot allocate a buffer of " + std::to_string(size) + " bytes");
-  return std::shared_ptr<CpuBuffer>(new CpuBuffer(static_cast<uint8_t *>(p), size));
+  if (!p) {
+    budget->release(size);
+    return outOfMemory();
+  }
+  return std::shared_ptr<CpuBuffer>(
+      new CpuBuffer(static_cast<uint8_t *>(p), size, std::move(budget)));
 }
 
-CpuBuffer::~CpuBuffer() { std::free(data_); }
+CpuBuffer::~CpuBuffer() {
+  std::free(data_);
+  budget_->release(size_);
+}
 
 Status CpuBuffer::write(size_t offset, const void *src, size_t length) {
   TESSEL_RETURN_IF_ERROR(checkBufferRange(*this, offset, length, "write"));

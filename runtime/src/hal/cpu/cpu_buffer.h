@@ -2,6 +2,7 @@
 #pragma once
 
 #include "hal/buffer.h"
+#include "hal/memory_budget.h"
 
 #include <memory>
 
@@ -11,7 +12,9 @@ class CpuBuffer final : public Buffer {
 public:
   /// Allocates `size` bytes (at least one cache line, so that zero-sized
   /// tensors still get a valid, aligned pointer).
-  static StatusOr<std::shared_ptr<CpuBuffer>> allocate(size_t size);
+  /// Counts against `budget`; errors name the size and the device.
+  static StatusOr<std::shared_ptr<CpuBuffer>> allocate(size_t size,
+                                                       std::shared_ptr<MemoryBudget> budget);
   ~CpuBuffer() override;
 
   size_t size() const override { return size_; }
@@ -20,9 +23,11 @@ public:
   Status read(size_t offset, void *dst, size_t length) const override;
 
 private:
-  CpuBuffer(uint8_t *data, size_t size) : data_(data), size_(size) {}
+  CpuBuffer(uint8_t *data, size_t size, std::shared_ptr<MemoryBudget> budget)
+      : data_(data), size_(size), budget_(std::move(budget)) {}
   uint8_t *data_;
   size_t size_;
+  std::shared_ptr<MemoryBudget> budget_;
 };
 
 } // namespace tessel::rt::hal::cpu

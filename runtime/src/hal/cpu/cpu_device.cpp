@@ -10,15 +10,17 @@ namespace tessel::rt::hal {
 
 namespace cpu {
 
-CpuDevice::CpuDevice(unsigned threads) : pool_(threads) {}
+CpuDevice::CpuDevice(unsigned threads, uint64_t memoryLimit)
+    : pool_(threads), budget_(std::make_shared<MemoryBudget>("cpu", memoryLimit)) {}
 
 std::string CpuDevice::description() const {
   unsigned n = pool_.size();
-  return "cpu (" + std::to_string(n) + (n == 1 ? " thread)" : " threads)");
+  std::string limit = budget_->limit() ? ", memory limit " + formatBytes(budget_->limit()) : "";
+  return "cpu (" + std::to_string(n) + (n == 1 ? " thread" : " threads") + limit + ")";
 }
 
 StatusOr<std::shared_ptr<Buffer>> CpuDevice::allocate(size_t size) {
-  TESSEL_ASSIGN_OR_RETURN(auto buffer, CpuBuffer::allocate(size));
+  TESSEL_ASSIGN_OR_RETURN(auto buffer, CpuBuffer::allocate(size, budget_));
   return std::shared_ptr<Buffer>(std::move(buffer));
 }
 
@@ -39,9 +41,10 @@ Status CpuDevice::submitAndWait(CommandBuffer &commands) {
 
 } // namespace cpu
 
-StatusOr<std::shared_ptr<Device>> createCpuDevice(const DeviceOptions &) {
+StatusOr<std::shared_ptr<Device>> createCpuDevice(const DeviceOptions &options) {
   TESSEL_ASSIGN_OR_RETURN(unsigned threads, cpu::defaultThreadCount());
-  return std::shared_ptr<Device>(std::make_shared<cpu::CpuDevice>(threads));
+  TESSEL_ASSIGN_OR_RETURN(uint64_t limit, memoryLimitFor(options));
+  return std::shared_ptr<Device>(std::make_shared<cpu::CpuDevice>(threads, limit));
 }
 
 } // namespace tessel::rt::hal

@@ -3,13 +3,15 @@
 
 #include "hal/cpu/thread_pool.h"
 #include "hal/device.h"
+#include "hal/memory_budget.h"
 
 namespace tessel::rt::hal::cpu {
 
 class CpuDevice final : public Device {
 public:
   /// A device whose pool has `threads` threads (caller included).
-  explicit CpuDevice(unsigned threads);
+  /// `memoryLimit`: see DeviceOptions::memoryLimit (0: none).
+  CpuDevice(unsigned threads, uint64_t memoryLimit = 0);
 
   const std::string &name() const override { return name_; }
   std::string description() const override;
@@ -21,6 +23,7 @@ public:
 private:
   std::string name_ = "cpu";
   ThreadPool pool_;
+  std::shared_ptr<MemoryBudget> budget_;
 };
 
 } // namespace tessel::rt::hal::cpu

@@ -1,8 +1,10 @@
-// Loading the CUDA driver API at run time: dlopen("libcuda.so.1"), dlsym of
-// each row of TESSEL_CUDA_SYMBOLS, cuInit. Done once per process; the result
+// Loading the CUDA driver API at run time: dlopen("libcuda.so.1", or the
+// file TESSEL_CUDA_LIBRARY names), the driver version check, dlsym of each
+// row of TESSEL_CUDA_SYMBOLS, cuInit. Done once per process; the result
 // (table or reason) is cached, since neither changes while the process runs.
 #include "hal/cuda/cuda_api.h"
 
+#include <cstdlib>
 #include <dlfcn.h>
 #include <mutex>
 #include <optional>
@@ -11,32 +13,54 @@ namespace tessel::rt::hal::cuda {
 
 namespace {
 
-constexpr const char *kLibrary = "libcuda.so.1";
+constexpr const char *kDefaultLibrary = "libcuda.so.1";
 
 Status noDriver(const std::string &why) {
   return unavailable("cuda: no CUDA driver/device available (" + why + ")");
 }
 
+// dlerror() text may quote a path from the environment; keep it printable.
+std::string printable(const char *text) {
+  std::string s = text ? text : "";
+  for (char &c : s)
+    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) > 0x7e)
+      c = '?';
+  return s;
+}
+
 StatusOr<const CudaApi *> loadOnce() {
+  std::string library = cudaLibraryName();
   // Never dlclosed: the driver keeps threads and state for the process.
-  void *lib = ::dlopen(kLibrary, RTLD_NOW | RTLD_LOCAL);
+  void *lib = ::dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!lib) {
     const char *err = ::dlerror();
-    return noDriver(std::string(kLibrary) + " not found" + (err ? std::string(": ") + err : ""));
+    return noDriver(library + " not found" + (err ? ": " + printable(err) : std::string()));
   }
   static CudaApi api;
+  // The version first: an old driver gets "too old" rather than the first
+  // entry point it happens to lack.
+  api.cuDriverGetVersion =
+      reinterpret_cast<decltype(api.cuDriverGetVersion)>(::dlsym(lib, "cuDriverGetVersion"));
+  if (!api.cuDriverGetVersion)
+    return noDriver(library + " lacks cuDriverGetVersion: not a CUDA driver library");
+  if (api.cuDriverGetVersion(&api.driverVersion) != CUDA_SUCCESS)
+    return noDriver(library + ": cuDriverGetVersion failed");
+  if (api.driverVersion < kMinimumDriverVersion)
+    return noDriver("the CUDA driver is too old: it supports CUDA " +
+                    formatDriverVersion(api.driverVersion) + " but this runtime needs CUDA " +
+                    formatDriverVersion(kMinimumDriverVersion) +
+                    " or newer; update the NVIDIA driver");
 #define TESSEL_CUDA_RESOLVE(name, params)                                                         \
   api.name = reinterpret_cast<decltype(api.name)>(::dlsym(lib, #name));                           \
   if (!api.name)                                                                                  \
-    return noDriver(std::string(kLibrary) + " lacks " #name " (driver too old?)");
+    return noDriver(library + " (CUDA " + formatDriverVersion(api.driverVersion) +                \
+                    ") lacks " #name ": the driver is too old or not a complete CUDA driver");
   TESSEL_CUDA_SYMBOLS(TESSEL_CUDA_RESOLVE)
 #undef TESSEL_CUDA_RESOLVE
 
   CUresult r = api.cuInit(0);
   if (r != CUDA_SUCCESS)
     return noDriver("cuInit failed: " + cudaErrorText(api, r));
-  if (api.cuDriverGetVersion(&api.driverVersion) != CUDA_SUCCESS)
-    api.driverVersion = 0;
   int count = 0;
   r = api.cuDeviceGetCount(&count);
   if (r != CUDA_SUCCESS)
@@ -47,6 +71,16 @@ StatusOr<const CudaApi *> loadOnce() {
 }
 
 } // namespace
+
+std::string cudaLibraryName() {
+  const char *env = std::getenv("TESSEL_CUDA_LIBRARY");
+  return env && *env ? env : kDefaultLibrary;
+}
+
+std::string formatDriverVersion(int version) {
+  return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10) + " (" +
+         std::to_string(version) + ")";
+}
 
 StatusOr<const CudaApi *> loadCudaApi() {
   static std::once_flag once;

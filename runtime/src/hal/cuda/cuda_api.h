@@ -127,9 +127,25 @@ struct CudaApi {
   int driverVersion = 0; ///< e.g. 13000 for CUDA 13.0
 };
 
-/// Opens libcuda.so.1, resolves every symbol and calls cuInit(0), once per
-/// process. The error (kUnavailable) says which step failed, e.g.
-/// "cuda: no CUDA driver/device available (libcuda.so.1 not found: ...)".
+/// The oldest driver the runtime accepts (cuDriverGetVersion): CUDA 12.0.
+/// The entry points above need 11.4 (cuGraphInstantiateWithFlags), and the
+/// compiler emits PTX ISA 8.0 and sm_90 cubins, which need 12.0.
+constexpr int kMinimumDriverVersion = 12000;
+
+/// The driver library to open: TESSEL_CUDA_LIBRARY if set (a file name or
+/// path, as dlopen takes it), else "libcuda.so.1".
+std::string cudaLibraryName();
+
+/// "12.4 (12040)".
+std::string formatDriverVersion(int version);
+
+/// Opens the driver library (cudaLibraryName()), checks the driver version
+/// (kMinimumDriverVersion), resolves every symbol and calls cuInit(0), once
+/// per process. The error (kUnavailable) says which step failed, e.g.
+/// "cuda: no CUDA driver/device available (libcuda.so.1 not found: ...)",
+/// "(the CUDA driver is too old: it supports CUDA 11.4 (11040) but this
+/// runtime needs CUDA 12.0 (12000) or newer; update the NVIDIA driver)",
+/// "(libcuda.so.1 (CUDA 12.4 (12040)) lacks cuGraphLaunch: ...)".
 StatusOr<const CudaApi *> loadCudaApi();
 
 /// "CUDA_ERROR_ILLEGAL_ADDRESS (an illegal memory access was encountered)",

@@ -14,15 +14,23 @@ constexpr size_t kMinAllocation = 256;
 
 StatusOr<std::shared_ptr<CudaBuffer>> CudaBuffer::allocate(std::shared_ptr<CudaContext> ctx,
                                                            size_t size) {
+  // "cuda device 0 (NVIDIA H200): cannot allocate 1073741824 bytes (1 GiB):
+  // cuMemAlloc failed: CUDA_ERROR_OUT_OF_MEMORY (out of memory)"
+  std::string what = ctx->label() + ": cannot allocate " + sizeText(size) + ": ";
   if (size > SIZE_MAX / 2)
-    return resourceExhausted("cuda: cannot allocate a buffer of " + std::to_string(size) +
-                             " bytes");
+    return resourceExhausted(what + "more than the address space");
   std::lock_guard<std::mutex> lock(ctx->mutex());
   TESSEL_RETURN_IF_ERROR(ctx->enter());
+  TESSEL_RETURN_IF_ERROR(ctx->budget().reserve(size));
   CUdeviceptr address = 0;
-  TESSEL_RETURN_IF_ERROR(
-      ctx->check(ctx->api().cuMemAlloc_v2(&address, std::max(size, kMinAllocation)),
-                 "cuMemAlloc of " + std::to_string(size) + " bytes"));
+  Status s = ctx->check(ctx->api().cuMemAlloc_v2(&address, std::max(size, kMinAllocation)),
+                        "cuMemAlloc");
+  if (!s.ok()) {
+    ctx->budget().release(size);
+    // s reads "cuda: cuMemAlloc failed: ..."; the device label says cuda.
+    std::string detail = s.message().rfind("cuda: ", 0) == 0 ? s.message().substr(6) : s.message();
+    return Status(s.code(), what + detail);
+  }
   return std::shared_ptr<CudaBuffer>(new CudaBuffer(std::move(ctx), address, size));
 }
 
@@ -31,6 +39,7 @@ CudaBuffer::~CudaBuffer() {
   // A lost context cannot free; its memory goes with the context.
   if (ctx_->enter().ok())
     ctx_->api().cuMemFree_v2(address_);
+  ctx_->budget().release(size_);
 }
 
 StatusOr<void *> CudaBuffer::map() {

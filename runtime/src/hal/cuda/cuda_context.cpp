@@ -16,8 +16,10 @@ Status &lostStatus() {
 }
 } // namespace
 
-StatusOr<std::shared_ptr<CudaContext>> CudaContext::create(const CudaApi &api, int ordinal) {
+StatusOr<std::shared_ptr<CudaContext>> CudaContext::create(const CudaApi &api, int ordinal,
+                                                           uint64_t memoryLimit) {
   std::shared_ptr<CudaContext> ctx(new CudaContext(api));
+  ctx->ordinal_ = ordinal;
   TESSEL_RETURN_IF_ERROR(cudaStatus(api, api.cuDeviceGet(&ctx->device_, ordinal),
                                     "cuDeviceGet(" + std::to_string(ordinal) + ")"));
   char name[256] = {};
@@ -32,6 +34,7 @@ StatusOr<std::shared_ptr<CudaContext>> CudaContext::create(const CudaApi &api, i
   for (int d = 0; d < 3; ++d)
     if (int v = ctx->attribute(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X + d); v > 0)
       ctx->maxGrid_[d] = static_cast<uint32_t>(v);
+  ctx->budget_ = std::make_unique<MemoryBudget>(ctx->label(), memoryLimit);
   ctx->arch_ = "sm_" + std::to_string(ctx->ccMajor_) + std::to_string(ctx->ccMinor_);
 
   // An own context rather than the primary one, so that everything this

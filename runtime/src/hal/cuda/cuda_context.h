@@ -5,6 +5,7 @@
 #pragma once
 
 #include "hal/cuda/cuda_api.h"
+#include "hal/memory_budget.h"
 
 #include <array>
 #include <cstdint>
@@ -16,8 +17,10 @@ namespace tessel::rt::hal::cuda {
 
 class CudaContext {
 public:
-  /// Creates a context and a non-blocking stream on device `ordinal`.
-  static StatusOr<std::shared_ptr<CudaContext>> create(const CudaApi &api, int ordinal);
+  /// Creates a context and a non-blocking stream on device `ordinal`;
+  /// `memoryLimit` caps the bytes its buffers hold at once (0: none).
+  static StatusOr<std::shared_ptr<CudaContext>> create(const CudaApi &api, int ordinal,
+                                                       uint64_t memoryLimit = 0);
   ~CudaContext();
   CudaContext(const CudaContext &) = delete;
   CudaContext &operator=(const CudaContext &) = delete;
@@ -31,6 +34,12 @@ public:
   int ccMinor() const { return ccMinor_; }
   /// Marketing name, e.g. "NVIDIA H100 80GB HBM3".
   const std::string &deviceName() const { return deviceName_; }
+  /// "cuda device 0 (NVIDIA H100 80GB HBM3)": names the device in errors.
+  std::string label() const {
+    return "cuda device " + std::to_string(ordinal_) + " (" + deviceName_ + ")";
+  }
+  /// Bytes held by this device's buffers, against the optional limit.
+  MemoryBudget &budget() { return *budget_; }
   /// Largest grid dimensions (x, y, z) a launch may use.
   const std::array<uint32_t, 3> &maxGrid() const { return maxGrid_; }
   /// A device attribute; 0 if the driver does not answer.
@@ -59,6 +68,8 @@ private:
   explicit CudaContext(const CudaApi &api) : api_(api) {}
   const CudaApi &api_;
   CUdevice device_ = 0;
+  int ordinal_ = 0;
+  std::unique_ptr<MemoryBudget> budget_;
   CUcontext context_ = nullptr;
   CUstream stream_ = nullptr;
   int ccMajor_ = 0, ccMinor_ = 0;

@@ -33,8 +33,10 @@ StatusOr<CommandBufferMode> parseCommandBufferMode(const std::string &option) {
 }
 
 std::string CudaDevice::description() const {
+  uint64_t limit = ctx_->budget().limit();
   return "cuda (" + ctx_->deviceName() + ", " + ctx_->arch() + ", " +
-         (mode_ == CommandBufferMode::kGraph ? "graph" : "stream") + " command buffers)";
+         (mode_ == CommandBufferMode::kGraph ? "graph" : "stream") + " command buffers" +
+         (limit ? ", memory limit " + formatBytes(limit) : "") + ")";
 }
 
 StatusOr<std::shared_ptr<Buffer>> CudaDevice::allocate(size_t size) {
@@ -112,6 +114,7 @@ StatusOr<std::shared_ptr<Device>> createCudaDevice(const DeviceOptions &options)
   // Options first: a bad flag is an error even on a machine without a GPU.
   TESSEL_ASSIGN_OR_RETURN(cuda::CommandBufferMode mode,
                           cuda::parseCommandBufferMode(options.cudaCommandBuffer));
+  TESSEL_ASSIGN_OR_RETURN(uint64_t limit, memoryLimitFor(options));
   TESSEL_ASSIGN_OR_RETURN(const cuda::CudaApi *api, cuda::loadCudaApi());
   int ordinal = 0;
   if (const char *env = std::getenv("TESSEL_CUDA_DEVICE"); env && *env) {
@@ -122,7 +125,7 @@ StatusOr<std::shared_ptr<Device>> createCudaDevice(const DeviceOptions &options)
                              env + "'");
     ordinal = static_cast<int>(v);
   }
-  TESSEL_ASSIGN_OR_RETURN(auto ctx, cuda::CudaContext::create(*api, ordinal));
+  TESSEL_ASSIGN_OR_RETURN(auto ctx, cuda::CudaContext::create(*api, ordinal, limit));
   return std::shared_ptr<Device>(std::make_shared<cuda::CudaDevice>(std::move(ctx), mode));
 }
 

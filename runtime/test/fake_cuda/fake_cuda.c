@@ -1,0 +1,96 @@
+/* A stand-in for libcuda.so.1 that tests point TESSEL_CUDA_LIBRARY at, so
+ * that a missing, too old or incomplete CUDA driver can be tested on a
+ * machine without a GPU. Built in variants (runtime/test/CMakeLists.txt):
+ *   FAKE_CUDA_VERSION=N      what cuDriverGetVersion reports (e.g. 11040)
+ *   FAKE_CUDA_OMIT_GRAPH     leave out cuGraphLaunch (a driver lacking an
+ *                            entry point the runtime needs)
+ *   FAKE_CUDA_NO_DEVICE      cuInit fails with CUDA_ERROR_NO_DEVICE
+ * Entry points the runtime never reaches with these variants (everything
+ * after cuInit/cuDeviceGetCount) fail with CUDA_ERROR_NOT_SUPPORTED. */
+#include <stddef.h>
+
+#define CUDA_SUCCESS 0
+#define CUDA_ERROR_NO_DEVICE 100
+#define CUDA_ERROR_NOT_SUPPORTED 801
+
+#ifndef FAKE_CUDA_VERSION
+#define FAKE_CUDA_VERSION 12040
+#endif
+
+#define EXPORT __attribute__((visibility("default")))
+
+EXPORT int cuGetErrorName(int error, const char **str) {
+  switch (error) {
+  case CUDA_SUCCESS: *str = "CUDA_SUCCESS"; return 0;
+  case CUDA_ERROR_NO_DEVICE: *str = "CUDA_ERROR_NO_DEVICE"; return 0;
+  case CUDA_ERROR_NOT_SUPPORTED: *str = "CUDA_ERROR_NOT_SUPPORTED"; return 0;
+  default: *str = NULL; return 1;
+  }
+}
+
+EXPORT int cuGetErrorString(int error, const char **str) {
+  switch (error) {
+  case CUDA_SUCCESS: *str = "no error"; return 0;
+  case CUDA_ERROR_NO_DEVICE: *str = "no CUDA-capable device is detected"; return 0;
+  case CUDA_ERROR_NOT_SUPPORTED: *str = "operation not supported (fake libcuda)"; return 0;
+  default: *str = NULL; return 1;
+  }
+}
+
+EXPORT int cuDriverGetVersion(int *version) {
+  *version = FAKE_CUDA_VERSION;
+  return CUDA_SUCCESS;
+}
+
+EXPORT int cuInit(unsigned flags) {
+  (void)flags;
+#ifdef FAKE_CUDA_NO_DEVICE
+  return CUDA_ERROR_NO_DEVICE;
+#else
+  return CUDA_SUCCESS;
+#endif
+}
+
+EXPORT int cuDeviceGetCount(int *count) {
+  *count = 0;
+  return CUDA_SUCCESS;
+}
+
+/* The rest of the table in runtime/src/hal/cuda/cuda_api.h. */
+#define FAKE(name)                                                                                \
+  EXPORT int name(void) { return CUDA_ERROR_NOT_SUPPORTED; }
+FAKE(cuDeviceGet)
+FAKE(cuDeviceGetName)
+FAKE(cuDeviceGetAttribute)
+FAKE(cuCtxCreate_v2)
+FAKE(cuCtxDestroy_v2)
+FAKE(cuCtxSetCurrent)
+FAKE(cuStreamCreate)
+FAKE(cuStreamDestroy_v2)
+FAKE(cuStreamSynchronize)
+FAKE(cuStreamBeginCapture_v2)
+FAKE(cuStreamEndCapture)
+FAKE(cuGraphInstantiateWithFlags)
+#ifndef FAKE_CUDA_OMIT_GRAPH
+FAKE(cuGraphLaunch)
+#endif
+FAKE(cuGraphExecDestroy)
+FAKE(cuGraphDestroy)
+FAKE(cuEventCreate)
+FAKE(cuEventDestroy_v2)
+FAKE(cuEventRecord)
+FAKE(cuEventElapsedTime)
+FAKE(cuMemAlloc_v2)
+FAKE(cuMemFree_v2)
+FAKE(cuMemAllocHost_v2)
+FAKE(cuMemFreeHost)
+FAKE(cuMemcpyHtoDAsync_v2)
+FAKE(cuMemcpyDtoHAsync_v2)
+FAKE(cuMemcpyDtoDAsync_v2)
+FAKE(cuMemsetD8Async)
+FAKE(cuModuleLoadDataEx)
+FAKE(cuModuleUnload)
+FAKE(cuModuleGetFunction)
+FAKE(cuFuncGetAttribute)
+FAKE(cuFuncSetAttribute)
+FAKE(cuLaunchKernel)

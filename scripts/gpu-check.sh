@@ -55,11 +55,12 @@ prepare() {
     ldd "$dir"/bin/*
     die "a binary needs a library this machine lacks"
   fi
-  # Only system libraries may remain dynamic (libstdc++, libc, libm); the GPU
-  # machine's are newer, which is fine.
+  # Only system libraries may remain dynamic (libstdc++, libc, libm, and
+  # zlib for the module checksums); the GPU machine's are newer, which is
+  # fine.
   local extra
   extra=$(ldd "$dir"/bin/* | awk '/=>/ {print $1}' |
-          grep -vE '^(libstdc\+\+|libm|libgcc_s|libc|libdl|libpthread|linux-vdso|ld-linux)' || true)
+          grep -vE '^(libstdc\+\+|libm|libgcc_s|libc|libdl|libpthread|libz|linux-vdso|ld-linux)' || true)
   [ -z "$extra" ] || die "unexpected shared libraries: $extra"
 
   local compiler=build/compiler/tools/tessel-compile

@@ -3,9 +3,10 @@
 // Feeds each input to what tessel-compile runs before code generation:
 // the source guards, parse (with the verifier), tessel-input-pipeline and
 // tessel-dispatch-pipeline, once with the options a cpu module gets and
-// once with a cuda module's (row fusion, matmul epilogues, split-K). A
-// diagnostic is an acceptable outcome; a crash, a sanitizer report or a
-// timeout is a bug. Code generation (LLVM, ptxas) is left out: it sees
+// once with a cuda module's (row fusion, matmul epilogues, split-K). An
+// error diagnostic with a file:line:col is an acceptable outcome; a crash,
+// a sanitizer report, a timeout, or a failure without a located error is
+// a bug. Code generation (LLVM, ptxas) is left out: it sees
 // only what the dispatch pipeline produced from accepted programs.
 //
 // Built with -DTESSEL_FUZZ=ON and clang (scripts/fuzz.sh).
@@ -41,7 +42,22 @@ const DialectRegistry &registry() {
   return *r;
 }
 
-void runPipelines(ModuleOp module, bool cuda) {
+/// Errors reported so far, and whether one of them had no source location.
+struct Errors {
+  int count = 0;
+  bool unlocated = false;
+};
+
+/// A rejected program must be told why, at a place in its source: a
+/// failure without an error, or an error without a file:line:col, is a
+/// finding (trapped, so that libFuzzer saves the input).
+void requireLocatedError(LogicalResult result, const Errors &errors) {
+  if (failed(result) && (errors.count == 0 || errors.unlocated))
+    __builtin_trap();
+}
+
+void runPipelines(ModuleOp module, bool cuda, Errors &errors) {
+  errors = Errors();
   PassManager pm(module.getContext());
   buildInputPipeline(pm);
   DispatchOptions options;
@@ -49,7 +65,7 @@ void runPipelines(ModuleOp module, bool cuda) {
   options.fuseEpilogues = cuda;
   options.splitKTargetBlocks = cuda ? 256 : 0;
   buildDispatchPipeline(pm, options);
-  (void)pm.run(module);
+  requireLocatedError(pm.run(module), errors);
 }
 
 } // namespace
@@ -59,19 +75,31 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // how the next one behaves (and memory stays bounded).
   MLIRContext context(registry(), MLIRContext::Threading::DISABLED);
   context.printOpOnDiagnostic(false);
-  ScopedDiagnosticHandler quiet(&context, [](Diagnostic &) { return success(); });
+  Errors errors;
+  ScopedDiagnosticHandler quiet(&context, [&](Diagnostic &d) {
+    if (d.getSeverity() == DiagnosticSeverity::Error) {
+      ++errors.count;
+      errors.unlocated |= !isa<FileLineColLoc>(d.getLocation()) &&
+                          !d.getLocation()->findInstanceOf<FileLineColLoc>();
+    }
+    return success();
+  });
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBufferCopy(
           StringRef(reinterpret_cast<const char *>(data), size), "input"),
       llvm::SMLoc());
-  if (failed(checkSourceForParserHazards(sourceMgr, &context)))
+  if (failed(checkSourceForParserHazards(sourceMgr, &context))) {
+    requireLocatedError(failure(), errors);
     return 0;
+  }
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  if (!module)
+  if (!module) {
+    requireLocatedError(failure(), errors);
     return 0;
+  }
   OwningOpRef<ModuleOp> forCuda = module->clone();
-  runPipelines(*module, /*cuda=*/false);
-  runPipelines(*forCuda, /*cuda=*/true);
+  runPipelines(*module, /*cuda=*/false, errors);
+  runPipelines(*forCuda, /*cuda=*/true, errors);
   return 0;
 }

@@ -42,6 +42,51 @@ bool startsWithIntegerList(StringRef text) {
   }
 }
 
+/// The offset in `text` past the bracketed list that starts at `pos` (an
+/// opening '['), or npos when it does not close.
+size_t skipBracketed(StringRef text, size_t pos) {
+  int depth = 0;
+  for (size_t i = pos; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '>' && i > 0 && text[i - 1] == '-')
+      continue; // an affine map's arrow
+    if (c == '[' || c == '(' || c == '<' || c == '{')
+      ++depth;
+    else if (c == ']' || c == ')' || c == '>' || c == '}')
+      if (--depth == 0)
+        return i + 1;
+  }
+  return StringRef::npos;
+}
+
+/// For the custom form of a linalg op whose name ends at `pos`: the offset
+/// of a `<` opening its properties that is not followed by `{` (MLIR 22
+/// casts whatever attribute follows to a dictionary), or npos.
+size_t badLinalgProperties(StringRef text, size_t pos) {
+  auto skipBlanks = [&](size_t i) {
+    while (i < text.size() && llvm::isSpace(text[i]))
+      ++i;
+    return i;
+  };
+  size_t i = skipBlanks(pos);
+  if (text.substr(i).starts_with("indexing_maps")) {
+    i = skipBlanks(i + strlen("indexing_maps"));
+    if (i >= text.size() || text[i] != '=')
+      return StringRef::npos;
+    i = skipBlanks(i + 1);
+    if (i >= text.size() || text[i] != '[')
+      return StringRef::npos;
+    i = skipBracketed(text, i);
+    if (i == StringRef::npos)
+      return StringRef::npos;
+    i = skipBlanks(i);
+  }
+  if (i >= text.size() || text[i] != '<')
+    return StringRef::npos;
+  size_t next = skipBlanks(i + 1);
+  return next < text.size() && text[next] == '{' ? StringRef::npos : i;
+}
+
 } // namespace
 
 LogicalResult
@@ -70,6 +115,23 @@ mlir::tessel::checkSourceForParserHazards(const llvm::SourceMgr &sourceMgr,
                   text[i - 1] == '@' || text[i - 1] == '#' ||
                   text[i - 1] == '!' || text[i - 1] == '^'))
       continue;
+    auto error = [&](size_t at) -> InFlightDiagnostic {
+      unsigned line, column;
+      std::tie(line, column) = sourceMgr.getLineAndColumn(
+          llvm::SMLoc::getFromPointer(text.data() + at));
+      ok = false;
+      return emitError(FileLineColLoc::get(
+          context, buffer->getBufferIdentifier(), line, column));
+    };
+    if (text.substr(i).starts_with("linalg.")) {
+      size_t end = i + strlen("linalg.");
+      while (end < text.size() && isIdentifierChar(text[end]))
+        ++end;
+      size_t bad = badLinalgProperties(text, end);
+      if (bad != StringRef::npos)
+        error(bad) << "malformed properties of '" << text.slice(i, end)
+                   << "': expected '<{' (a dictionary)";
+    }
     for (StringRef keyword : {"dimensions", "permutation"}) {
       StringRef rest = text.substr(i);
       if (!rest.consume_front(keyword) ||
@@ -78,14 +140,8 @@ mlir::tessel::checkSourceForParserHazards(const llvm::SourceMgr &sourceMgr,
       rest = rest.ltrim();
       if (!rest.consume_front("=") || startsWithIntegerList(rest))
         continue;
-      unsigned line, column;
-      std::tie(line, column) = sourceMgr.getLineAndColumn(
-          llvm::SMLoc::getFromPointer(text.data() + i));
-      Location loc = FileLineColLoc::get(
-          context, buffer->getBufferIdentifier(), line, column);
-      emitError(loc) << "malformed '" << keyword
-                     << "' list: expected '[' integers separated by ',' ']'";
-      ok = false;
+      error(i) << "malformed '" << keyword
+               << "' list: expected '[' integers separated by ',' ']'";
     }
   }
   return success(ok);

@@ -3,8 +3,9 @@
 // `permutation` list of linalg.reduce / broadcast / transpose).
 // RUN: not tessel-compile %s -o %t.tmod 2>&1 | FileCheck %s
 // RUN: not test -e %t.tmod
-// CHECK: tessel-compile-parser-hazards.mlir:[[@LINE+5]]:73: error: malformed 'dimensions' list: expected '[' integers separated by ',' ']'
-// CHECK: tessel-compile-parser-hazards.mlir:[[@LINE+10]]:79: error: malformed 'permutation' list
+// CHECK: tessel-compile-parser-hazards.mlir:12:73: error: malformed 'dimensions' list: expected '[' integers separated by ',' ']'
+// CHECK: tessel-compile-parser-hazards.mlir:18:79: error: malformed 'permutation' list
+// CHECK: tessel-compile-parser-hazards.mlir:20:138: error: malformed properties of 'linalg.matmul': expected '<{' (a dictionary)
 // Comments and strings are not checked: dimensions = [oops
 func.func @f(%h: tensor<3x5xi16>, %t: tensor<3x5xf32>) -> (tensor<3xi16>, tensor<5x3xf32>) {
   %e = tensor.empty() : tensor<3xi16>
@@ -15,5 +16,7 @@ func.func @f(%h: tensor<3x5xi16>, %t: tensor<3x5xf32>) -> (tensor<3xi16>, tensor
     }
   %e2 = tensor.empty() : tensor<5x3xf32>
   %p = linalg.transpose ins(%t : tensor<3x5xf32>) outs(%e2 : tensor<5x3xf32>) permutation = [1, ]
+  %z = tensor.empty() : tensor<3x3xf32>
+  %m = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>] <i64> ins(%t, %t : tensor<3x5xf32>, tensor<3x5xf32>) outs(%z : tensor<3x3xf32>) -> tensor<3x3xf32>
   return %r, %p : tensor<3xi16>, tensor<5x3xf32>
 }

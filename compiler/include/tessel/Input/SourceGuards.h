@@ -20,7 +20,10 @@ namespace mlir::tessel {
 /// crash the parser:
 /// - `dimensions = ` / `permutation = ` (linalg.reduce, broadcast,
 ///   transpose in custom form) not followed by `[` integers `]`: MLIR 22's
-///   parser stores the null attribute of a failed parse and crashes.
+///   parser stores the null attribute of a failed parse and crashes;
+/// - a linalg op in custom form whose `<` after the name (and
+///   indexing_maps) does not open a dictionary `<{`: MLIR 22 casts any
+///   attribute there to a dictionary.
 LogicalResult checkSourceForParserHazards(const llvm::SourceMgr &sourceMgr,
                                           MLIRContext *context);
 

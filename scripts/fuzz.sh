@@ -55,7 +55,7 @@ if ((${#fuzzers[@]} == 0)); then
   exit 1
 fi
 
-out="$root/$dir/fuzz-out"
+out="$(cd "$dir" && pwd)/fuzz-out"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1}"
 failed=0
 for f in "${fuzzers[@]}"; do

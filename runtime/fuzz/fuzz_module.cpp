@@ -38,6 +38,10 @@ std::vector<uint8_t> reseal(const uint8_t *data, size_t size) {
     bytes.resize(size - detail::kTrailerSize);
   flatbuffers::Verifier verifier(bytes.data(), bytes.size());
   if (fb::VerifyModuleBuffer(verifier)) {
+    // Read everything first, then write: tables of a verified buffer may
+    // overlap, so a crc32 written into one binary can change another's
+    // offsets (which then no longer verify; the loader will say so).
+    std::vector<std::pair<uint8_t *, uint32_t>> fields;
     const fb::Module *m = fb::GetModule(bytes.data());
     if (m->executables())
       for (const fb::Executable *e : *m->executables())
@@ -45,16 +49,22 @@ std::vector<uint8_t> reseal(const uint8_t *data, size_t size) {
           for (const fb::Binary *b : *e->binaries()) {
             if (!b)
               continue;
-            uint32_t crc = b->data() ? detail::crc32Of(b->data()->data(), b->data()->size())
-                                     : detail::crc32Of(nullptr, 0);
             // Generated tables inherit flatbuffers::Table privately; a
-            // C-style cast is the base conversion that ignores access. Only
-            // a crc32 field present in the buffer can be rewritten: an
-            // absent one reads 0 and fails the check unless the data's
+            // C-style cast is the base conversion that ignores access.
+            // Only a crc32 field present in the buffer can be rewritten:
+            // an absent one reads 0 and fails the check unless the data's
             // crc32 is 0.
-            auto *table = (flatbuffers::Table *)(b);
-            table->SetField<uint32_t>(fb::Binary::VT_CRC32, crc, 0);
+            auto *table = (const flatbuffers::Table *)(b);
+            const uint8_t *field = table->GetAddressOf(fb::Binary::VT_CRC32);
+            if (field)
+              fields.emplace_back(
+                  const_cast<uint8_t *>(field),
+                  b->data() ? detail::crc32Of(b->data()->data(), b->data()->size())
+                            : detail::crc32Of(nullptr, 0));
           }
+    for (auto [field, crc] : fields)
+      for (int i = 0; i < 4; ++i)
+        field[i] = static_cast<uint8_t>(crc >> (8 * i));
   }
   std::vector<uint8_t> trailer = detail::makeTrailer(bytes.data(), bytes.size());
   bytes.insert(bytes.end(), trailer.begin(), trailer.end());

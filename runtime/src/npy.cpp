@@ -15,6 +15,17 @@ namespace {
 constexpr char kMagic[] = "\x93NUMPY";
 constexpr size_t kMagicSize = 6;
 
+// A string from the file, for an error message: quoted when it is short
+// printable ASCII, else described (errors never carry raw bytes).
+std::string quoted(const std::string &s) {
+  bool printable = s.size() <= 64;
+  for (unsigned char c : s)
+    printable = printable && c >= 0x20 && c < 0x7f;
+  if (printable)
+    return "'" + s + "'";
+  return "of " + std::to_string(s.size()) + " bytes that are not short printable ASCII";
+}
+
 struct HeaderValue {
   enum Kind { String, Bool, Tuple } kind = String;
   std::string str;
@@ -38,7 +49,7 @@ public:
       TESSEL_RETURN_IF_ERROR(parseString(key));
       skipSpace();
       if (!consume(':'))
-        return error("expected ':' after key '" + key + "'");
+        return error("expected ':' after key " + quoted(key));
       skipSpace();
       HeaderValue value;
       TESSEL_RETURN_IF_ERROR(parseValue(value));
@@ -133,7 +144,7 @@ StatusOr<ElementType> descrToType(const std::string &descr, std::optional<Elemen
     return ElementType::bf16;
   if (descr.size() >= 2 && descr[0] == '>' && descr.substr(1) != "i1" && descr.substr(1) != "u1" &&
       descr.substr(1) != "b1")
-    return unimplemented("big-endian dtype '" + descr + "' is not supported");
+    return unimplemented("big-endian dtype " + quoted(descr) + " is not supported");
   // '=' is native order; the runtime only runs on little-endian hosts.
   std::string code = descr;
   if (!code.empty() && (code[0] == '<' || code[0] == '|' || code[0] == '=' || code[0] == '>'))
@@ -155,7 +166,7 @@ StatusOr<ElementType> descrToType(const std::string &descr, std::optional<Elemen
     hint = " (accepted as raw bfloat16 bits only where a bf16 tensor is expected)";
   else if (code == "u1")
     hint = " (accepted as bool only where an i1 tensor is expected)";
-  return unimplemented("unsupported dtype '" + descr + "'" + hint);
+  return unimplemented("unsupported dtype " + quoted(descr) + hint);
 }
 
 const char *typeToDescr(ElementType type) {

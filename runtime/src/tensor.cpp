@@ -122,14 +122,20 @@ StatusOr<HostTensor> parseTensorLiteral(std::string_view text) {
       rest = rest.substr(comma + 1);
     }
   }
-  HostTensor t = HostTensor::zeros(*type);
-  int64_t n = t.numElements();
-  size_t esize = elementByteSize(t.type.elementType);
+  // Checked before allocating: a type of 2^40 elements with two values is
+  // an error, not a terabyte allocation.
+  int64_t n = type->numElements();
   bool splat = values.size() == 1 && n > 1;
   if (!splat && static_cast<int64_t>(values.size()) != n)
     return invalidArgument("tensor literal for " + type->toString() + " has " +
                            std::to_string(values.size()) + " values but needs " +
                            std::to_string(n) + " (or 1 to splat)");
+  if (type->byteSize() > kMaxLiteralBytes)
+    return invalidArgument("tensor literal for " + type->toString() + " is " +
+                           std::to_string(type->byteSize()) + " bytes (a literal makes at most " +
+                           std::to_string(kMaxLiteralBytes) + "; use a .npy file)");
+  HostTensor t = HostTensor::zeros(*type);
+  size_t esize = elementByteSize(t.type.elementType);
   for (size_t i = 0; i < values.size(); ++i) {
     Status s = parseElement(t.type.elementType, values[i], t.bytes.data() + i * esize);
     if (!s.ok())
@@ -194,6 +200,11 @@ std::string formatTensor(const HostTensor &tensor, int64_t maxElements) {
   std::string out = tensor.type.toString() + "=";
   if (tensor.type.shape.empty())
     return out + formatElement(tensor, 0);
+  // No elements: "[]" whatever the shape (the type shows it). Walking the
+  // dimensions would print one "[]" per empty row: 10^8 of them for
+  // 100000x1000x0xf32 (found by fuzz_literal).
+  if (tensor.numElements() == 0)
+    return out + "[]";
   int64_t next = 0;
   bool elided = false;
   formatDims(tensor, 0, next, maxElements, elided, out);

@@ -425,7 +425,10 @@ TEST_F(ModuleTest, EveryTruncationIsAnError) {
 }
 
 // Any flipped byte, the embedded shared object included, is caught by the
-// file checksum before anything else is read.
+// file checksum before anything else is read; only the file identifier
+// (bytes 4-7) is checked first. (Which positions the seeded flips hit
+// depends on the layout, i.e. on the compiler and the kernel library: a
+// build in another directory used to hit the identifier and fail.)
 TEST_F(ModuleTest, EveryFlipIsCaughtByTheChecksum) {
   ModuleDesc desc = testModule();
   addAddFunction(desc, "add", {7});
@@ -438,9 +441,11 @@ TEST_F(ModuleTest, EveryFlipIsCaughtByTheChecksum) {
     auto m = Module::loadBytes(device, fuzzed, "fuzz.tmod");
     ASSERT_FALSE(m.ok()) << "flip at " << pos;
     const std::string &msg = m.status().message();
+    bool inIdentifier = pos >= 4 && pos < 8;
     ASSERT_TRUE(msg.find("module checksum mismatch") != std::string::npos ||
-                msg.find("trailer") != std::string::npos)
-        << msg;
+                msg.find("trailer") != std::string::npos ||
+                (inIdentifier && msg.find("is not a Tessel module") != std::string::npos))
+        << "flip at " << pos << ": " << msg;
     ASSERT_TRUE(isPrintableAscii(msg)) << msg;
   }
 }

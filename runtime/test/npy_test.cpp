@@ -160,6 +160,20 @@ TEST(NpyTest, MalformedHeadersNameTheFile) {
     EXPECT_NE(t.status().message().find(c.needle), std::string::npos)
         << c.dict << " -> " << t.status().message();
   }
+  // Strings from the file are quoted only when printable (found by fuzz_npy).
+  for (std::string dict : {std::string("{'descr': '<f4', 'fortran_\x01\x0f' True}"),
+                           std::string("{'descr': '\x1b[31m<c8', 'fortran_order': False, "
+                                       "'shape': (1,)}"),
+                           std::string("{'descr': '>\xff" "4', 'fortran_order': False, "
+                                       "'shape': (1,)}")}) {
+    auto t = parseNpy(npyWithHeader(dict, data), "bad.npy");
+    ASSERT_FALSE(t.ok()) << dict;
+    std::string message = t.status().message();
+    EXPECT_NE(message.find("bytes that are not short printable ASCII"), std::string::npos)
+        << message;
+    for (unsigned char c : message)
+      EXPECT_TRUE(c >= 0x20 && c < 0x7f) << message;
+  }
   std::vector<uint8_t> v4 = npyWithHeader("{}", {});
   v4[6] = 4;
   EXPECT_NE(parseNpy(v4, "v4.npy").status().message().find("version 4"), std::string::npos);

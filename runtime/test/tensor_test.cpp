@@ -116,6 +116,10 @@ TEST(TensorLiteralTest, Errors) {
       {"2xf32=1,", "empty"},
       {"2xq32=1,2", "unknown element type"},
       {"i64=99999999999999999999", "out of range"},
+      // Count and size are checked before anything is allocated.
+      {"1099511627776xf32=1,2", "has 2 values but needs 1099511627776"},
+      {"1099511627776xf32=1", "is 4398046511104 bytes (a literal makes at most 1073741824"},
+      {"268435457xf32=0", "is 1073741828 bytes"},
   };
   for (const Case &c : cases) {
     auto t = parseTensorLiteral(c.text);
@@ -131,6 +135,9 @@ TEST(FormatTensorTest, Nested) {
   EXPECT_EQ(formatTensor(*parseTensorLiteral("3xi1=1,0,1")), "3xi1=[1 0 1]");
   EXPECT_EQ(formatTensor(*parseTensorLiteral("2xi64=-5,7")), "2xi64=[-5 7]");
   EXPECT_EQ(formatTensor(*parseTensorLiteral("0x2xf32=")), "0x2xf32=[]");
+  EXPECT_EQ(formatTensor(*parseTensorLiteral("2x0xf32=")), "2x0xf32=[]");
+  EXPECT_EQ(formatTensor(*parseTensorLiteral("100000000x100000000x0xi8=")),
+            "100000000x100000000x0xi8=[]");
   EXPECT_EQ(formatTensor(*parseTensorLiteral("2xf32=0.1,nan")), "2xf32=[0.1 nan]");
 }
 

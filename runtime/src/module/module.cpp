@@ -10,6 +10,7 @@
 #include "module/integrity.h"
 #include "module_generated.h"
 
+#include <cstdint>
 #include <set>
 
 namespace tessel::rt {
@@ -42,8 +43,15 @@ StatusOr<TensorType> convertType(const fb::TensorType *t, const std::string &wha
   if (elem > kMaxElementType)
     return dataLoss(what + " has unknown element type " + str(elem));
   TensorType type{static_cast<ElementType>(elem), {}};
-  if (t->shape())
+  if (t->shape()) {
+    // The FlatBuffers verifier checks the alignment of a vector's length,
+    // not of its 8-byte elements; reading misaligned ones is undefined
+    // (found by fuzz_module). Buffers start 8-byte aligned (std::vector).
+    if (t->shape()->size() &&
+        reinterpret_cast<uintptr_t>(t->shape()->data()) % alignof(int64_t) != 0)
+      return dataLoss(what + ": shape is not 8-byte aligned (the writer produced a bad file)");
     type.shape.assign(t->shape()->begin(), t->shape()->end());
+  }
   Status s = type.validate();
   if (!s.ok())
     return dataLoss(what + ": " + s.message());
@@ -435,8 +443,13 @@ StatusOr<ParsedModule> parseModule(const std::vector<uint8_t> &bytes,
 
 StatusOr<std::string> Module::describeFile(const std::string &path) {
   TESSEL_ASSIGN_OR_RETURN(auto bytes, readFileBytes(path, "module file"));
-  TESSEL_ASSIGN_OR_RETURN(ParsedModule parsed, parseModule(bytes, path));
-  return describeModule(parsed.module, path, parsed.programs, parsed.exes);
+  return describeBytes(bytes, path);
+}
+
+StatusOr<std::string> Module::describeBytes(const std::vector<uint8_t> &bytes,
+                                            const std::string &name) {
+  TESSEL_ASSIGN_OR_RETURN(ParsedModule parsed, parseModule(bytes, name));
+  return describeModule(parsed.module, name, parsed.programs, parsed.exes);
 }
 
 StatusOr<std::shared_ptr<Module>> Module::loadBytes(std::shared_ptr<Device> device,

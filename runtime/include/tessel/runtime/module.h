@@ -128,6 +128,9 @@ public:
   /// describe() of module file `path` without loading it on a device
   /// (any module, whatever its targets, on any machine).
   static StatusOr<std::string> describeFile(const std::string &path);
+  /// Same from bytes; `name` stands for the file in the text and errors.
+  static StatusOr<std::string> describeBytes(const std::vector<uint8_t> &bytes,
+                                             const std::string &name = "<memory>");
 
   /// The file name (or the name given to loadBytes).
   const std::string &name() const { return name_; }

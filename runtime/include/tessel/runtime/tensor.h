@@ -40,8 +40,10 @@ struct HostTensor {
 
 /// Parses "SHAPExTYPE=v1,v2,..." (e.g. "2x3xf32=1,2,3,4,5,6", rank 0
 /// "f32=1.5", "4x4xf32=1" splats a single value). Integers must fit the
-/// element type; i1 takes 0/1/true/false; floats take nan/inf/-inf.
+/// element type; i1 takes 0/1/true/false; floats take nan/inf/-inf. A
+/// literal makes at most kMaxLiteralBytes (a splat of more is an error).
 StatusOr<HostTensor> parseTensorLiteral(std::string_view text);
+constexpr size_t kMaxLiteralBytes = size_t(1) << 30;
 
 /// "2x3xf32=[[1 2 3][4 5 6]]"; rank 0 prints as "f32=1.5". At most
 /// `maxElements` elements are printed, then "...".

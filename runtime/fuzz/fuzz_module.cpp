@@ -1,0 +1,141 @@
+// Fuzzes module loading: Module::describeBytes (what tessel-run
+// --print-module prints: every verifier, bound and name check), then, for
+// modules without dispatches, Module::loadBytes on the cpu device and a
+// call of every function with zero-filled inputs.
+//
+// Re-sealing: the loader checks the file's crc32 first, so a mutated input
+// would almost never get further. Each input is therefore treated as a
+// FlatBuffer (a trailing trailer is dropped), each Binary.crc32 is set to
+// the crc32 of its data when the buffer verifies, and a fresh trailer is
+// appended, as the writer does (runtime/src/module/integrity.h). The
+// checksum checks themselves are covered by module_test.
+//
+// Not executed: machine code. A module with a dispatch would dlopen its cpu
+// binary (fuzzed bytes: running them means nothing and can crash anywhere),
+// so such modules are only described, and calls are limited to functions
+// without dispatches (their results come from argument, constant and
+// transient slots). Calls needing more than 64 MiB of buffers are skipped:
+// allocating until the host runs out is not a parser bug.
+#include "fuzz_util.h"
+#include "module/integrity.h"
+#include "module_generated.h"
+#include "tessel/runtime/device.h"
+#include "tessel/runtime/module.h"
+
+#include <cstring>
+
+using namespace tessel::rt;
+namespace fb = tessel::fb;
+
+namespace {
+
+constexpr uint64_t kMaxCallBytes = uint64_t(64) << 20;
+
+std::vector<uint8_t> reseal(const uint8_t *data, size_t size) {
+  std::vector<uint8_t> bytes(data, data + size);
+  if (size >= detail::kTrailerSize &&
+      std::memcmp(data + size - detail::kTrailerSize, "TMODTAIL", 8) == 0)
+    bytes.resize(size - detail::kTrailerSize);
+  flatbuffers::Verifier verifier(bytes.data(), bytes.size());
+  if (fb::VerifyModuleBuffer(verifier)) {
+    // Read everything first, then write: tables of a verified buffer may
+    // overlap, so a crc32 written into one binary can change another's
+    // offsets (which then no longer verify; the loader will say so).
+    std::vector<std::pair<uint8_t *, uint32_t>> fields;
+    const fb::Module *m = fb::GetModule(bytes.data());
+    if (m->executables())
+      for (const fb::Executable *e : *m->executables())
+        if (e && e->binaries())
+          for (const fb::Binary *b : *e->binaries()) {
+            if (!b)
+              continue;
+            // Generated tables inherit flatbuffers::Table privately; a
+            // C-style cast is the base conversion that ignores access.
+            // Only a crc32 field present in the buffer can be rewritten:
+            // an absent one reads 0 and fails the check unless the data's
+            // crc32 is 0.
+            auto *table = (const flatbuffers::Table *)(b);
+            const uint8_t *field = table->GetAddressOf(fb::Binary::VT_CRC32);
+            if (field)
+              fields.emplace_back(
+                  const_cast<uint8_t *>(field),
+                  b->data() ? detail::crc32Of(b->data()->data(), b->data()->size())
+                            : detail::crc32Of(nullptr, 0));
+          }
+    for (auto [field, crc] : fields)
+      for (int i = 0; i < 4; ++i)
+        field[i] = static_cast<uint8_t>(crc >> (8 * i));
+  }
+  std::vector<uint8_t> trailer = detail::makeTrailer(bytes.data(), bytes.size());
+  bytes.insert(bytes.end(), trailer.begin(), trailer.end());
+  return bytes;
+}
+
+// Whether a call of every function stays safe and small: no dispatch in
+// the module (loading would dlopen its binary) and at most kMaxCallBytes of
+// arguments and slots per function.
+bool callable(const fb::Module *m) {
+  if (m->functions())
+    for (const fb::Function *f : *m->functions()) {
+      if (f->dispatches() && f->dispatches()->size() > 0)
+        return false;
+      uint64_t total = 0;
+      if (f->slots())
+        for (const fb::Slot *s : *f->slots())
+          total += std::min<uint64_t>(s->byte_size(), kMaxCallBytes + 1);
+      if (total > kMaxCallBytes)
+        return false;
+    }
+  return true;
+}
+
+std::shared_ptr<Device> cpuDevice() {
+  static std::shared_ptr<Device> device = [] {
+    auto d = createDevice("cpu");
+    fuzz::check(d.ok(), "cpu device: " + d.status().toString());
+    return *d;
+  }();
+  return device;
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  std::vector<uint8_t> bytes = reseal(data, size);
+  auto description = Module::describeBytes(bytes, "fuzz.tmod");
+  if (!description.ok()) {
+    fuzz::checkPrintable(description.status().toString(), "describe error");
+    return 0;
+  }
+  fuzz::checkPrintable(*description, "description", /*newlines=*/true);
+  // describeBytes succeeded, so the buffer verified.
+  if (!callable(fb::GetModule(bytes.data())))
+    return 0;
+  auto module = Module::loadBytes(cpuDevice(), bytes, "fuzz.tmod");
+  if (!module.ok()) {
+    fuzz::checkPrintable(module.status().toString(), "load error");
+    return 0;
+  }
+  fuzz::check((*module)->describe() == *description, "describe() differs from describeBytes");
+  for (const Function &f : (*module)->functions()) {
+    uint64_t argBytes = 0;
+    for (const TensorType &t : f.arguments())
+      argBytes += std::min<uint64_t>(t.byteSize(), kMaxCallBytes + 1);
+    if (argBytes > kMaxCallBytes)
+      continue;
+    std::vector<HostTensor> inputs;
+    for (const TensorType &t : f.arguments())
+      inputs.push_back(HostTensor::zeros(t));
+    auto results = f.call(inputs);
+    if (!results.ok()) {
+      fuzz::checkPrintable(results.status().toString(), "call error");
+      continue;
+    }
+    fuzz::check(results->size() == f.results().size(), "result count of " + f.name());
+    for (size_t i = 0; i < results->size(); ++i)
+      fuzz::check((*results)[i].type == f.results()[i] &&
+                      (*results)[i].bytes.size() == f.results()[i].byteSize(),
+                  "result " + std::to_string(i) + " of " + f.name());
+  }
+  return 0;
+}

@@ -1,0 +1,216 @@
+// Writes the fuzzers' seed corpora (runtime/fuzz/corpus/), or with --check
+// verifies that the committed ones are what this program writes (ctest
+// fuzz_seeds), so that the seeds stay valid as the formats change. Modules
+// are compared by Module::describeBytes, not byte for byte: the builder's
+// layout depends on the compiler's argument evaluation order.
+//   make_fuzz_seeds [--check] CORPUSDIR
+// CORPUSDIR/fuzz_module: small valid modules (binaries are a few stand-in
+// bytes, not the 20 KB test kernel library, so that mutations land in the
+// FlatBuffer); CORPUSDIR/fuzz_npy: .npy files of every dtype, rank 0,
+// empty, versions 1-3, and the headers the parser rejects (big-endian,
+// fortran order); CORPUSDIR/fuzz_literal: tensor literals.
+#include "test_module_builder.h"
+
+#include "tessel/runtime/module.h"
+#include "tessel/runtime/npy.h"
+#include "tessel/runtime/tensor.h"
+
+#include <cstdio>
+#include <exception>
+#include <map>
+#include <string>
+
+using namespace tessel::rt;
+using namespace tessel::rt::testutil;
+
+namespace {
+
+using Bytes = std::vector<uint8_t>;
+
+Bytes text(const std::string &s) { return Bytes(s.begin(), s.end()); }
+
+// A module whose functions have no dispatch: loadable and callable by the
+// fuzzer. f(a: 2x3xf32) -> a; g() -> constant 4xi32; h() -> transient 3xbf16.
+ModuleDesc slotOnlyModule() {
+  ModuleDesc m;
+  TensorType a{ElementType::f32, {2, 3}};
+  m.functions.push_back({"identity", {a}, {a}, {argumentSlot(0, a.byteSize())}, {}, {0}});
+  m.functions.push_back({"constant",
+                         {},
+                         {TensorType{ElementType::i32, {4}}},
+                         {constantSlotOf(std::vector<int32_t>{1, 2, 3, 4})},
+                         {},
+                         {0}});
+  m.functions.push_back(
+      {"transient", {}, {TensorType{ElementType::bf16, {3}}}, {transientSlot(6)}, {}, {0}});
+  return m;
+}
+
+// add(a, b: 2x3xf32) -> a + b over a stand-in cpu binary (described only).
+ModuleDesc dispatchModule() {
+  ModuleDesc m;
+  ExecutableDesc e;
+  e.binaries.push_back({"elf-shared-object", "x86_64", {}, text("stand-in binary"), std::nullopt});
+  e.exports.push_back({"add_f32", {1, 1, 1}, 4});
+  m.executables.push_back(e);
+  TensorType t{ElementType::f32, {2, 3}};
+  m.functions.push_back({"add",
+                         {t, t},
+                         {t},
+                         {constantSlotOf(std::vector<int64_t>{6}), argumentSlot(0, 24),
+                          argumentSlot(1, 24), transientSlot(24)},
+                         {{0, {0, 1, 2, 3}}},
+                         {3}});
+  return m;
+}
+
+// Two executables (cpu and cuda, two binaries each, features, workgroup
+// sizes, shared memory), two functions over every element type and rank 0.
+ModuleDesc richModule() {
+  ModuleDesc m;
+  m.producer = "tessel-compile fuzz seed";
+  ExecutableDesc cpu;
+  cpu.binaries.push_back({"elf-shared-object", "x86_64", {"+avx2", "fma"}, text("elf"), std::nullopt});
+  cpu.binaries.push_back({"elf-shared-object", "aarch64", {}, text("elf64"), std::nullopt});
+  cpu.exports.push_back({"k0", {2, 3, 4}, 3});
+  cpu.exports.push_back({"k1", {1, 1, 1}, 1});
+  ExecutableDesc cuda;
+  cuda.target = "cuda";
+  cuda.binaries.push_back({"cubin", "sm_90", {}, text("cubin"), std::nullopt});
+  cuda.binaries.push_back({"ptx", "sm_80", {}, text(".version 8.0"), std::nullopt});
+  cuda.exports.push_back({"k0", {2, 3, 4}, 3, {128, 2, 1}, 49152});
+  cuda.exports.push_back({"k1", {1, 1, 1}, 1, {32, 1, 1}, 0});
+  m.executables = {cpu, cuda};
+  TensorType f64{ElementType::f64, {}}, f16{ElementType::f16, {2, 2}}, i64{ElementType::i64, {1}},
+      i16{ElementType::i16, {3}}, i8{ElementType::i8, {0, 5}}, i1{ElementType::i1, {8}};
+  m.functions.push_back({"mixed types",
+                         {f64, f16, i64},
+                         {i16, i8},
+                         {argumentSlot(0, 8), argumentSlot(1, 8), argumentSlot(2, 8),
+                          transientSlot(6), transientSlot(0)},
+                         {{0, {0, 1, 3}}, {1, {4}}},
+                         {3, 4}});
+  m.functions.push_back({"flags",
+                         {i1},
+                         {i1},
+                         {argumentSlot(0, 8), constantSlot(Bytes(8, 1))},
+                         {{1, {1}}},
+                         {1}});
+  return m;
+}
+
+Bytes npyWithHeader(const std::string &dict, int major, const Bytes &data) {
+  Bytes out = text("\x93NUMPY");
+  out.push_back(static_cast<uint8_t>(major));
+  out.push_back(0);
+  size_t lenBytes = major == 1 ? 2 : 4;
+  std::string header = dict + "\n";
+  for (size_t i = 0; i < lenBytes; ++i)
+    out.push_back(static_cast<uint8_t>(header.size() >> (8 * i)));
+  out.insert(out.end(), header.begin(), header.end());
+  out.insert(out.end(), data.begin(), data.end());
+  return out;
+}
+
+std::map<std::string, Bytes> seeds() {
+  std::map<std::string, Bytes> s;
+  s["fuzz_module/empty.tmod"] = buildModule(ModuleDesc{});
+  s["fuzz_module/slots.tmod"] = buildModule(slotOnlyModule());
+  s["fuzz_module/dispatch.tmod"] = buildModule(dispatchModule());
+  s["fuzz_module/rich.tmod"] = buildModule(richModule());
+
+  const char *literals[] = {"2x3xf32=1,2,3,4,5,6", "f32=1.5",         "4x4xi32=-7",
+                            "4xi1=true,0,1,false", "i64=-9007199254740993", "3xf16=nan,inf,-inf",
+                            "2xbf16=1.5,-2e3",     "0x3xf32=",        "2xf64=0.1,1e-300",
+                            "3xi16=-32768,0,32767", "2xi8= -128 , 127", "2x2x1xf32=1"};
+  for (size_t i = 0; i < std::size(literals); ++i)
+    s["fuzz_literal/" + std::to_string(i) + ".txt"] = text(literals[i]);
+
+  struct Npy {
+    const char *name, *literal;
+  } npys[] = {{"f64", "2xf64=1.5,-2"}, {"f32", "2x3xf32=1,2,3,4,5,6"}, {"f16", "3xf16=1,nan,-inf"},
+              {"bf16", "2xbf16=1.5,-2"}, {"i64", "2xi64=-1,7"},     {"i32", "i32=42"},
+              {"i16", "1x2xi16=-3,3"},   {"i8", "4xi8=-128,0,1,127"}, {"i1", "3xi1=1,0,1"},
+              {"empty", "0x4xf32="}};
+  for (const Npy &n : npys)
+    s["fuzz_npy/" + std::string(n.name) + ".npy"] = encodeNpy(*parseTensorLiteral(n.literal));
+  Bytes f4 = encodeNpy(*parseTensorLiteral("2xf32=1,2"));
+  Bytes f4data(f4.end() - 8, f4.end());
+  s["fuzz_npy/big_endian.npy"] =
+      npyWithHeader("{'descr': '>f4', 'fortran_order': False, 'shape': (2,), }", 1, f4data);
+  s["fuzz_npy/fortran.npy"] =
+      npyWithHeader("{'descr': '<f4', 'fortran_order': True, 'shape': (1, 2), }", 1, f4data);
+  s["fuzz_npy/v2_long.npy"] =
+      npyWithHeader("{\"descr\": \"<f4\", \"fortran_order\": False, \"shape\": (2L,)}", 2, f4data);
+  s["fuzz_npy/v3_bfloat16.npy"] =
+      npyWithHeader("{'descr': 'bfloat16', 'fortran_order': False, 'shape': (2,)}", 3, Bytes(4, 0x3f));
+  s["fuzz_npy/u1.npy"] =
+      npyWithHeader("{'descr': '|u1', 'fortran_order': False, 'shape': (3,)}", 1, Bytes{0, 1, 2});
+  s["fuzz_npy/v2_rank0.npy"] =
+      npyWithHeader("{'descr': '<i8', 'fortran_order': False, 'shape': ()}", 2, Bytes(8, 0));
+  return s;
+}
+
+Bytes readFile(const std::string &path, bool &ok) {
+  Bytes bytes;
+  FILE *f = std::fopen(path.c_str(), "rb");
+  ok = f != nullptr;
+  if (!f)
+    return bytes;
+  int c;
+  while ((c = std::fgetc(f)) != EOF)
+    bytes.push_back(static_cast<uint8_t>(c));
+  std::fclose(f);
+  return bytes;
+}
+
+// Whether a committed seed is what `expected` stands for.
+bool sameSeed(const std::string &name, const Bytes &committed, const Bytes &expected) {
+  if (name.size() < 5 || name.substr(name.size() - 5) != ".tmod")
+    return committed == expected;
+  auto a = Module::describeBytes(committed, name);
+  auto b = Module::describeBytes(expected, name);
+  return a.ok() && b.ok() && *a == *b;
+}
+
+bool writeFile(const std::string &path, const Bytes &bytes) {
+  FILE *f = std::fopen(path.c_str(), "wb");
+  bool ok = f && std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
+  ok = f && std::fclose(f) == 0 && ok;
+  return ok;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  bool check = argc == 3 && std::string(argv[1]) == "--check";
+  if (argc != 2 && !check) {
+    std::fprintf(stderr, "usage: make_fuzz_seeds [--check] CORPUSDIR\n");
+    return 2;
+  }
+  std::string dir = argv[argc - 1];
+  try {
+    int bad = 0;
+    for (const auto &[name, bytes] : seeds()) {
+      std::string path = dir + "/" + name;
+      if (check) {
+        bool ok;
+        Bytes committed = readFile(path, ok);
+        if (!ok || !sameSeed(name, committed, bytes)) {
+          std::fprintf(stderr, "make_fuzz_seeds: %s is %s\n", path.c_str(),
+                       ok ? "out of date" : "missing");
+          ++bad;
+        }
+      } else if (!writeFile(path, bytes)) {
+        std::fprintf(stderr, "make_fuzz_seeds: cannot write '%s'\n", path.c_str());
+        ++bad;
+      }
+    }
+    if (bad && check)
+      std::fprintf(stderr, "make_fuzz_seeds: regenerate with: make_fuzz_seeds %s\n", dir.c_str());
+    return bad ? 1 : 0;
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "make_fuzz_seeds: %s\n", e.what());
+    return 1;
+  }
+}

@@ -9,7 +9,8 @@
 # scripts/sanitize.sh). A fuzzer NAME built elsewhere (e.g. the compiler's)
 # is run the same way when given as a path.
 # Seeds: */fuzz/corpus/NAME or */*/fuzz/corpus/NAME in the repository, read
-# only; dictionary: NAME.dict next to that corpus directory, if any. New
+# only, and the directories listed in */fuzz/NAME.seeds; dictionary:
+# NAME.dict next to that corpus directory or .seeds file, if any. New
 # inputs go to DIR/fuzz-out/corpus/NAME, crash/leak/timeout reproducers to
 # DIR/fuzz-out/artifacts/NAME/, logs to DIR/fuzz-out/NAME.log (all outside
 # the source tree). Exits 1 if any fuzzer reports a crash, leak, timeout,
@@ -72,6 +73,15 @@ for f in "${fuzzers[@]}"; do
     [ -d "$d" ] || continue
     seeds+=("$root/$d")
     [ -f "$d/../../$name.dict" ] && dict=(-dict="$root/$d/../../$name.dict")
+  done
+  # NAME.seeds lists seed directories kept elsewhere in the repository
+  # (the compiler fuzzer's are the e2e programs), NAME.dict beside it.
+  for s in */fuzz/"$name".seeds; do
+    [ -f "$s" ] || continue
+    while read -r d; do
+      [ -z "$d" ] || [ "${d#\#}" != "$d" ] || seeds+=("$root/$d")
+    done <"$s"
+    [ -f "${s%.seeds}.dict" ] && dict=(-dict="$root/${s%.seeds}.dict")
   done
   mkdir -p "$out/corpus/$name" "$out/artifacts/$name"
   flog="$out/$name.log"

@@ -42,19 +42,6 @@ Status writeFileBytes(const std::string &path, const std::vector<uint8_t> &bytes
 
 namespace {
 
-bool writeAll(int fd, const uint8_t *data, size_t size) {
-  while (size > 0) {
-    ssize_t n = ::write(fd, data, size);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      return false;
-    data += n;
-    size -= static_cast<size_t>(n);
-  }
-  return true;
-}
-
 // Temporary files that exist (or are about to), in a fixed table that a
 // signal handler can walk without locks or allocation. A slot's state goes
 // free -> claimed (path being written) -> live (handler may unlink) -> free.
@@ -185,6 +172,19 @@ Status StagedFiles::commit() {
   }
   entries_.clear();
   return status;
+}
+
+bool writeAll(int fd, const uint8_t *data, size_t size) {
+  while (size > 0) {
+    ssize_t n = ::write(fd, data, size);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return false;
+    data += n;
+    size -= static_cast<size_t>(n);
+  }
+  return true;
 }
 
 } // namespace tessel::rt

@@ -3,6 +3,7 @@
 
 #include "tessel/runtime/status.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -15,5 +16,9 @@ StatusOr<std::vector<uint8_t>> readFileBytes(const std::string &path, const std:
 /// into place: see StagedFiles).
 Status writeFileBytes(const std::string &path, const std::vector<uint8_t> &bytes,
                       const std::string &what);
+
+/// Writes all `size` bytes to `fd` (retrying short writes and EINTR);
+/// false on an error (errno says which).
+bool writeAll(int fd, const uint8_t *data, size_t size);
 
 } // namespace tessel::rt

@@ -3,6 +3,8 @@
 // the dynamic loader), then dlopen from a memfd and dlsym per export.
 #include "hal/cpu/cpu_executable.h"
 
+#include "file_util.h"
+
 #include "hal/cpu/cpu_features.h"
 
 #include <cerrno>
@@ -67,19 +69,6 @@ std::string printable(const char *text) {
     out += (c >= 0x20 && c < 0x7f) ? static_cast<char>(c) : '?';
   }
   return out;
-}
-
-bool writeAll(int fd, const uint8_t *data, size_t size) {
-  while (size > 0) {
-    ssize_t n = ::write(fd, data, size);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      return false;
-    data += n;
-    size -= static_cast<size_t>(n);
-  }
-  return true;
 }
 
 // dlopens the image. Prefers an anonymous memfd; falls back to a temporary

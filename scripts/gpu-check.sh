@@ -8,7 +8,9 @@
 #       kernels embedded) and, if tessel-compile supports --target=cpu,cuda,
 #       the e2e suite compiled for cuda alone (DIR/e2e; cuda-only modules get
 #       fused row dispatches).
-#   scripts/gpu-check.sh run [DIR]       (there: from the repo root)
+#   scripts/gpu-check.sh pack [DIR]      (here) writes DIR.tar.xz: the
+#       device tool carries at most 64 MiB, which DIR alone nearly fills.
+#   scripts/gpu-check.sh run [DIR | DIR.tar.xz]  (there: from the repo root)
 #       Prints the GPUs, runs the conformance suite (cpu, cuda stream, cuda
 #       graph), the e2e suite on cuda in both command buffer modes, and
 #       compute-sanitizer memcheck, then a table of pass/fail counts per step.
@@ -18,7 +20,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 usage() {
-  sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 }
 
@@ -314,8 +316,35 @@ finish() {
   printf '%s\n' "${ROWS[@]}"
 }
 
+# The device tool carries at most 64 MiB and the e2e inputs alone come
+# near that: `pack` writes DIR.tar.xz (random inputs compress little, but
+# enough), and `run` takes it in place of DIR.
+pack() {
+  local dir=$1
+  [ -d "$dir" ] || die "nothing prepared in $dir"
+  rm -f "$dir.tar.xz"
+  tar cf - -C "$(dirname "$dir")" "$(basename "$dir")" | xz -6 -T2 >"$dir.tar.xz" ||
+    die "packing $dir failed"
+  echo "gpu-check: packed $dir.tar.xz ($(du -h "$dir.tar.xz" | cut -f1)): carry that file, not $dir"
+}
+
+# DIR, or DIR.tar.xz unpacked into a temporary directory first.
+run_from() {
+  local arg=$1
+  case "$arg" in
+  *.tar.xz)
+    local tmp
+    tmp=$(mktemp -d)
+    python3 -c 'import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])' "$arg" "$tmp" ||
+      die "cannot unpack $arg"
+    run "$tmp/$(basename "${arg%.tar.xz}")" ;;
+  *) run "$arg" ;;
+  esac
+}
+
 case "${1:-}" in
 prepare) prepare "${2:-.carry/gpu}" ;;
-run) run "${2:-.carry/gpu}" ;;
+pack) pack "${2:-.carry/gpu}" ;;
+run) run_from "${2:-.carry/gpu}" ;;
 *) usage ;;
 esac

@@ -16,6 +16,7 @@
 #include "tessel/Input/SourceGuards.h"
 #include "tessel/Passes.h"
 #include "tessel/Pipelines/Pipelines.h"
+#include "tessel/Target/TargetUtils.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -25,6 +26,8 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
+
+#include <cstdlib>
 
 using namespace mlir;
 using namespace mlir::tessel;
@@ -56,6 +59,18 @@ void requireLocatedError(LogicalResult result, const Errors &errors) {
     __builtin_trap();
 }
 
+/// TESSEL_FUZZ_CODEGEN=1: accepted programs also go through the target's
+/// kernel codegen on MLIR (cpu: down to the LLVM dialect; cuda: tiling,
+/// vectorization and the GPU strategies), without LLVM's backends or
+/// ptxas. Off in CI: much slower per input.
+bool fuzzCodegen() {
+  static bool on = [] {
+    const char *v = std::getenv("TESSEL_FUZZ_CODEGEN");
+    return v && *v && *v != '0';
+  }();
+  return on;
+}
+
 void runPipelines(ModuleOp module, bool cuda, Errors &errors) {
   errors = Errors();
   PassManager pm(module.getContext());
@@ -65,7 +80,18 @@ void runPipelines(ModuleOp module, bool cuda, Errors &errors) {
   options.fuseEpilogues = cuda;
   options.splitKTargetBlocks = cuda ? 256 : 0;
   buildDispatchPipeline(pm, options);
-  requireLocatedError(pm.run(module), errors);
+  LogicalResult result = pm.run(module);
+  requireLocatedError(result, errors);
+  if (failed(result) || !fuzzCodegen())
+    return;
+  std::vector<KernelExport> exports;
+  OwningOpRef<ModuleOp> kernels = cloneDispatchFunctions(module, exports);
+  PassManager codegen(module.getContext());
+  if (cuda)
+    buildCUDAKernelPipeline(codegen, CUDACodegenOptions());
+  else
+    buildCPUCodegenPipeline(codegen, CPUCodegenOptions());
+  (void)codegen.run(*kernels);
 }
 
 } // namespace

@@ -96,7 +96,37 @@ static LogicalResult dump(ModuleOp module, StringRef name) {
   return success();
 }
 
-static LogicalResult writeAtomically(Location loc, ArrayRef<uint8_t> bytes);
+/// Writes the module next to `outputFile` and renames it into place, so
+/// that a failed write leaves no partial file and the previous one intact.
+static LogicalResult writeAtomically(Location loc, ArrayRef<uint8_t> bytes) {
+  if (outputFile == "-") {
+    llvm::outs().write(reinterpret_cast<const char *>(bytes.data()),
+                       bytes.size());
+    return success();
+  }
+  llvm::Expected<llvm::sys::fs::TempFile> temp =
+      llvm::sys::fs::TempFile::create(outputFile + ".tmp-%%%%%%");
+  if (!temp)
+    return emitError(loc) << "cannot open output file '" << outputFile
+                          << "': " << llvm::toString(temp.takeError());
+  {
+    llvm::raw_fd_ostream os(temp->FD, /*shouldClose=*/false);
+    os.write(reinterpret_cast<const char *>(bytes.data()), bytes.size());
+    os.flush();
+    if (os.has_error()) {
+      std::string why = os.error().message();
+      os.clear_error();
+      llvm::consumeError(temp->discard());
+      return emitError(loc) << "cannot write '" << outputFile << "': " << why;
+    }
+  }
+  if (llvm::Error e = temp->keep(outputFile)) {
+    std::string why = llvm::toString(std::move(e));
+    llvm::consumeError(temp->discard());
+    return emitError(loc) << "cannot write '" << outputFile << "': " << why;
+  }
+  return success();
+}
 
 static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
   if (testCrash)
@@ -188,37 +218,6 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
   return writeAtomically(module->getLoc(), *bytes);
 }
 
-/// Writes the module next to `outputFile` and renames it into place, so
-/// that a failed write leaves no partial file and the previous one intact.
-static LogicalResult writeAtomically(Location loc, ArrayRef<uint8_t> bytes) {
-  if (outputFile == "-") {
-    llvm::outs().write(reinterpret_cast<const char *>(bytes.data()),
-                       bytes.size());
-    return success();
-  }
-  llvm::Expected<llvm::sys::fs::TempFile> temp =
-      llvm::sys::fs::TempFile::create(outputFile + ".tmp-%%%%%%");
-  if (!temp)
-    return emitError(loc) << "cannot open output file '" << outputFile
-                          << "': " << llvm::toString(temp.takeError());
-  {
-    llvm::raw_fd_ostream os(temp->FD, /*shouldClose=*/false);
-    os.write(reinterpret_cast<const char *>(bytes.data()), bytes.size());
-    os.flush();
-    if (os.has_error()) {
-      std::string why = os.error().message();
-      os.clear_error();
-      llvm::consumeError(temp->discard());
-      return emitError(loc) << "cannot write '" << outputFile << "': " << why;
-    }
-  }
-  if (llvm::Error e = temp->keep(outputFile)) {
-    std::string why = llvm::toString(std::move(e));
-    llvm::consumeError(temp->discard());
-    return emitError(loc) << "cannot write '" << outputFile << "': " << why;
-  }
-  return success();
-}
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);

@@ -378,19 +378,16 @@ class TesselRunTest(unittest.TestCase):
         listing = sorted(os.listdir(self.dir))
         long_run = [big, "--input=4194304xf32=1", "--input=4194304xf32=2",
                     "--benchmark=1000000"]
+        # Into the existing output, then into a new file: neither changes
+        # the directory.
         for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-            rc, err, _ = self.start_and_signal(long_run + ["--output=@" + out], sig,
-                                               "tessel-run: device", delay=0.5)
-            self.assertEqual(rc, -sig, err)
-            with open(out, "rb") as f:
-                self.assertEqual(f.read(), good)
-            self.assertEqual(sorted(os.listdir(self.dir)), listing, sig)
-            rc, err, _ = self.start_and_signal(long_run + ["--output=@" + new], sig,
-                                               "tessel-run: device", delay=0.5)
-            self.assertEqual(rc, -sig, err)
-            with open(out, "rb") as f:
-                self.assertEqual(f.read(), good)
-            self.assertEqual(sorted(os.listdir(self.dir)), listing, sig)
+            for target in (out, new):
+                rc, err, _ = self.start_and_signal(long_run + ["--output=@" + target], sig,
+                                                   "tessel-run: device", delay=0.5)
+                self.assertEqual(rc, -sig, err)
+                with open(out, "rb") as f:
+                    self.assertEqual(f.read(), good)
+                self.assertEqual(sorted(os.listdir(self.dir)), listing, sig)
         # The shell's view: 128 + SIGINT (job control on, so that the
         # background job does not start with SIGINT ignored).
         sh = subprocess.Popen(["/bin/bash", "-c", 'set -m; "$0" "$@" & pid=$!; sleep 1; '

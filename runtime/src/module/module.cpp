@@ -9,6 +9,7 @@
 #include "module/function_program.h"
 #include "module/integrity.h"
 #include "module_generated.h"
+#include "printable_text.h"
 
 #include <cstdint>
 #include <set>
@@ -86,21 +87,6 @@ StatusOr<std::string> checkedName(const flatbuffers::String *s, const std::strin
       return dataLoss(what + " is not printable ASCII" + (spaces ? "" : " without spaces") +
                       " (" + str(s->size()) + " bytes)");
   return s->str();
-}
-
-// Free text from the file (the producer), shown but never trusted:
-// unprintable bytes become '?', and long text is cut.
-std::string printable(const flatbuffers::String *s) {
-  std::string out;
-  if (s)
-    for (uint8_t c : *s) {
-      if (out.size() == 64) {
-        out += "...";
-        break;
-      }
-      out += (c >= 0x20 && c < 0x7f) ? static_cast<char>(c) : '?';
-    }
-  return out;
 }
 
 // Converts and checks one executable; `index` is used in names and errors.
@@ -299,8 +285,12 @@ StatusOr<detail::FunctionProgram> convertFunction(const fb::Function *f, uint32_
 std::string describeModule(const fb::Module *m, const std::string &fileName,
                            const std::vector<detail::FunctionProgram> &programs,
                            const std::vector<hal::ExecutableSpec> &exes) {
+  // The producer is free text from the file: shown, never trusted.
+  const flatbuffers::String *producer = m->producer();
   std::string s = "module '" + fileName + "': schema version " + str(m->version()) +
-                  ", producer '" + printable(m->producer()) + "'\n";
+                  ", producer '" +
+                  printableText(producer ? producer->string_view() : std::string_view(), 64) +
+                  "'\n";
   for (const detail::FunctionProgram &p : programs) {
     s += "function " + p.name + detail::formatSignature(p.arguments, p.results) + ": " + str(p.slots.size()) + " slots, " + str(p.dispatches.size()) + " dispatches\n";
   }

@@ -4,6 +4,7 @@
 #include "hal/cpu/cpu_executable.h"
 
 #include "file_util.h"
+#include "printable_text.h"
 
 #include "hal/cpu/cpu_features.h"
 
@@ -60,17 +61,6 @@ Status checkElf(const uint8_t *data, size_t size) {
   return Status();
 }
 
-// dlerror() text can quote strings from the image (symbol names): keep it
-// printable and bounded.
-std::string printable(const char *text) {
-  std::string out;
-  for (; text && *text && out.size() < 512; ++text) {
-    unsigned char c = static_cast<unsigned char>(*text);
-    out += (c >= 0x20 && c < 0x7f) ? static_cast<char>(c) : '?';
-  }
-  return out;
-}
-
 // dlopens the image. Prefers an anonymous memfd; falls back to a temporary
 // file that is unlinked right after dlopen. On success `fd` is the memfd to
 // keep open (or -1).
@@ -97,7 +87,9 @@ StatusOr<void *> dlopenImage(const uint8_t *data, size_t size, int &fd) {
     return internalError(std::string("cannot write the shared object: ") + std::strerror(err));
   }
   void *handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  std::string error = handle ? "" : printable(::dlerror());
+  // dlerror() text can quote strings from the image (symbol names).
+  const char *dlError = handle ? nullptr : ::dlerror();
+  std::string error = dlError ? printableText(dlError) : "";
   if (!tempPath.empty()) {
     ::unlink(tempPath.c_str());
     ::close(fd);

@@ -4,6 +4,8 @@
 // (table or reason) is cached, since neither changes while the process runs.
 #include "hal/cuda/cuda_api.h"
 
+#include "printable_text.h"
+
 #include <cstdlib>
 #include <dlfcn.h>
 #include <mutex>
@@ -19,22 +21,13 @@ Status noDriver(const std::string &why) {
   return unavailable("cuda: no CUDA driver/device available (" + why + ")");
 }
 
-// dlerror() text may quote a path from the environment; keep it printable.
-std::string printable(const char *text) {
-  std::string s = text ? text : "";
-  for (char &c : s)
-    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) > 0x7e)
-      c = '?';
-  return s;
-}
-
 StatusOr<const CudaApi *> loadOnce() {
   std::string library = cudaLibraryName();
   // Never dlclosed: the driver keeps threads and state for the process.
   void *lib = ::dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!lib) {
     const char *err = ::dlerror();
-    return noDriver(library + " not found" + (err ? ": " + printable(err) : std::string()));
+    return noDriver(library + " not found" + (err ? ": " + printableText(err) : std::string()));
   }
   static CudaApi api;
   // The version first: an old driver gets "too old" rather than the first

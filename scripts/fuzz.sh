@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer fuzzers (runtime/fuzz, clang 22, ASan + UBSan) and
 # runs each one for a bounded time or number of executions.
-#   scripts/fuzz.sh [--time=SECONDS | --runs=N] [--build-dir=DIR] [FUZZER...]
+#   scripts/fuzz.sh [--time=SECONDS | --runs=N] [--seed=N] [--build-dir=DIR] [FUZZER...]
 # --time=60 per fuzzer is the default (CI, scripts/test.sh); --runs=1000000
 # is the long run recorded in docs/robustness.md.
 # FUZZER: fuzzer binaries (paths, or names in DIR/fuzzers); by default every
@@ -24,12 +24,14 @@ limit=(-max_total_time=60)
 what="60 s"
 dir=build-asan
 fuzzers=()
+seed=()
 for arg in "$@"; do
   case "$arg" in
     --time=*) limit=(-max_total_time="${arg#*=}"); what="${arg#*=} s" ;;
     --runs=*) limit=(-runs="${arg#*=}"); what="${arg#*=} runs" ;;
     --build-dir=*) dir="${arg#*=}" ;;
-    -*) echo "usage: scripts/fuzz.sh [--time=SECONDS | --runs=N] [--build-dir=DIR] [FUZZER...]" >&2
+    --seed=*) seed=(-seed="${arg#*=}") ;;
+    -*) echo "usage: scripts/fuzz.sh [--time=SECONDS | --runs=N] [--seed=N] [--build-dir=DIR] [FUZZER...]" >&2
         exit 2 ;;
     *) fuzzers+=("$arg") ;;
   esac
@@ -88,7 +90,7 @@ for f in "${fuzzers[@]}"; do
   start=$SECONDS
   status=0
   # The first corpus directory receives new inputs; the seeds stay as they are.
-  "$f" "${limit[@]}" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+  "$f" "${limit[@]}" "${seed[@]}" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
        -artifact_prefix="$out/artifacts/$name/" "${dict[@]}" \
        "$out/corpus/$name" "${seeds[@]}" >"$flog" 2>&1 || status=$?
   took=$((SECONDS - start))

@@ -10,4 +10,8 @@ cd "$(dirname "$0")/.."
 ctest --test-dir build --output-on-failure -j "$(nproc)"
 ./scripts/sanitize.sh
 ./scripts/fuzz.sh --time=60
-./scripts/fuzz-compiler.sh --time=60
+# The compiler fuzzer also reaches upstream MLIR's parser, which still has
+# crash bugs (three found and guarded so far, docs/robustness.md): CI runs
+# a fixed-seed sequence so that a new upstream bug cannot fail a run at
+# random; the long runs (random seeds) look for new ones.
+./scripts/fuzz-compiler.sh --runs=40000 --seed=1

@@ -87,6 +87,55 @@ size_t badLinalgProperties(StringRef text, size_t pos) {
   return next < text.size() && text[next] == '{' ? StringRef::npos : i;
 }
 
+/// For an expand_shape / collapse_shape in custom form whose name ends at
+/// `pos` (`%src [[0, 1], [2]] ...`): whether its reassociation, if written
+/// there, is a list of non-empty groups of consecutive dimensions from 0
+/// (MLIR 22's verifier crashes on an empty group).
+bool goodReassociation(StringRef text, size_t pos) {
+  StringRef rest = text.substr(pos).ltrim();
+  if (!rest.consume_front("%"))
+    return true;
+  while (!rest.empty() && (isIdentifierChar(rest.front()) || rest.front() == '#'))
+    rest = rest.drop_front();
+  rest = rest.ltrim();
+  if (!rest.consume_front("["))
+    return true;
+  int64_t next = 0;
+  rest = rest.ltrim();
+  if (rest.consume_front("]"))
+    return true;
+  while (true) {
+    if (!rest.consume_front("["))
+      return false;
+    bool empty = true;
+    while (true) {
+      rest = rest.ltrim();
+      size_t digits = 0;
+      while (digits < rest.size() && llvm::isDigit(rest[digits]))
+        ++digits;
+      int64_t index;
+      if (digits == 0 || digits > 9 || rest.take_front(digits).getAsInteger(10, index) ||
+          index != next)
+        return false;
+      ++next;
+      empty = false;
+      rest = rest.drop_front(digits).ltrim();
+      if (rest.consume_front("]"))
+        break;
+      if (!rest.consume_front(","))
+        return false;
+    }
+    if (empty)
+      return false;
+    rest = rest.ltrim();
+    if (rest.consume_front("]"))
+      return true;
+    if (!rest.consume_front(","))
+      return false;
+    rest = rest.ltrim();
+  }
+}
+
 } // namespace
 
 LogicalResult
@@ -131,6 +180,16 @@ mlir::tessel::checkSourceForParserHazards(const llvm::SourceMgr &sourceMgr,
       if (bad != StringRef::npos)
         error(bad) << "malformed properties of '" << text.slice(i, end)
                    << "': expected '<{' (a dictionary)";
+    }
+    for (StringRef op : {"tensor.expand_shape", "tensor.collapse_shape",
+                         "memref.expand_shape", "memref.collapse_shape"}) {
+      StringRef rest = text.substr(i);
+      if (rest.starts_with(op) &&
+          (rest.size() == op.size() || !isIdentifierChar(rest[op.size()])) &&
+          !goodReassociation(text, i + op.size()))
+        error(i) << "malformed reassociation of '" << op
+                 << "': expected groups of consecutive dimensions, e.g. "
+                    "[[0, 1], [2]]";
     }
     for (StringRef keyword : {"dimensions", "permutation"}) {
       StringRef rest = text.substr(i);

@@ -20,3 +20,8 @@ func.func @f(%h: tensor<3x5xi16>, %t: tensor<3x5xf32>) -> (tensor<3xi16>, tensor
   %m = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>] <i64> ins(%t, %t : tensor<3x5xf32>, tensor<3x5xf32>) outs(%z : tensor<3x3xf32>) -> tensor<3x3xf32>
   return %r, %p : tensor<3xi16>, tensor<5x3xf32>
 }
+// CHECK: tessel-compile-parser-hazards.mlir:25:8: error: malformed reassociation of 'tensor.expand_shape': expected groups of consecutive dimensions
+func.func @g(%v: tensor<15xf32>) -> tensor<3x5xf32> {
+  %e = tensor.expand_shape %v [[]] output_shape [3, 5] : tensor<15xf32> into tensor<3x5xf32>
+  return %e : tensor<3x5xf32>
+}

@@ -23,7 +23,10 @@ namespace mlir::tessel {
 ///   parser stores the null attribute of a failed parse and crashes;
 /// - a linalg op in custom form whose `<` after the name (and
 ///   indexing_maps) does not open a dictionary `<{`: MLIR 22 casts any
-///   attribute there to a dictionary.
+///   attribute there to a dictionary;
+/// - an expand_shape / collapse_shape whose reassociation is not a list
+///   of non-empty groups of consecutive dimensions: MLIR 22's verifier
+///   crashes on an empty group `[[]]`.
 LogicalResult checkSourceForParserHazards(const llvm::SourceMgr &sourceMgr,
                                           MLIRContext *context);
 

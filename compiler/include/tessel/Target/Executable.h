@@ -15,12 +15,29 @@
 
 namespace mlir::tessel {
 
+/// One TMA tensor map (CUtensorMap) the runtime encodes with
+/// cuTensorMapEncodeTiled when it records a dispatch, from the address of
+/// binding `binding`, and passes by value after the binding pointers
+/// (schema `TensorMap`). Dimensions are innermost first; the enum fields
+/// hold the CUDA driver's CUtensorMap* values.
+struct TensorMapSpec {
+  uint32_t binding = 0;
+  uint8_t dataType = 0;
+  std::vector<uint64_t> globalDims;    ///< rank entries
+  std::vector<uint64_t> globalStrides; ///< bytes, rank - 1 entries
+  std::vector<uint32_t> boxDims;       ///< rank entries, each <= 256
+  std::vector<uint32_t> elementStrides; ///< rank entries (1)
+  uint8_t interleave = 0, swizzle = 0, l2Promotion = 0, oobFill = 0;
+};
+
 struct KernelExport {
   std::string name;
   std::array<uint32_t, 3> workgroupCount = {1, 1, 1};
   std::array<uint32_t, 3> workgroupSize = {1, 1, 1};
   uint32_t bindingCount = 0;
   uint32_t sharedMemoryBytes = 0;
+  /// Tensor maps passed after the binding pointers (cuda sm_90a kernels).
+  std::vector<TensorMapSpec> tensorMaps;
 };
 
 struct BinaryImage {

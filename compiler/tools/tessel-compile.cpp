@@ -187,13 +187,15 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
 
   std::vector<ExecutableImage> executables;
   for (StringRef t : targetList) {
-    FailureOr<ExecutableImage> image = failure();
+    FailureOr<std::vector<ExecutableImage>> images = failure();
     if (t == "cpu") {
       CPUTargetOptions options;
       options.cpu = cpuName;
       options.dumpDir = dumpDir;
       options.configurePassManager = configure;
-      image = buildCPUExecutable(*module, options);
+      FailureOr<ExecutableImage> image = buildCPUExecutable(*module, options);
+      if (succeeded(image))
+        images = std::vector<ExecutableImage>{std::move(*image)};
     } else {
       CUDATargetOptions options;
       options.archs.clear();
@@ -205,11 +207,12 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
       options.printStrategy = printStrategy;
       options.tf32 = cudaTF32;
       options.configurePassManager = configure;
-      image = buildCUDAExecutable(*module, options);
+      images = buildCUDAExecutables(*module, options);
     }
-    if (failed(image))
+    if (failed(images))
       return failure();
-    executables.push_back(std::move(*image));
+    for (ExecutableImage &image : *images)
+      executables.push_back(std::move(image));
   }
 
   FailureOr<std::vector<uint8_t>> bytes = writeModule(*module, executables);

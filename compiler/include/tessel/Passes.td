@@ -216,6 +216,8 @@ def GPUTileAndVectorize : Pass<"tessel-gpu-tile-and-vectorize", "ModuleOp"> {
     Option<"tf32", "tf32", "bool", /*default=*/"false",
            "Let f32 contractions use TF32 tensor cores (10-bit mantissa "
            "products, f32 accumulation)">,
+    Option<"wgmma", "wgmma", "bool", /*default=*/"false",
+           "Use wgmma + TMA (sm_90a) for the contractions it takes">,
   ];
   let dependentDialects = ["scf::SCFDialect", "vector::VectorDialect",
                            "affine::AffineDialect", "linalg::LinalgDialect",
@@ -248,6 +250,19 @@ def GPUOutlineKernels : Pass<"tessel-gpu-outline-kernels", "ModuleOp"> {
     known_block_size), and the top module is a gpu.container_module.
   }];
   let dependentDialects = ["gpu::GPUDialect"];
+}
+
+def GPUMarkGridConstants : Pass<"tessel-gpu-mark-grid-constants", "ModuleOp"> {
+  let summary = "Pass a kernel's TMA tensor maps by value as grid constants";
+  let description = [{
+    Runs after convert-gpu-to-nvvm (which drops `llvm.byval` from gpu.func
+    arguments and rejects `nvvm.grid_constant` there). On each `nvvm.kernel`
+    llvm.func with `tessel.tensor_maps` (N maps), the last N arguments get
+    `llvm.byval = !llvm.array<128 x i8>`, `llvm.align = 128` and
+    `nvvm.grid_constant`: in PTX, `.param .align 128 .b8 x[128]`, what
+    nvcc emits for `const __grid_constant__ CUtensorMap`.
+  }];
+  let dependentDialects = ["LLVM::LLVMDialect", "NVVM::NVVMDialect"];
 }
 
 def GPULowerVectors : Pass<"tessel-gpu-lower-vectors", "ModuleOp"> {

@@ -7,6 +7,7 @@
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
 #include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
@@ -113,7 +114,8 @@ void mlir::tessel::buildCUDAKernelPipeline(OpPassManager &pm,
   pm.addPass(createMaterializeKernelABI({"pointers"}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createGPUTileAndVectorize(
-      {options.tensorCores, options.printStrategy, options.tf32}));
+      {options.tensorCores, options.printStrategy, options.tf32,
+       options.wgmma}));
   addBufferizationPasses(pm);
   pm.addPass(createGPUDistributeToBlocksAndThreads());
   // Kernel-local temporaries live in registers/local memory.
@@ -135,6 +137,11 @@ void mlir::tessel::buildCUDALoweringPipeline(
   nvvm.useBarePtrCallConv = true;
   nvvm.indexBitwidth = 64;
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps(nvvm));
+  // sm_90a kernels: wgmma, mbarrier and bulk-tensor NVVM ops are inline
+  // PTX (without this, LLVM translation fails on them); TMA tensor maps
+  // become byval grid-constant parameters.
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertNVVMToLLVMPass());
+  pm.addPass(createGPUMarkGridConstants());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
   GpuNVVMAttachTargetOptions target;

@@ -75,6 +75,11 @@ struct CUDACodegenOptions : PassPipelineOptions<CUDACodegenOptions> {
       *this, "tf32",
       llvm::cl::desc("Let f32 contractions use TF32 tensor cores"),
       llvm::cl::init(false)};
+  Option<bool> wgmma{
+      *this, "wgmma",
+      llvm::cl::desc("Use wgmma + TMA for qualifying contractions; the "
+                     "chip must be sm_90a"),
+      llvm::cl::init(false)};
 };
 
 /// Dispatch functions -> distributed kernels (func.func with

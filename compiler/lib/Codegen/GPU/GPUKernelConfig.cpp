@@ -8,7 +8,9 @@
 //   k-contiguous operands) and NHWC convolutions (implicit GEMM) reading
 //   buffers or constants, and f32 ones with --cuda-tf32: tensor cores,
 //   mma.sync (GPUTensorCoreMatmul.cpp), when every target architecture has
-//   them (sm_80+);
+//   them (sm_80+); on sm_90a (every target architecture), wgmma fed by
+//   TMA (GPUWgmmaMatmul.cpp) for the ones it takes (not convolutions,
+//   constant operands, tf32), with mma.sync as the fallback;
 // - f32 matmuls and batch matmuls (A and B row-major or transposed, the
 //   batch index anywhere but last in A and B: split-K's partials),
 //   reading their operands from bindings, and their elementwise consumers
@@ -41,6 +43,7 @@
 #include "tessel/Codegen/GPU/GPUSharedMemoryMatmul.h"
 #include "tessel/Codegen/GPU/GPUTensorCoreMatmul.h"
 #include "tessel/Codegen/GPU/GPUWarpReduction.h"
+#include "tessel/Codegen/GPU/GPUWgmmaMatmul.h"
 
 using namespace mlir;
 using namespace mlir::tessel;
@@ -116,6 +119,15 @@ GPUKernelConfig mlir::tessel::getGPUKernelConfig(
   std::string noTensorCores;
   if (linalg::isaContractionOpInterface(matmul) ||
       isa<linalg::Conv2DNhwcHwcfOp>(matmul.getOperation())) {
+    std::string noWgmma;
+    if (options.tensorCores && options.wgmma &&
+        canUseWgmmaMatmul(kernel, matmul, options.tf32, noWgmma)) {
+      config.root = matmul;
+      config.wgmmaMatmul = true;
+      config.strategy = "tensor-core matmul: " +
+                        describeWgmmaMatmul(matmul, options.tf32);
+      return config;
+    }
     if (!options.tensorCores)
       noTensorCores = options.noTensorCoresReason;
     else if (canUseTensorCoreMatmul(kernel, matmul, options.tf32,
@@ -125,6 +137,8 @@ GPUKernelConfig mlir::tessel::getGPUKernelConfig(
       config.strategy =
           "tensor-core matmul: " +
           describeTensorCoreMatmul(matmul, options.tf32);
+      if (options.wgmma)
+        config.strategy += " (no wgmma: " + noWgmma + ")";
       return config;
     }
     noTensorCores = "; no tensor cores: " + noTensorCores;

@@ -13,6 +13,7 @@
 #include "tessel/Codegen/GPU/GPURowFusion.h"
 #include "tessel/Codegen/GPU/GPUSharedMemoryMatmul.h"
 #include "tessel/Codegen/GPU/GPUTensorCoreMatmul.h"
+#include "tessel/Codegen/GPU/GPUWgmmaMatmul.h"
 #include "tessel/Codegen/GPU/GPUWarpReduction.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -57,6 +58,9 @@ LogicalResult tileAndVectorizeGPUKernel(func::FuncOp kernel,
   } else if (config.warpReduction) {
     if (failed(emitWarpReduction(kernel, config.root)))
       return kernel.emitError("warp reduction failed");
+  } else if (config.wgmmaMatmul) {
+    if (failed(emitWgmmaMatmul(kernel, config.root, options.tf32)))
+      return kernel.emitError("wgmma matmul failed");
   } else if (config.tensorCoreMatmul) {
     if (failed(emitTensorCoreMatmul(kernel, config.root, options.tf32)))
       return kernel.emitError("tensor-core matmul failed");
@@ -98,6 +102,7 @@ struct GPUTileAndVectorizePass
     GPUStrategyOptions options;
     options.tensorCores = tensorCores;
     options.tf32 = tf32;
+    options.wgmma = wgmma;
     options.noTensorCoresReason =
         "disabled (tensor-cores=false: a target architecture is older than "
         "sm_80)";

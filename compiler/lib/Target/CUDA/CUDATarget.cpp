@@ -87,18 +87,57 @@ LogicalResult runPipeline(ModuleOp module, const CUDATargetOptions &options,
   return pm.run(module);
 }
 
-} // namespace
+/// A tensor map of tessel.tensor_maps (GPUWgmmaMatmul) as the module
+/// writer's TensorMapSpec.
+FailureOr<TensorMapSpec> tensorMapSpec(Attribute attr) {
+  auto dict = dyn_cast<DictionaryAttr>(attr);
+  if (!dict)
+    return failure();
+  auto integer = [&](StringRef name) -> std::optional<int64_t> {
+    auto v = dict.getAs<IntegerAttr>(name);
+    return v ? std::optional<int64_t>(v.getInt()) : std::nullopt;
+  };
+  auto array = [&](StringRef name) -> std::optional<ArrayRef<int64_t>> {
+    auto v = dict.getAs<DenseI64ArrayAttr>(name);
+    return v ? std::optional<ArrayRef<int64_t>>(v.asArrayRef())
+             : std::nullopt;
+  };
+  std::optional<int64_t> binding = integer("binding"),
+                         dataType = integer("data_type"),
+                         swizzle = integer("swizzle"),
+                         l2 = integer("l2_promotion");
+  auto dims = array("global_dims"), strides = array("global_strides"),
+       box = array("box_dims"), elementStrides = array("element_strides");
+  if (!binding || !dataType || !swizzle || !l2 || !dims || !strides ||
+      !box || !elementStrides)
+    return failure();
+  TensorMapSpec spec;
+  spec.binding = static_cast<uint32_t>(*binding);
+  spec.dataType = static_cast<uint8_t>(*dataType);
+  spec.globalDims.assign(dims->begin(), dims->end());
+  spec.globalStrides.assign(strides->begin(), strides->end());
+  spec.boxDims.assign(box->begin(), box->end());
+  spec.elementStrides.assign(elementStrides->begin(), elementStrides->end());
+  spec.swizzle = static_cast<uint8_t>(*swizzle);
+  spec.l2Promotion = static_cast<uint8_t>(*l2);
+  return spec;
+}
 
-FailureOr<ExecutableImage>
-mlir::tessel::buildCUDAExecutable(ModuleOp module,
-                                  const CUDATargetOptions &options) {
+/// The number of an architecture name ("sm_90a" -> 90).
+unsigned archNumber(StringRef arch) {
+  unsigned number = 0;
+  (void)arch.drop_front(3).take_while(llvm::isDigit).getAsInteger(10,
+                                                                   number);
+  return number;
+}
+
+/// Compiles the kernels once for `archs` (PTX for the first, a cubin for
+/// each); `wgmma` when they are all sm_90a.
+FailureOr<ExecutableImage> buildForArchs(ModuleOp module,
+                                         const CUDATargetOptions &options,
+                                         ArrayRef<std::string> archs,
+                                         bool wgmma) {
   Location loc = module.getLoc();
-  if (options.archs.empty())
-    return emitError(loc) << "no CUDA architecture requested";
-  for (const std::string &arch : options.archs)
-    if (!llvm::Regex("^sm_[0-9]+a?$").match(arch))
-      return emitError(loc) << "invalid CUDA architecture '" << arch
-                            << "' (expected e.g. sm_80, sm_90)";
   std::string toolkit = findToolkit(options);
   SmallString<128> libdevice(toolkit);
   llvm::sys::path::append(libdevice, "nvvm", "libdevice", "libdevice.10.bc");
@@ -113,13 +152,10 @@ mlir::tessel::buildCUDAExecutable(ModuleOp module,
   CUDACodegenOptions codegen;
   codegen.printStrategy = options.printStrategy;
   codegen.tf32 = options.tf32;
-  for (const std::string &arch : options.archs) {
-    unsigned number = 0;
-    StringRef(arch).drop_front(3).take_while(llvm::isDigit).getAsInteger(
-        10, number);
-    if (number < 80)
+  codegen.wgmma = wgmma;
+  for (const std::string &arch : archs)
+    if (archNumber(arch) < 80)
       codegen.tensorCores = false;
-  }
   if (failed(runPipeline(*kernels, options, [&](PassManager &pm) {
         buildCUDAKernelPipeline(pm, codegen);
       })))
@@ -139,9 +175,17 @@ mlir::tessel::buildCUDAExecutable(ModuleOp module,
     }
     if (auto shared = fn->getAttrOfType<IntegerAttr>(kSharedMemoryBytesAttr))
       e.sharedMemoryBytes = static_cast<uint32_t>(shared.getInt());
+    if (auto maps = fn->getAttrOfType<ArrayAttr>(kTensorMapsAttr))
+      for (Attribute m : maps) {
+        FailureOr<TensorMapSpec> spec = tensorMapSpec(m);
+        if (failed(spec))
+          return emitError(loc) << "internal error: kernel '" << e.name
+                                << "' has a malformed tensor map " << m;
+        e.tensorMaps.push_back(std::move(*spec));
+      }
   }
 
-  codegen.chip = options.archs.front();
+  codegen.chip = archs.front();
   codegen.features = "+ptx80";
   if (haveLibdevice)
     codegen.libdevice = libdevice.str().str();
@@ -185,11 +229,15 @@ mlir::tessel::buildCUDAExecutable(ModuleOp module,
                           << libdevice
                           << "' (set CUDA_HOME to the CUDA toolkit)";
   if (!options.dumpDir.empty())
-    (void)writeFile(loc, options.dumpDir + "/cuda-kernels.ptx", ptx);
+    (void)writeFile(loc,
+                    options.dumpDir + "/cuda-kernels" +
+                        (wgmma ? "-" + archs.front() : std::string()) +
+                        ".ptx",
+                    ptx);
 
   BinaryImage ptxImage;
   ptxImage.format = "ptx";
-  ptxImage.arch = options.archs.front();
+  ptxImage.arch = archs.front();
   ptxImage.data.assign(ptx.begin(), ptx.end());
   image.binaries.push_back(std::move(ptxImage));
 
@@ -205,7 +253,7 @@ mlir::tessel::buildCUDAExecutable(ModuleOp module,
                     "carries PTX only (the driver JIT-compiles it)\n";
     return image;
   }
-  for (const std::string &arch : options.archs) {
+  for (const std::string &arch : archs) {
     FailureOr<std::vector<uint8_t>> cubin = assemble(loc, ptxas, ptx, arch);
     if (failed(cubin))
       return failure();
@@ -216,4 +264,35 @@ mlir::tessel::buildCUDAExecutable(ModuleOp module,
     image.binaries.push_back(std::move(cubinImage));
   }
   return image;
+}
+
+} // namespace
+
+FailureOr<std::vector<ExecutableImage>>
+mlir::tessel::buildCUDAExecutables(ModuleOp module,
+                                   const CUDATargetOptions &options) {
+  Location loc = module.getLoc();
+  if (options.archs.empty())
+    return emitError(loc) << "no CUDA architecture requested";
+  for (const std::string &arch : options.archs)
+    if (!llvm::Regex("^sm_[0-9]+a?$").match(arch))
+      return emitError(loc) << "invalid CUDA architecture '" << arch
+                            << "' (expected e.g. sm_80, sm_90, sm_90a)";
+  // sm_90a code (wgmma, setmaxnreg) runs only on compute capability 9.0,
+  // so it is an executable of its own, first: the runtime loads the first
+  // executable whose code fits the device.
+  std::vector<std::string> hopper, others;
+  for (const std::string &arch : options.archs)
+    (arch == "sm_90a" ? hopper : others).push_back(arch);
+  std::vector<ExecutableImage> images;
+  for (auto [archs, wgmma] : {std::pair{&hopper, true}, {&others, false}}) {
+    if (archs->empty())
+      continue;
+    FailureOr<ExecutableImage> image =
+        buildForArchs(module, options, *archs, wgmma);
+    if (failed(image))
+      return failure();
+    images.push_back(std::move(*image));
+  }
+  return images;
 }

@@ -27,6 +27,8 @@ struct GPUKernelConfig {
   /// Compute `root`, an f16/bf16 contraction, on tensor cores
   /// (GPUTensorCoreMatmul.h).
   bool tensorCoreMatmul = false;
+  /// Compute `root` with wgmma and TMA on sm_90a (GPUWgmmaMatmul.h).
+  bool wgmmaMatmul = false;
   /// The strategy chosen and, for a contraction that did not get tensor
   /// cores, why (tessel-gpu-tile-and-vectorize{print-strategy}).
   std::string strategy;
@@ -51,6 +53,8 @@ struct GPUStrategyOptions {
   std::string noTensorCoresReason;
   /// f32 contractions may run on TF32 tensor cores (--cuda-tf32).
   bool tf32 = false;
+  /// Every target architecture is sm_90a: wgmma + TMA may be used.
+  bool wgmma = false;
 };
 
 /// Chooses the strategy of `kernel`.

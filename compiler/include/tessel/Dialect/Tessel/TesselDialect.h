@@ -37,6 +37,10 @@ inline constexpr llvm::StringLiteral kWorkgroupSizeAttr =
 /// Dynamic shared memory of a GPU kernel in bytes (i64), when it has any.
 inline constexpr llvm::StringLiteral kSharedMemoryBytesAttr =
     "tessel.shared_memory_bytes";
+/// TMA tensor maps of a GPU kernel (its last arguments, one !llvm.ptr
+/// each, passed by value): an array of dictionaries, one per map, read by
+/// the CUDA target into the module's Export.tensor_maps.
+inline constexpr llvm::StringLiteral kTensorMapsAttr = "tessel.tensor_maps";
 } // namespace mlir::tessel
 
 #endif

@@ -20,7 +20,8 @@ namespace mlir::tessel {
 
 struct CUDATargetOptions {
   /// Architectures to build cubins for; the PTX targets the first (lowest)
-  /// one so that the driver can JIT it for any later GPU.
+  /// one so that the driver can JIT it for any later GPU. sm_90a gets an
+  /// executable of its own.
   std::vector<std::string> archs = {"sm_80", "sm_90"};
   /// CUDA toolkit root ("" = $CUDA_HOME, $CUDA_PATH, then /usr/local/cuda).
   std::string toolkit;
@@ -32,9 +33,12 @@ struct CUDATargetOptions {
   std::function<LogicalResult(PassManager &)> configurePassManager;
 };
 
-/// Compiles the dispatch functions of `module` (left unchanged).
-FailureOr<ExecutableImage> buildCUDAExecutable(ModuleOp module,
-                                               const CUDATargetOptions &options);
+/// Compiles the dispatch functions of `module` (left unchanged): one
+/// executable for sm_90a when requested (wgmma + TMA kernels, runnable on
+/// compute capability 9.0 only), first, and one for the other
+/// architectures.
+FailureOr<std::vector<ExecutableImage>>
+buildCUDAExecutables(ModuleOp module, const CUDATargetOptions &options);
 
 } // namespace mlir::tessel
 

@@ -1,0 +1,41 @@
+//===- GPUWgmmaMatmul.h - Hopper matmuls: wgmma + TMA (sm_90a) -*- C++ -*-===//
+
+#ifndef TESSEL_CODEGEN_GPU_GPUWGMMAMATMUL_H
+#define TESSEL_CODEGEN_GPU_GPUWGMMAMATMUL_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+#include <string>
+
+namespace mlir::tessel {
+
+/// Whether `root` (the contraction of `kernel`) runs with wgmma and TMA on
+/// sm_90a: what canUseTensorCoreMatmul accepts, except
+/// - convolutions (the implicit GEMM stays on mma.sync),
+/// - constant operands (TMA reads a buffer whose address the runtime
+///   knows),
+/// - tf32 (not yet),
+/// - i8 operands that are not both k-contiguous (wgmma transposes 16-bit
+///   operands only),
+/// - operands whose rows are not a multiple of 16 bytes (a TMA rule).
+/// If not, `why` says what disqualifies it.
+bool canUseWgmmaMatmul(func::FuncOp kernel, Operation *root, bool allowTF32,
+                       std::string &why);
+
+/// A short description of the kernel canUseWgmmaMatmul accepted, for
+/// --tessel-print-strategy.
+std::string describeWgmmaMatmul(Operation *root, bool allowTF32);
+
+/// Replaces the computation of `kernel` by a persistent, warp-specialized
+/// wgmma matmul: one producer warpgroup issues TMA loads of A and B tiles
+/// into a ring of 128B-swizzled shared-memory stages guarded by mbarriers;
+/// two consumer warpgroups multiply them with wgmma.mma_async into
+/// registers and apply the epilogue. Appends one !llvm.ptr argument per
+/// tensor map to the kernel and records the maps in tessel.tensor_maps;
+/// sets the grid, block and dynamic shared memory size.
+LogicalResult emitWgmmaMatmul(func::FuncOp kernel, Operation *root,
+                              bool allowTF32);
+
+} // namespace mlir::tessel
+
+#endif

@@ -3,7 +3,11 @@
 # carryable folder (default .carry/bench, git-ignored):
 #   bin/tessel-bench    the runtime's benchmark tool (Release build)
 #   bin/bench-ref       reference program (cuBLAS, CUB, events), nvcc -arch=sm_90
-#   modules/*.tmod      bench/programs/gpu/*.mlir compiled for $TARGETS (sm_90)
+#   modules/*.tmod      bench/programs/gpu/*.mlir compiled for $TARGETS and
+#                       --cuda-arch=$CUDA_ARCH (default sm_90a: wgmma + TMA
+#                       matmuls); the programs in $MMA_SYNC_TOO also as
+#                       NAME_sm90.tmod (--cuda-arch=sm_90: mma.sync), so that
+#                       one run compares both strategies
 #   compile_times.json  wall time and dispatch count of each compile, suite total
 #   compile_phases.txt  phase breakdown of the largest compile (many_dispatches)
 #   run.py, bench_ref.cu  the driver that runs on the GPU machine (+ reference source)
@@ -14,7 +18,10 @@
 # Env: TESSEL_COMPILE (default build/compiler/tools/tessel-compile),
 #      RT_BUILD (default /tmp/rt-bench), NVCC (default /usr/local/cuda/bin/nvcc),
 #      TARGETS (default cuda: cuda-only modules get fused row dispatches, as a
-#      GPU user's would; TARGETS=cuda,cpu for run.py --device=cpu smoke tests).
+#      GPU user's would; TARGETS=cuda,cpu for run.py --device=cpu smoke tests),
+#      CUDA_ARCH (default sm_90a), MMA_SYNC_TOO (default: the f16 4096^3 and
+#      8192^3 matmuls), ONLY (space-separated program names: compile only
+#      those).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
@@ -23,6 +30,8 @@ compile=${TESSEL_COMPILE:-$root/build/compiler/tools/tessel-compile}
 rt=${RT_BUILD:-/tmp/rt-bench}
 nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
 export TARGETS=${TARGETS:-cuda}
+export CUDA_ARCH=${CUDA_ARCH:-sm_90a}
+mma_sync_too=${MMA_SYNC_TOO-matmul_f16_4096 matmul_f16_8192}
 mkdir -p "$dir/bin" "$dir/modules"
 
 echo "== runtime (Release) in $rt"
@@ -37,11 +46,18 @@ echo "== modules (compile wall time on this machine, $(nproc) cores)"
 times=$(mktemp)
 for f in bench/programs/gpu/*.mlir; do
   name=$(basename "$f" .mlir)
+  if [ -n "${ONLY:-}" ] && [[ " $ONLY " != *" $name "* ]]; then
+    continue
+  fi
   start=$(date +%s.%N)
   # A program may ask for flags in a first-line comment (--cuda-tf32).
   flags=$(sed -n '1s|^// tessel-compile-flags: ||p' "$f")
   # shellcheck disable=SC2086
-  "$compile" "$f" --target="$TARGETS" --cuda-arch=sm_90 $flags -o "$dir/modules/$name.tmod"
+  "$compile" "$f" --target="$TARGETS" --cuda-arch="$CUDA_ARCH" $flags -o "$dir/modules/$name.tmod"
+  if [[ " $mma_sync_too " == *" $name "* ]]; then
+    # shellcheck disable=SC2086
+    "$compile" "$f" --target="$TARGETS" --cuda-arch=sm_90 $flags -o "$dir/modules/${name}_sm90.tmod"
+  fi
   secs=$(echo "$(date +%s.%N) - $start" | bc)
   # Dispatches of all functions, from the host program (same for both targets).
   n=$("$rt/tessel-run" "$dir/modules/$name.tmod" --device=cpu --print-module 2>/dev/null |
@@ -64,7 +80,7 @@ for line in open(times):
 cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
 total = sum(r["seconds"] for r in rows)
 json.dump(dict(machine=f"{platform.node()}: {cpu}, {os.cpu_count()} cores",
-               command=f"tessel-compile --target={os.environ['TARGETS']} --cuda-arch=sm_90 (one process per module)",
+               command=f"tessel-compile --target={os.environ['TARGETS']} --cuda-arch={os.environ['CUDA_ARCH']} (one process per module)",
                modules=rows, total_seconds=total, total_dispatches=sum(r["dispatches"] for r in rows)),
           open(os.path.join(d, "compile_times.json"), "w"), indent=1)
 src = "bench/programs/gpu/many_dispatches.mlir"

@@ -123,5 +123,5 @@ print("\n".join(out))
 print(f"  suite: {len(rows)} modules, {total:.1f} s, {sum(r['dispatches'] for r in rows)} dispatches")
 PY
 rm -f "$times"
-cp bench/gpu/run.py bench/gpu/profile.py bench/gpu/conv_bench.py bench/gpu/bench_ref.cu "$dir/"
+cp bench/gpu/run.py bench/gpu/profile.py bench/gpu/conv_bench.py bench/gpu/triton_matmul.py bench/gpu/bench_ref.cu "$dir/"
 echo "== prepared $dir ($(du -sh "$dir" | cut -f1))"

@@ -1,12 +1,13 @@
 // cuda-specific driver tests that the generic suite cannot express: binary
 // selection (exact cubin over PTX, PTX JIT, no usable binary), the JIT log in
 // errors, cubin header checks, launch limits, command buffer mode parsing,
-// and the error when no driver is present. Tests needing a GPU skip with the
-// reason where none is usable.
+// TMA tensor maps on real hardware (sm_90), and the error when no driver is
+// present. Tests needing a GPU skip with the reason where none is usable.
 #include "cts_driver.h"
 #include "hal/cuda/cuda_device.h"
 #include "hal/cuda/cuda_executable.h"
 #include "hal/driver_registry.h"
+#include "tma_box_sm90a_ptx.h" // cts/kernels/tma_box.sm_90a.ptx
 
 #include <gtest/gtest.h>
 
@@ -165,6 +166,106 @@ TEST_F(CudaDriverTest, GridLimitIsCheckedAtRecordTime) {
   auto cb = device_->createCommandBuffer();
   Status s = cb->dispatch(**exe, 1, {1, 70000, 1}, {buffer->get(), buffer->get()});
   EXPECT_NE(s.message().find("exceeds the grid limit"), std::string::npos) << s.message();
+}
+
+// A tensor map encoded at record time reaches the kernel as its by-value
+// parameter, in both command buffer modes (graph capture copies it): the
+// kernel's one TMA load of a 16x8 box at (24, 12) of a 32x16 f32 tensor
+// must return those elements, zeros where the box leaves the tensor.
+TEST_F(CudaDriverTest, TensorMapReachesTheKernel) {
+  if (arch() != "sm_90")
+    GTEST_SKIP() << "the TMA kernel is sm_90a PTX, this device is " << arch();
+  constexpr uint64_t kW = 32, kH = 16, kBoxW = 16, kBoxH = 8, kX = 24, kY = 12;
+  hal::ExecutableSpec spec;
+  spec.name = "tma (cuda)";
+  spec.target = "cuda";
+  hal::ExportInfo e;
+  e.name = "tma_box_f32";
+  e.workgroupSize = {32, 1, 1};
+  e.bindingCount = 2;
+  hal::TensorMapInfo map;
+  map.binding = 0;
+  map.dataType = 7; // CU_TENSOR_MAP_DATA_TYPE_FLOAT32
+  map.globalDims = {kW, kH};
+  map.globalStrides = {kW * 4};
+  map.boxDims = {kBoxW, kBoxH};
+  map.elementStrides = {1, 1};
+  e.tensorMaps = {map};
+  spec.exports = {e};
+  spec.binaries = {hal::BinaryInfo{"ptx", "sm_90a", {}, tma_box_sm90a_ptx, tma_box_sm90a_ptx_size}};
+
+  std::vector<float> src(kW * kH), expected(kBoxW * kBoxH, 0.0f);
+  for (size_t i = 0; i < src.size(); ++i)
+    src[i] = static_cast<float>(i + 1);
+  for (uint64_t r = 0; r < kBoxH; ++r)
+    for (uint64_t c = 0; c < kBoxW; ++c)
+      if (kY + r < kH && kX + c < kW)
+        expected[r * kBoxW + c] = src[(kY + r) * kW + kX + c];
+
+  for (const char *mode : {"graph", "stream"}) {
+    SCOPED_TRACE(mode);
+    auto device = hal::createCudaDevice(DeviceOptions{mode});
+    ASSERT_TRUE(device.ok()) << device.status().toString();
+    auto exe = (*device)->prepareExecutable(spec);
+    ASSERT_TRUE(exe.ok()) << exe.status().toString();
+    auto in = (*device)->allocate(src.size() * 4);
+    auto out = (*device)->allocate(expected.size() * 4);
+    ASSERT_TRUE(in.ok() && out.ok());
+    ASSERT_TRUE((*in)->write(0, src.data(), src.size() * 4).ok());
+    auto cb = (*device)->createCommandBuffer();
+    ASSERT_TRUE(cb->fill(**out, 0, expected.size() * 4, 0xff).ok());
+    Status s = cb->dispatch(**exe, 0, {1, 1, 1}, {in->get(), out->get()});
+    ASSERT_TRUE(s.ok()) << s.toString();
+    for (int run = 0; run < 2; ++run) { // a graph replay reuses the captured map
+      s = (*device)->submitAndWait(*cb);
+      ASSERT_TRUE(s.ok()) << s.toString();
+      std::vector<float> got(expected.size());
+      ASSERT_TRUE((*out)->read(0, got.data(), got.size() * 4).ok());
+      EXPECT_EQ(got, expected) << "run " << run;
+    }
+    // The extent check at record time: the map needs all 2048 bytes.
+    auto small = (*device)->allocate(1024);
+    ASSERT_TRUE(small.ok());
+    s = (*device)->createCommandBuffer()->dispatch(**exe, 0, {1, 1, 1},
+                                                   {small->get(), out->get()});
+    EXPECT_EQ(s.message(), "dispatch of 'tma_box_f32' tensor map 0 spans 2048 bytes of binding "
+                           "0 but its buffer has 1024 bytes");
+  }
+}
+
+// The real driver rejects what the loader cannot know is wrong: a box row
+// wider than the 128-byte swizzle span.
+TEST_F(CudaDriverTest, EncodeErrorNamesTheMap) {
+  if (arch() != "sm_90")
+    GTEST_SKIP() << "the TMA kernel is sm_90a PTX, this device is " << arch();
+  hal::ExecutableSpec spec;
+  spec.name = "tma (cuda)";
+  spec.target = "cuda";
+  hal::ExportInfo e;
+  e.name = "tma_box_f32";
+  e.workgroupSize = {32, 1, 1};
+  e.bindingCount = 2;
+  hal::TensorMapInfo map;
+  map.dataType = 7;
+  map.globalDims = {256, 16};
+  map.globalStrides = {1024};
+  map.boxDims = {64, 8}; // 256 bytes a row
+  map.elementStrides = {1, 1};
+  map.swizzle = 3;       // CU_TENSOR_MAP_SWIZZLE_128B
+  e.tensorMaps = {map};
+  spec.exports = {e};
+  spec.binaries = {hal::BinaryInfo{"ptx", "sm_90a", {}, tma_box_sm90a_ptx, tma_box_sm90a_ptx_size}};
+  auto exe = device_->prepareExecutable(spec);
+  ASSERT_TRUE(exe.ok()) << exe.status().toString();
+  auto in = device_->allocate(256 * 16 * 4), out = device_->allocate(512);
+  ASSERT_TRUE(in.ok() && out.ok());
+  Status s = device_->createCommandBuffer()->dispatch(**exe, 0, {1, 1, 1},
+                                                       {in->get(), out->get()});
+  EXPECT_EQ(s.message().rfind("cuda: cuTensorMapEncodeTiled for tensor map 0 of 'tma_box_f32' "
+                              "(binding 0) failed: CUDA_ERROR_INVALID_VALUE",
+                              0),
+            0u)
+      << s.message();
 }
 
 } // namespace

@@ -64,8 +64,9 @@ ModuleDesc dispatchModule() {
   return m;
 }
 
-// Two executables (cpu and cuda, two binaries each, features, workgroup
-// sizes, shared memory), two functions over every element type and rank 0.
+// Three executables (cpu, cuda for sm_90a with tensor maps, cuda for other
+// archs; two binaries each, features, workgroup sizes, shared memory), two
+// functions over every element type and rank 0.
 ModuleDesc richModule() {
   ModuleDesc m;
   m.producer = "tessel-compile fuzz seed";
@@ -80,7 +81,21 @@ ModuleDesc richModule() {
   cuda.binaries.push_back({"ptx", "sm_80", {}, text(".version 8.0"), std::nullopt});
   cuda.exports.push_back({"k0", {2, 3, 4}, 3, {128, 2, 1}, 49152});
   cuda.exports.push_back({"k1", {1, 1, 1}, 1, {32, 1, 1}, 0});
-  m.executables = {cpu, cuda};
+  ExecutableDesc hopper;
+  hopper.target = "cuda";
+  hopper.binaries.push_back({"cubin", "sm_90a", {}, text("cubin"), std::nullopt});
+  hopper.binaries.push_back({"ptx", "sm_90a", {}, text(".version 8.0"), std::nullopt});
+  TensorMapDesc a, c;
+  c.binding = 2;
+  c.dataType = 7;
+  c.globalDims = {8, 4, 2};
+  c.globalStrides = {32, 128};
+  c.boxDims = {8, 4, 1};
+  c.elementStrides = {1, 1, 1};
+  c.swizzle = 0;
+  hopper.exports.push_back({"k0", {2, 3, 4}, 3, {128, 1, 1}, 98304, {a, c}});
+  hopper.exports.push_back({"k1", {1, 1, 1}, 1, {32, 1, 1}, 0, {}});
+  m.executables = {cpu, hopper, cuda};
   TensorType f64{ElementType::f64, {}}, f16{ElementType::f16, {2, 2}}, i64{ElementType::i64, {1}},
       i16{ElementType::i16, {3}}, i8{ElementType::i8, {0, 5}}, i1{ElementType::i1, {8}};
   m.functions.push_back({"mixed types",

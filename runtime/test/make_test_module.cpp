@@ -8,6 +8,10 @@
 //   OUTDIR/big.tmod    add(4194304xf32, 4194304xf32): a call takes
 //                      milliseconds (16 MiB per tensor), for tests that
 //                      signal a running tessel-run
+//   OUTDIR/tma.tmod    mm(64x64xf16, 64x64xf16) -> 64x64xf32 with two cuda
+//                      executables for the fake device of
+//                      fake_cuda/fake_cuda_device.c: 0 for sm_90a with two
+//                      tensor maps, 1 for sm_80 without
 #include "test_module_builder.h"
 
 #include <cstdio>
@@ -46,6 +50,36 @@ static void addCudaExecutable(ModuleDesc &m) {
   m.executables.push_back(std::move(cuda));
 }
 
+// A text image for fake_cuda_device.c: kernel NAME and its parameter sizes.
+static std::vector<uint8_t> fakeImage(const std::string &kernel) {
+  std::string text = "fake-cuda-module\nkernel " + kernel + "\n";
+  return std::vector<uint8_t>(text.begin(), text.end());
+}
+
+static ModuleDesc tmaModule() {
+  ModuleDesc m;
+  ExecutableDesc hopper, other;
+  hopper.target = other.target = "cuda";
+  TensorMapDesc a, b; // 64x64 f16, 64x64 boxes, 128B swizzle
+  b.binding = 1;
+  hopper.exports = {ExportDesc{"mm_tma", {1, 1, 1}, 3, {128, 1, 1}, 0, {a, b}}};
+  hopper.binaries.push_back(
+      {"ptx", "sm_90a", {}, fakeImage("mm_tma 8 8 8 128 128"), std::nullopt});
+  other.exports = {ExportDesc{"mm_simt", {1, 1, 1}, 3, {128, 1, 1}, 0, {}}};
+  other.binaries.push_back({"ptx", "sm_80", {}, fakeImage("mm_simt 8 8 8"), std::nullopt});
+  m.executables = {hopper, other};
+  tessel::rt::TensorType half{tessel::rt::ElementType::f16, {64, 64}},
+      f32{tessel::rt::ElementType::f32, {64, 64}};
+  m.functions.push_back({"mm",
+                         {half, half},
+                         {f32},
+                         {argumentSlot(0, half.byteSize()), argumentSlot(1, half.byteSize()),
+                          transientSlot(f32.byteSize())},
+                         {{0, {0, 1, 2}}},
+                         {2}});
+  return m;
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     std::fprintf(stderr, "usage: make_test_module OUTDIR\n");
@@ -66,7 +100,8 @@ int main(int argc, char **argv) {
     return write(dir + "/add.tmod", buildModule(single)) &&
                    write(dir + "/multi.tmod", buildModule(multi)) &&
                    write(dir + "/dual.tmod", buildModule(dual)) &&
-                   write(dir + "/big.tmod", buildModule(big))
+                   write(dir + "/big.tmod", buildModule(big)) &&
+                   write(dir + "/tma.tmod", buildModule(tmaModule()))
                ? 0
                : 1;
   } catch (const std::exception &e) {

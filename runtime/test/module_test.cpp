@@ -318,8 +318,15 @@ TEST_F(ModuleTest, StructuralErrorsNameTheProblem) {
        },
        "executable 0 (cpu): cpu binary 0 (elf-shared-object " + hostArchName() +
            "): checksum mismatch: the binary is damaged (expected crc32 0x"},
-      {"version", [](ModuleDesc &m) { m.version = 3; },
-       "module file 'bad.tmod' has schema version 3 but this runtime reads version 2"},
+      {"newer version", [](ModuleDesc &m) { m.version = 4; },
+       "module file 'bad.tmod' has schema version 4 but this runtime reads version 3"},
+      {"older version", [](ModuleDesc &m) { m.version = 2; },
+       "module file 'bad.tmod' has schema version 2 but this runtime reads version 3: "
+       "recompile it with tessel-compile"},
+      {"tensor map on cpu",
+       [](ModuleDesc &m) { m.executables[0].exports[0].tensorMaps.push_back({}); },
+       "executable 0 (cpu): export 0 'add_f32': has 1 tensor map but only cuda kernels take "
+       "them (target 'cpu')"},
       {"duplicate", [](ModuleDesc &m) { m.functions.push_back(m.functions[0]); },
        "function 'add' is defined twice"},
       {"missing symbol", [](ModuleDesc &m) { m.executables[0].exports[0].name = "sub_f32"; },
@@ -369,8 +376,13 @@ TEST_F(ModuleTest, IntegrityErrorsNameThePart) {
   old.version = 1;
   EXPECT_EQ(err(buildFlatBuffer(old)),
             "module file 'm.tmod' has schema version 1 (no checksums) but this runtime reads "
-            "version 2: recompile it with tessel-compile");
-  // Version 2 without its trailer, or with bytes appended after it.
+            "version 3: recompile it with tessel-compile");
+  // Version 2 (a trailer, no tensor maps): an older module to recompile.
+  old.version = 2;
+  EXPECT_EQ(err(buildModule(old)),
+            "module file 'm.tmod' has schema version 2 but this runtime reads version 3: "
+            "recompile it with tessel-compile");
+  // Version 3 without its trailer, or with bytes appended after it.
   EXPECT_CONTAINS(err(flat), "truncated or corrupt module file 'm.tmod': the integrity trailer at "
                              "its end is missing");
   std::vector<uint8_t> appended = good;
@@ -390,6 +402,119 @@ TEST_F(ModuleTest, IntegrityErrorsNameThePart) {
   std::vector<uint8_t> stored = good;
   stored[flat.size() + 12] ^= 0xff;
   EXPECT_CONTAINS(err(stored), "module checksum mismatch: the file is damaged");
+}
+
+// A module with one cuda executable whose export takes 3 bindings and one
+// valid tensor map (TensorMapDesc's default) of binding 0.
+ModuleDesc tensorMapModule() {
+  ModuleDesc m;
+  ExecutableDesc cuda;
+  cuda.target = "cuda";
+  cuda.exports = {ExportDesc{"mm", {1, 1, 1}, 3, {128, 1, 1}, 0, {TensorMapDesc{}}}};
+  cuda.binaries.push_back({"ptx", "sm_90a", {}, {'x'}, std::nullopt});
+  m.executables.push_back(cuda);
+  return m;
+}
+
+// Every rule on tensor maps, checked when the module is read (so before any
+// device is involved): each error names executable, export and map.
+TEST_F(ModuleTest, TensorMapErrorsNameTheMap) {
+  auto describe = [](const ModuleDesc &desc) {
+    auto text = Module::describeBytes(buildModule(desc), "bad.tmod");
+    return text.ok() ? *text : "error: " + text.status().message();
+  };
+  std::string good = describe(tensorMapModule());
+  EXPECT_CONTAINS(good, "export 0: mm, workgroups 1x1x1, 3 bindings, workgroup size 128x1x1, "
+                        "1 tensor map\n");
+
+  const std::string at = "error: module file 'bad.tmod': executable 0 (cuda): export 0 'mm': ";
+  struct Case {
+    const char *what;
+    void (*breakIt)(TensorMapDesc &);
+    std::string expected;
+  } cases[] = {
+      {"binding", [](TensorMapDesc &t) { t.binding = 3; },
+       "tensor map 0: binding 3 but the export has 3 bindings"},
+      {"rank 6",
+       [](TensorMapDesc &t) {
+         t.globalDims = {2, 2, 2, 2, 2, 2};
+         t.globalStrides = {16, 32, 64, 128, 256};
+         t.boxDims = t.elementStrides = {1, 1, 1, 1, 1, 1};
+       },
+       "tensor map 0: rank 6 (global_dims has 6 entries; 1 to 5 allowed)"},
+      {"rank 0", [](TensorMapDesc &t) { t.globalDims.clear(); },
+       "tensor map 0: rank 0 (global_dims has 0 entries; 1 to 5 allowed)"},
+      {"stride count", [](TensorMapDesc &t) { t.globalStrides = {128, 128}; },
+       "tensor map 0: global_strides has 2 entries but the map has rank 2 (expected 1)"},
+      {"box count", [](TensorMapDesc &t) { t.boxDims = {64}; },
+       "tensor map 0: box_dims has 1 entries but the map has rank 2 (expected 2)"},
+      {"element stride count", [](TensorMapDesc &t) { t.elementStrides = {1, 1, 1}; },
+       "tensor map 0: element_strides has 3 entries but the map has rank 2 (expected 2)"},
+      {"stride % 16", [](TensorMapDesc &t) { t.globalStrides = {120}; },
+       "tensor map 0: global_strides[0] is 120 bytes (a positive multiple of 16 below 2^40 "
+       "required)"},
+      {"stride 0", [](TensorMapDesc &t) { t.globalStrides = {0}; },
+       "tensor map 0: global_strides[0] is 0 bytes"},
+      {"stride 2^40", [](TensorMapDesc &t) { t.globalStrides = {uint64_t(1) << 40}; },
+       "tensor map 0: global_strides[0] is 1099511627776 bytes"},
+      {"dim 0", [](TensorMapDesc &t) { t.globalDims = {64, 0}; },
+       "tensor map 0: global_dims[1] is 0 (1 to 4294967296 allowed)"},
+      {"dim 2^32+1", [](TensorMapDesc &t) { t.globalDims = {(uint64_t(1) << 32) + 1, 64}; },
+       "tensor map 0: global_dims[0] is 4294967297 (1 to 4294967296 allowed)"},
+      {"box > 256", [](TensorMapDesc &t) { t.boxDims = {64, 257}; },
+       "tensor map 0: box_dims[1] is 257 (1 to 256 allowed)"},
+      {"box 0", [](TensorMapDesc &t) { t.boxDims = {0, 64}; },
+       "tensor map 0: box_dims[0] is 0 (1 to 256 allowed)"},
+      {"element stride 9", [](TensorMapDesc &t) { t.elementStrides = {1, 9}; },
+       "tensor map 0: element_strides[1] is 9 (1 to 8 allowed)"},
+      {"element stride 0", [](TensorMapDesc &t) { t.elementStrides = {0, 1}; },
+       "tensor map 0: element_strides[0] is 0 (1 to 8 allowed)"},
+      {"data type", [](TensorMapDesc &t) { t.dataType = 13; },
+       "tensor map 0: data_type 13 is not a value this runtime passes to cuTensorMapEncodeTiled "
+       "(0 to 12)"},
+      {"interleave", [](TensorMapDesc &t) { t.interleave = 3; },
+       "tensor map 0: interleave 3 is not a value this runtime passes to "
+       "cuTensorMapEncodeTiled (0 to 2)"},
+      {"swizzle", [](TensorMapDesc &t) { t.swizzle = 4; },
+       "tensor map 0: swizzle 4 is not a value this runtime passes to cuTensorMapEncodeTiled "
+       "(0 to 3)"},
+      {"l2 promotion", [](TensorMapDesc &t) { t.l2Promotion = 4; },
+       "tensor map 0: l2_promotion 4 is not a value this runtime passes to "
+       "cuTensorMapEncodeTiled (0 to 3)"},
+      {"oob fill", [](TensorMapDesc &t) { t.oobFill = 2; },
+       "tensor map 0: oob_fill 2 is not a value this runtime passes to cuTensorMapEncodeTiled "
+       "(0 to 1)"},
+  };
+  for (const Case &c : cases) {
+    ModuleDesc desc = tensorMapModule();
+    c.breakIt(desc.executables[0].exports[0].tensorMaps[0]);
+    std::string err = describe(desc);
+    EXPECT_EQ(err.rfind(at + c.expected, 0), 0u) << c.what << ": " << err;
+  }
+  // A bad second map is named as map 1.
+  ModuleDesc second = tensorMapModule();
+  second.executables[0].exports[0].tensorMaps.push_back(TensorMapDesc{});
+  second.executables[0].exports[0].tensorMaps[1].boxDims = {64, 300};
+  EXPECT_EQ(describe(second), at + "tensor map 1: box_dims[1] is 300 (1 to 256 allowed)");
+  // Rank 1 and 5 are the bounds.
+  ModuleDesc ranks = tensorMapModule();
+  TensorMapDesc r1, r5;
+  r1.globalDims = {64};
+  r1.globalStrides = {};
+  r1.boxDims = {64};
+  r1.elementStrides = {1};
+  r5.globalDims = {8, 2, 2, 2, 2};
+  r5.globalStrides = {16, 32, 64, 128};
+  r5.boxDims = {8, 1, 1, 1, 1};
+  r5.elementStrides = {1, 1, 1, 1, 8};
+  ranks.executables[0].exports[0].tensorMaps = {r1, r5};
+  EXPECT_CONTAINS(describe(ranks), ", 2 tensor maps\n");
+  // At most 8 maps per export.
+  ModuleDesc many = tensorMapModule();
+  many.executables[0].exports[0].tensorMaps.assign(9, TensorMapDesc{});
+  EXPECT_EQ(describe(many), at + "9 tensor maps (at most 8)");
+  many.executables[0].exports[0].tensorMaps.pop_back();
+  EXPECT_CONTAINS(describe(many), ", 8 tensor maps\n");
 }
 
 TEST_F(ModuleTest, NoExecutableForDevice) {

@@ -165,6 +165,51 @@ class TesselRunTest(unittest.TestCase):
         self.assertIn("export 0: add_f32", p.stdout)
         self.assertIn("elf-shared-object", p.stdout)
 
+    def test_print_module_cuda(self):
+        # For a module with cuda executables, --print-module ends with the one
+        # this machine's cuda device would load. fake_cuda_device.c stands in
+        # for the GPU (FAKE_CUDA_CC: its compute capability); tma.tmod has an
+        # sm_90a executable with tensor maps, then an sm_80 one.
+        fake = os.environ.get("TESSEL_FAKE_CUDA_DIR")
+        if not fake:
+            self.skipTest("TESSEL_FAKE_CUDA_DIR not set")
+        tma = self.path("tma.tmod")
+        device = os.path.join(fake, "libfake_cuda_device.so")
+
+        def show(library, **extra):
+            env = dict(os.environ, TESSEL_CUDA_LIBRARY=library, **extra)
+            if "TESSEL_CUDA_ARCH" not in extra:
+                env.pop("TESSEL_CUDA_ARCH", None)
+            p = subprocess.run([TESSEL_RUN, tma, "--print-module"], capture_output=True,
+                               text=True, timeout=60, env=env)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            return p.stdout
+
+        out = show(device, FAKE_CUDA_CC="90")
+        self.assertIn("  export 0: mm_tma, workgroups 1x1x1, 3 bindings, workgroup size 128x1x1, "
+                      "2 tensor maps\n", out)
+        self.assertTrue(out.endswith(
+            "cuda device: cuda (Fake CUDA device, sm_90, graph command buffers)\n"
+            "  would load: executable 0 (ptx sm_90a (JIT for sm_90))\n"), out)
+        out = show(device, FAKE_CUDA_CC="80")
+        self.assertTrue(out.endswith(
+            "  skipped executable 0 (cuda): export 'mm_tma' takes TMA tensor maps, which need "
+            "compute capability 9.0 or newer, and this device is sm_80\n"
+            "  would load: executable 1 (ptx sm_80 (JIT for sm_80))\n"), out)
+        out = show(device, FAKE_CUDA_CC="90", TESSEL_CUDA_ARCH="sm_80")
+        self.assertTrue(out.endswith(
+            "  skipped executable 0 (cuda): no binary for TESSEL_CUDA_ARCH=sm_80 "
+            "(binaries: ptx sm_90a)\n"
+            "  would load: executable 1 (ptx sm_80 (JIT for sm_90))\n"), out)
+        out = show(device, FAKE_CUDA_CC="75")
+        self.assertIn("  would load: none (no cuda executable fits this device)\n", out)
+        out = show(self.path("no/such/libcuda.so.1"))
+        self.assertRegex(out, r"\ncuda device: none \(cuda: no CUDA driver/device available "
+                              r"\(.*not found: .*\)\)\n$")
+        # A cpu-only module says nothing about cuda.
+        p = self.run_tool(self.add, "--print-module")
+        self.assertNotIn("cuda device", p.stdout)
+
     def test_cuda_unavailable(self):
         # Without a GPU the driver says why; with one, this cpu-only module
         # has no cuda executable. Either way the error names the problem.

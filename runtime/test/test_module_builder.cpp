@@ -75,9 +75,17 @@ std::vector<uint8_t> buildFlatBuffer(const ModuleDesc &m) {
   for (const ExecutableDesc &e : m.executables) {
     std::vector<flatbuffers::Offset<fb::Export>> exports;
     for (const ExportDesc &x : e.exports) {
+      std::vector<flatbuffers::Offset<fb::TensorMap>> maps;
+      for (const TensorMapDesc &t : x.tensorMaps)
+        maps.push_back(fb::CreateTensorMap(b, t.binding, t.dataType, b.CreateVector(t.globalDims),
+                                           b.CreateVector(t.globalStrides),
+                                           b.CreateVector(t.boxDims),
+                                           b.CreateVector(t.elementStrides), t.interleave,
+                                           t.swizzle, t.l2Promotion, t.oobFill));
       exports.push_back(fb::CreateExport(b, b.CreateString(x.name), b.CreateVector(x.workgroupCount),
                                          b.CreateVector(x.workgroupSize), x.bindingCount,
-                                         x.sharedMemoryBytes));
+                                         x.sharedMemoryBytes,
+                                         maps.empty() ? 0 : b.CreateVector(maps)));
     }
     std::vector<flatbuffers::Offset<fb::Binary>> binaries;
     for (const BinaryDesc &bin : e.binaries) {

@@ -41,12 +41,25 @@ struct FunctionDesc {
   std::vector<uint32_t> resultSlots;
 };
 
+/// schema TensorMap; the default is a valid rank-2 f16 map of a 64x64
+/// row-major tensor (128-byte rows) with 64x64 boxes, on binding 0.
+struct TensorMapDesc {
+  uint32_t binding = 0;
+  uint8_t dataType = 6; // CU_TENSOR_MAP_DATA_TYPE_FLOAT16
+  std::vector<uint64_t> globalDims{64, 64};
+  std::vector<uint64_t> globalStrides{128};
+  std::vector<uint32_t> boxDims{64, 64};
+  std::vector<uint32_t> elementStrides{1, 1};
+  uint8_t interleave = 0, swizzle = 3, l2Promotion = 0, oobFill = 0;
+};
+
 struct ExportDesc {
   std::string name;
   std::vector<uint32_t> workgroupCount{1, 1, 1};
   uint32_t bindingCount = 0;
   std::vector<uint32_t> workgroupSize{1, 1, 1};
   uint32_t sharedMemoryBytes = 0;
+  std::vector<TensorMapDesc> tensorMaps = {};
 };
 
 struct BinaryDesc {
@@ -65,7 +78,7 @@ struct ExecutableDesc {
 };
 
 struct ModuleDesc {
-  uint32_t version = 2;
+  uint32_t version = 3;
   std::string producer = "tessel-runtime-test";
   std::vector<FunctionDesc> functions;
   std::vector<ExecutableDesc> executables;

@@ -56,7 +56,10 @@ written only if the whole run succeeds, so a failed run or a mismatch with
   --tolerance=R         default 1e-5
   --benchmark=N         after 2 warm-up calls, time N calls
   --print-module        describe the module's functions and executables (no
-                        device needed: works for any module on any machine)
+                        device needed: works for any module on any machine);
+                        for cuda executables, which one this machine's cuda
+                        device would load (TESSEL_CUDA_ARCH=sm_XY restricts
+                        loading to binaries of that arch)
 Exit status: 0 ok, 1 failure or mismatch, 2 usage error.
 )";
 
@@ -208,14 +211,34 @@ StatusOr<std::shared_ptr<Device>> chooseDevice(const Options &o) {
   return cpu;
 }
 
-int run(const Options &o) {
-  if (o.printModule) {
-    auto text = Module::describeFile(o.module);
-    if (!text.ok())
-      return fail(text.status());
-    std::fputs(text->c_str(), stdout);
-    return 0;
+// --print-module: the description, plus, for a module with cuda
+// executables, which one this machine's cuda device would load (or why
+// there is no cuda device).
+int printModule(const Options &o) {
+  auto targets = Module::executableTargets(o.module);
+  if (!targets.ok())
+    return fail(targets.status());
+  std::shared_ptr<Device> cuda;
+  std::string noCuda;
+  if (std::find(targets->begin(), targets->end(), "cuda") != targets->end()) {
+    DeviceOptions options;
+    options.cudaCommandBuffer = o.cudaCommandBuffer;
+    auto device = createDevice("cuda", options);
+    if (device.ok())
+      cuda = *device;
+    else
+      noCuda = "cuda device: none (" + device.status().message() + ")\n";
   }
+  auto text = Module::describeFile(o.module, cuda.get());
+  if (!text.ok())
+    return fail(text.status());
+  std::fputs((*text + noCuda).c_str(), stdout);
+  return 0;
+}
+
+int run(const Options &o) {
+  if (o.printModule)
+    return printModule(o);
   auto device = chooseDevice(o);
   if (!device.ok())
     return fail(device.status());

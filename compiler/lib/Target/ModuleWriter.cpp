@@ -175,9 +175,15 @@ writeExecutable(flatbuffers::FlatBufferBuilder &fbb,
     std::vector<uint32_t> count(e.workgroupCount.begin(),
                                 e.workgroupCount.end());
     std::vector<uint32_t> size(e.workgroupSize.begin(), e.workgroupSize.end());
-    exports.push_back(fb::CreateExportDirect(fbb, e.name.c_str(), &count,
-                                             &size, e.bindingCount,
-                                             e.sharedMemoryBytes));
+    std::vector<flatbuffers::Offset<fb::TensorMap>> maps;
+    for (const TensorMapSpec &m : e.tensorMaps)
+      maps.push_back(fb::CreateTensorMapDirect(
+          fbb, m.binding, m.dataType, &m.globalDims, &m.globalStrides,
+          &m.boxDims, &m.elementStrides, m.interleave, m.swizzle,
+          m.l2Promotion, m.oobFill));
+    exports.push_back(fb::CreateExportDirect(
+        fbb, e.name.c_str(), &count, &size, e.bindingCount,
+        e.sharedMemoryBytes, maps.empty() ? nullptr : &maps));
   }
   std::vector<flatbuffers::Offset<fb::Binary>> binaries;
   for (const BinaryImage &b : image.binaries) {

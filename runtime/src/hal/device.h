@@ -27,6 +27,13 @@ public:
   virtual StatusOr<std::shared_ptr<Buffer>> allocate(size_t size) = 0;
   /// Selects a binary of `spec` this device can run and loads it.
   virtual StatusOr<std::shared_ptr<Executable>> prepareExecutable(const ExecutableSpec &spec) = 0;
+  /// Which binary of `spec` prepareExecutable would try, e.g. "cubin
+  /// sm_90a", without loading anything; the error says why none fits.
+  /// kUnimplemented for drivers that do not tell.
+  virtual StatusOr<std::string> chooseBinary(const ExecutableSpec &spec) {
+    (void)spec;
+    return unimplemented(name() + ": cannot tell which binary it would load");
+  }
   virtual std::unique_ptr<CommandBuffer> createCommandBuffer() = 0;
   /// Executes `commands` and blocks until they are done.
   virtual Status submitAndWait(CommandBuffer &commands) = 0;

@@ -10,6 +10,47 @@
 
 namespace tessel::rt::hal {
 
+/// One TMA tensor map (schema `TensorMap`), checked by the module loader
+/// against the limits of cuTensorMapEncodeTiled. Dimensions are innermost
+/// first; the enum fields hold the CUDA driver's CUtensorMap* values.
+struct TensorMapInfo {
+  uint32_t binding = 0;
+  uint8_t dataType = 0;
+  std::vector<uint64_t> globalDims;     ///< rank entries (1..5)
+  std::vector<uint64_t> globalStrides;  ///< bytes, rank - 1 entries
+  std::vector<uint32_t> boxDims;        ///< rank entries
+  std::vector<uint32_t> elementStrides; ///< rank entries
+  uint8_t interleave = 0, swizzle = 0, l2Promotion = 0, oobFill = 0;
+};
+
+/// Bytes per element of CUtensorMapDataType `dataType` (0..12), 0 for
+/// another value.
+inline uint32_t tensorMapElementBytes(uint8_t dataType) {
+  static constexpr uint8_t kBytes[] = {1, 2, 4, 4, 8, 8, 2, 4, 8, 2, 4, 4, 4};
+  return dataType < sizeof(kBytes) ? kBytes[dataType] : 0;
+}
+
+/// Bytes from a map's base address to one past its farthest element:
+/// elementBytes + sum over d of (globalDims[d] - 1) * stride(d), where
+/// stride(0) is the element size and stride(d) is globalStrides[d - 1].
+/// Returns false if the map is malformed (see the loader's checks) or the
+/// extent does not fit 64 bits.
+inline bool tensorMapExtent(const TensorMapInfo &m, uint64_t *extent) {
+  uint64_t bytes = tensorMapElementBytes(m.dataType);
+  if (bytes == 0 || m.globalDims.empty() || m.globalStrides.size() + 1 != m.globalDims.size())
+    return false;
+  uint64_t total = bytes;
+  for (size_t d = 0; d < m.globalDims.size(); ++d) {
+    uint64_t stride = d == 0 ? bytes : m.globalStrides[d - 1];
+    uint64_t steps = m.globalDims[d] == 0 ? 0 : m.globalDims[d] - 1;
+    if (stride != 0 && steps > (UINT64_MAX - total) / stride)
+      return false;
+    total += steps * stride;
+  }
+  *extent = total;
+  return true;
+}
+
 /// One kernel as described by the module (schema `Export`).
 struct ExportInfo {
   std::string name;
@@ -17,6 +58,8 @@ struct ExportInfo {
   std::array<uint32_t, 3> workgroupSize{1, 1, 1};
   uint32_t bindingCount = 0;
   uint32_t sharedMemoryBytes = 0;
+  /// Passed by value after the binding pointers (cuda only).
+  std::vector<TensorMapInfo> tensorMaps;
 };
 
 /// One loadable image (schema `Binary`); `data` points into the module file,

@@ -27,8 +27,30 @@ constexpr uint64_t kMaxWorkgroupThreads = 1024;         // x*y*z of workgroup_si
 constexpr uint32_t kMaxSharedMemoryBytes = 227 * 1024;  // the largest GPU opt-in
 constexpr uint32_t kMaxBindings = 4096;                 // per export
 constexpr size_t kMaxNameLength = 1024;
+// Tensor maps: the limits of cuTensorMapEncodeTiled (cuda.h), checked at
+// load time so that a bad map is an error naming it, not a driver error at
+// dispatch.
+constexpr uint32_t kMaxTensorMaps = 8;   // per export
+constexpr size_t kMaxTensorMapRank = 5;
+constexpr uint64_t kMaxTensorMapDim = uint64_t(1) << 32;
+constexpr uint64_t kMaxTensorMapStride = uint64_t(1) << 40; // exclusive
+constexpr uint32_t kMaxTensorMapBox = 256;
+constexpr uint32_t kMaxTensorMapElementStride = 8;
+// Largest value of each CUtensorMap* enum this runtime passes on
+// (CU_TENSOR_MAP_DATA_TYPE_TFLOAT32_FTZ, _INTERLEAVE_32B, _SWIZZLE_128B,
+// _L2_PROMOTION_L2_256B, _FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA).
+constexpr uint8_t kMaxTensorMapDataType = 12;
+constexpr uint8_t kMaxTensorMapInterleave = 2;
+constexpr uint8_t kMaxTensorMapSwizzle = 3;
+constexpr uint8_t kMaxTensorMapL2Promotion = 3;
+constexpr uint8_t kMaxTensorMapOobFill = 1;
 
 template <typename T> std::string str(const T &v) { return std::to_string(v); }
+
+// "1 tensor map", "2 tensor maps".
+std::string countOf(size_t n, const std::string &noun) {
+  return str(n) + " " + noun + (n == 1 ? "" : "s");
+}
 
 std::string join(const std::vector<std::string> &items) {
   std::string s;
@@ -89,6 +111,91 @@ StatusOr<std::string> checkedName(const flatbuffers::String *s, const std::strin
   return s->str();
 }
 
+// Copies a vector of the file into `out`; absent reads as empty. 8-byte
+// elements must be 8-byte aligned (see convertType).
+template <typename T>
+Status readVector(const flatbuffers::Vector<T> *v, std::vector<T> &out, const std::string &what) {
+  out.clear();
+  if (!v || v->size() == 0)
+    return Status();
+  if (reinterpret_cast<uintptr_t>(v->data()) % alignof(T) != 0)
+    return dataLoss(what + " is not " + str(alignof(T)) +
+                    "-byte aligned (the writer produced a bad file)");
+  out.assign(v->begin(), v->end());
+  return Status();
+}
+
+// Converts and checks one tensor map of an export with `bindingCount`
+// bindings; `what` names it ("executable 0 (cuda): export 1 'mm': tensor
+// map 0").
+StatusOr<hal::TensorMapInfo> convertTensorMap(const fb::TensorMap *t, uint32_t bindingCount,
+                                              const std::string &what) {
+  if (!t)
+    return dataLoss(what + " is missing");
+  auto fail = [&](const std::string &msg) { return dataLoss(what + ": " + msg); };
+  hal::TensorMapInfo m;
+  m.binding = t->binding();
+  if (m.binding >= bindingCount)
+    return fail("binding " + str(m.binding) + " but the export has " + str(bindingCount) +
+                " bindings");
+  m.dataType = t->data_type();
+  m.interleave = t->interleave();
+  m.swizzle = t->swizzle();
+  m.l2Promotion = t->l2_promotion();
+  m.oobFill = t->oob_fill();
+  struct EnumField {
+    const char *name;
+    uint8_t value, max;
+  } enums[] = {{"data_type", m.dataType, kMaxTensorMapDataType},
+               {"interleave", m.interleave, kMaxTensorMapInterleave},
+               {"swizzle", m.swizzle, kMaxTensorMapSwizzle},
+               {"l2_promotion", m.l2Promotion, kMaxTensorMapL2Promotion},
+               {"oob_fill", m.oobFill, kMaxTensorMapOobFill}};
+  for (const EnumField &e : enums)
+    if (e.value > e.max)
+      return fail(std::string(e.name) + " " + str(e.value) + " is not a value this runtime " +
+                  "passes to cuTensorMapEncodeTiled (0 to " + str(e.max) + ")");
+  // Lengths first, so that nothing long is copied.
+  auto length = [](const auto *v) -> size_t { return v ? v->size() : 0; };
+  size_t rank = length(t->global_dims());
+  if (rank < 1 || rank > kMaxTensorMapRank)
+    return fail("rank " + str(rank) + " (global_dims has " + str(rank) + " entries; 1 to " +
+                str(kMaxTensorMapRank) + " allowed)");
+  auto wrongLength = [&](const char *field, size_t n, size_t expected) {
+    return fail(std::string(field) + " has " + str(n) + " entries but the map has rank " +
+                str(rank) + " (expected " + str(expected) + ")");
+  };
+  if (length(t->global_strides()) != rank - 1)
+    return wrongLength("global_strides", length(t->global_strides()), rank - 1);
+  if (length(t->box_dims()) != rank)
+    return wrongLength("box_dims", length(t->box_dims()), rank);
+  if (length(t->element_strides()) != rank)
+    return wrongLength("element_strides", length(t->element_strides()), rank);
+  TESSEL_RETURN_IF_ERROR(readVector(t->global_dims(), m.globalDims, what + ": global_dims"));
+  TESSEL_RETURN_IF_ERROR(
+      readVector(t->global_strides(), m.globalStrides, what + ": global_strides"));
+  TESSEL_RETURN_IF_ERROR(readVector(t->box_dims(), m.boxDims, what + ": box_dims"));
+  TESSEL_RETURN_IF_ERROR(
+      readVector(t->element_strides(), m.elementStrides, what + ": element_strides"));
+  for (size_t d = 0; d < rank; ++d) {
+    std::string at = "[" + str(d) + "] is ";
+    if (m.globalDims[d] < 1 || m.globalDims[d] > kMaxTensorMapDim)
+      return fail("global_dims" + at + str(m.globalDims[d]) + " (1 to " + str(kMaxTensorMapDim) +
+                  " allowed)");
+    if (d + 1 < rank && (m.globalStrides[d] == 0 || m.globalStrides[d] % 16 != 0 ||
+                         m.globalStrides[d] >= kMaxTensorMapStride))
+      return fail("global_strides" + at + str(m.globalStrides[d]) +
+                  " bytes (a positive multiple of 16 below 2^40 required)");
+    if (m.boxDims[d] < 1 || m.boxDims[d] > kMaxTensorMapBox)
+      return fail("box_dims" + at + str(m.boxDims[d]) + " (1 to " + str(kMaxTensorMapBox) +
+                  " allowed)");
+    if (m.elementStrides[d] < 1 || m.elementStrides[d] > kMaxTensorMapElementStride)
+      return fail("element_strides" + at + str(m.elementStrides[d]) + " (1 to " +
+                  str(kMaxTensorMapElementStride) + " allowed)");
+  }
+  return m;
+}
+
 // Converts and checks one executable; `index` is used in names and errors.
 // Checks every binary's checksum, so nothing reaches a driver unverified.
 StatusOr<hal::ExecutableSpec> convertExecutable(const fb::Executable *e, uint32_t index) {
@@ -140,6 +247,20 @@ StatusOr<hal::ExecutableSpec> convertExecutable(const fb::Executable *e, uint32_
       if (info.sharedMemoryBytes > kMaxSharedMemoryBytes)
         return dataLoss(xctx + ": " + str(info.sharedMemoryBytes) +
                         " bytes of shared memory (at most " + str(kMaxSharedMemoryBytes) + ")");
+      if (const auto *maps = x->tensor_maps(); maps && maps->size()) {
+        if (spec.target != "cuda")
+          return dataLoss(xctx + ": has " + countOf(maps->size(), "tensor map") +
+                          " but only cuda kernels take them (target '" + spec.target + "')");
+        if (maps->size() > kMaxTensorMaps)
+          return dataLoss(xctx + ": " + countOf(maps->size(), "tensor map") + " (at most " +
+                          str(kMaxTensorMaps) + ")");
+        for (uint32_t j = 0; j < maps->size(); ++j) {
+          TESSEL_ASSIGN_OR_RETURN(hal::TensorMapInfo map,
+                                  convertTensorMap(maps->Get(j), info.bindingCount,
+                                                   xctx + ": tensor map " + str(j)));
+          info.tensorMaps.push_back(std::move(map));
+        }
+      }
       spec.exports.push_back(std::move(info));
     }
   if (e->binaries())
@@ -308,6 +429,8 @@ std::string describeModule(const fb::Module *m, const std::string &fileName,
              str(x.workgroupSize[2]);
       if (x.sharedMemoryBytes)
         s += ", " + str(x.sharedMemoryBytes) + " bytes of shared memory";
+      if (!x.tensorMaps.empty())
+        s += ", " + countOf(x.tensorMaps.size(), "tensor map");
       s += "\n";
     }
     for (size_t j = 0; j < e.binaries.size(); ++j) {
@@ -357,7 +480,10 @@ StatusOr<const fb::Module *> verifyModule(const std::vector<uint8_t> &bytes,
   const fb::Module *m = fb::GetModule(bytes.data());
   if (m->version() != kSchemaVersion)
     return failedPrecondition(file + " has schema version " + str(m->version()) +
-                              " but this runtime reads version " + str(kSchemaVersion));
+                              " but this runtime reads version " + str(kSchemaVersion) +
+                              (m->version() >= 1 && m->version() < kSchemaVersion
+                                   ? ": recompile it with tessel-compile"
+                                   : ""));
   return m;
 }
 
@@ -429,17 +555,42 @@ StatusOr<ParsedModule> parseModule(const std::vector<uint8_t> &bytes,
   return parsed;
 }
 
+// Which executable of `device`'s target loadBytes would try first to load,
+// and why the ones before it do not fit: "cuda device: DESCRIPTION\n
+//   skipped executable 0 (cuda): WHY\n  would load: executable 1 (ptx sm_80
+// (JIT for sm_90))\n".
+std::string describeChoice(const std::vector<hal::ExecutableSpec> &exes, const Device &device) {
+  std::string s = device.name() + " device: " + device.description() + "\n";
+  bool any = false;
+  for (size_t i = 0; i < exes.size(); ++i) {
+    if (exes[i].target != device.name())
+      continue;
+    any = true;
+    auto choice = device.hal().chooseBinary(exes[i]);
+    if (choice.ok())
+      return s + "  would load: executable " + str(i) + " (" + *choice + ")\n";
+    s += "  skipped executable " + exes[i].name + ": " + choice.status().message() + "\n";
+  }
+  return s + "  would load: none (" +
+         (any ? "no " + device.name() + " executable fits this device"
+              : "the module has no " + device.name() + " executable") +
+         ")\n";
+}
+
 } // namespace
 
-StatusOr<std::string> Module::describeFile(const std::string &path) {
+StatusOr<std::string> Module::describeFile(const std::string &path, const Device *device) {
   TESSEL_ASSIGN_OR_RETURN(auto bytes, readFileBytes(path, "module file"));
-  return describeBytes(bytes, path);
+  return describeBytes(bytes, path, device);
 }
 
 StatusOr<std::string> Module::describeBytes(const std::vector<uint8_t> &bytes,
-                                            const std::string &name) {
+                                            const std::string &name, const Device *device) {
   TESSEL_ASSIGN_OR_RETURN(ParsedModule parsed, parseModule(bytes, name));
-  return describeModule(parsed.module, name, parsed.programs, parsed.exes);
+  std::string s = describeModule(parsed.module, name, parsed.programs, parsed.exes);
+  if (device)
+    s += describeChoice(parsed.exes, *device);
+  return s;
 }
 
 StatusOr<std::shared_ptr<Module>> Module::loadBytes(std::shared_ptr<Device> device,
@@ -455,10 +606,11 @@ StatusOr<std::shared_ptr<Module>> Module::loadBytes(std::shared_ptr<Device> devi
   std::vector<const fb::Function *> &sources = parsed.sources;
   bool anyDispatch = parsed.anyDispatch;
 
-  // Prepare the first executable for this device's target that loads.
+  // Prepare the first executable for this device's target that loads (a
+  // module may carry several, e.g. cuda for sm_90a and for other archs).
   std::shared_ptr<hal::Executable> executable;
   if (anyDispatch) {
-    Status firstError;
+    std::vector<Status> errors;
     std::vector<std::string> targets;
     for (const hal::ExecutableSpec &spec : exes) {
       targets.push_back(spec.target);
@@ -469,14 +621,19 @@ StatusOr<std::shared_ptr<Module>> Module::loadBytes(std::shared_ptr<Device> devi
         executable = std::move(exe).value();
         break;
       }
-      if (firstError.ok())
-        firstError = exe.status();
+      errors.push_back(exe.status());
     }
     if (!executable) {
-      if (!firstError.ok())
-        return firstError.withContext(file);
-      return notFound(file + ": no executable for target '" + device->name() +
-                      "' (module has: " + (targets.empty() ? "none" : join(targets)) + ")");
+      if (errors.size() == 1)
+        return errors[0].withContext(file);
+      if (errors.empty())
+        return notFound(file + ": no executable for target '" + device->name() +
+                        "' (module has: " + (targets.empty() ? "none" : join(targets)) + ")");
+      std::string all;
+      for (const Status &e : errors)
+        all += (all.empty() ? "" : "; ") + e.message();
+      return Status(errors[0].code(), file + ": none of its " + str(errors.size()) + " " +
+                                          device->name() + " executables loads: " + all);
     }
   }
 

@@ -10,7 +10,7 @@
 namespace mlir::tessel {
 
 /// Schema version written into every module (schema/module.fbs).
-inline constexpr uint32_t kSchemaVersion = 2;
+inline constexpr uint32_t kSchemaVersion = 3;
 
 /// Serializes the host programs of `module` (after dispatch formation) and
 /// `executables` into the FlatBuffers module format.

@@ -29,7 +29,7 @@
 namespace tessel::rt {
 
 /// The schema version this runtime reads (schema/module.fbs).
-constexpr uint32_t kSchemaVersion = 2;
+constexpr uint32_t kSchemaVersion = 3;
 
 /// Where the time of one call went, in milliseconds.
 struct CallTimings {
@@ -126,11 +126,18 @@ public:
   static StatusOr<std::vector<std::string>> executableTargets(const std::string &path);
 
   /// describe() of module file `path` without loading it on a device
-  /// (any module, whatever its targets, on any machine).
-  static StatusOr<std::string> describeFile(const std::string &path);
+  /// (any module, whatever its targets, on any machine). With `device`, it
+  /// adds which executable of the device's target loading would use, e.g.
+  /// "cuda device: cuda (NVIDIA H100 80GB HBM3, sm_90, graph command
+  /// buffers)" then "  would load: executable 0 (cubin sm_90a)", after a
+  /// "  skipped executable N (cuda): WHY" line per executable that does not
+  /// fit; nothing is loaded.
+  static StatusOr<std::string> describeFile(const std::string &path,
+                                            const Device *device = nullptr);
   /// Same from bytes; `name` stands for the file in the text and errors.
   static StatusOr<std::string> describeBytes(const std::vector<uint8_t> &bytes,
-                                             const std::string &name = "<memory>");
+                                             const std::string &name = "<memory>",
+                                             const Device *device = nullptr);
 
   /// The file name (or the name given to loadBytes).
   const std::string &name() const { return name_; }

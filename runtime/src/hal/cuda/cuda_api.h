@@ -23,6 +23,7 @@ struct CUfunc_st;
 struct CUgraph_st;
 struct CUgraphExec_st;
 struct CUevent_st;
+struct CUtensorMap_st;
 
 namespace tessel::rt::hal::cuda {
 
@@ -36,11 +37,26 @@ using CUfunction = CUfunc_st *;
 using CUgraph = CUgraph_st *;
 using CUgraphExec = CUgraphExec_st *;
 using CUevent = CUevent_st *;
+/// cuda.h's CUtensorMap (struct CUtensorMap_st), declared incomplete here:
+/// maps live in TensorMapStorage and are passed as CUtensorMap pointers.
+using CUtensorMap = CUtensorMap_st;
+/// Storage for one CUtensorMap: CU_TENSOR_MAP_NUM_QWORDS (16) opaque
+/// 64-bit words, aligned as cuda.h aligns CUtensorMap (alignas(128) since
+/// CUDA 12.x; the driver needs 64). cuda_api_check.cpp checks size and
+/// alignment against cuda.h.
+struct alignas(128) TensorMapStorage {
+  uint64_t opaque[16];
+};
 // C enums passed by value; int has the same size and calling convention.
 using CUdevice_attribute = int;
 using CUfunction_attribute = int;
 using CUjit_option = int;
 using CUstreamCaptureMode = int;
+using CUtensorMapDataType = int;
+using CUtensorMapInterleave = int;
+using CUtensorMapSwizzle = int;
+using CUtensorMapL2promotion = int;
+using CUtensorMapFloatOOBfill = int;
 
 // Values from cuda.h (stable across driver versions).
 constexpr CUresult CUDA_SUCCESS = 0;
@@ -117,7 +133,13 @@ constexpr CUstreamCaptureMode CU_STREAM_CAPTURE_MODE_THREAD_LOCAL = 1;
   X(cuLaunchKernel, (CUfunction f, unsigned int gridDimX, unsigned int gridDimY,                 \
                      unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY,      \
                      unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream,      \
-                     void **kernelParams, void **extra))
+                     void **kernelParams, void **extra))                                         \
+  X(cuTensorMapEncodeTiled, (CUtensorMap * tensorMap, CUtensorMapDataType tensorDataType,        \
+                             uint32_t tensorRank, void *globalAddress, const uint64_t *globalDim, \
+                             const uint64_t *globalStrides, const uint32_t *boxDim,              \
+                             const uint32_t *elementStrides, CUtensorMapInterleave interleave,   \
+                             CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2Promotion,     \
+                             CUtensorMapFloatOOBfill oobFill))
 
 /// Function pointers resolved from libcuda.so.1; all non-null once loaded.
 struct CudaApi {
@@ -128,8 +150,8 @@ struct CudaApi {
 };
 
 /// The oldest driver the runtime accepts (cuDriverGetVersion): CUDA 12.0.
-/// The entry points above need 11.4 (cuGraphInstantiateWithFlags), and the
-/// compiler emits PTX ISA 8.0 and sm_90 cubins, which need 12.0.
+/// The entry points above need 12.0 (cuTensorMapEncodeTiled; 11.4 without
+/// it), and the compiler emits PTX ISA 8.0 and sm_90 cubins, which need 12.0.
 constexpr int kMinimumDriverVersion = 12000;
 
 /// The driver library to open: TESSEL_CUDA_LIBRARY if set (a file name or

@@ -39,4 +39,12 @@ using Api = tessel::rt::hal::cuda::CudaApi;
                 #name " does not match cuda.h");
 TESSEL_CUDA_SYMBOLS(TESSEL_CUDA_CHECK)
 
+// Maps are encoded into TensorMapStorage and passed as CUtensorMap by value.
+using tessel::rt::hal::cuda::TensorMapStorage;
+static_assert(sizeof(TensorMapStorage) == sizeof(CUtensorMap) &&
+                  sizeof(TensorMapStorage) == CU_TENSOR_MAP_NUM_QWORDS * sizeof(cuuint64_t),
+              "TensorMapStorage does not have the size of cuda.h's CUtensorMap");
+static_assert(alignof(TensorMapStorage) >= alignof(CUtensorMap),
+              "TensorMapStorage is less aligned than cuda.h's CUtensorMap");
+
 } // namespace

@@ -99,6 +99,7 @@ Status CudaCommandBuffer::dispatch(Executable &executable, uint32_t ordinal,
     TESSEL_ASSIGN_OR_RETURN(CUdeviceptr p, address(*bindings[i], 0, 0, what.c_str()));
     c.args.push_back(p);
   }
+  TESSEL_RETURN_IF_ERROR(encodeTensorMaps(info, bindings, c));
   c.function = exe->function(ordinal);
   c.grid = workgroupCount;
   c.block = info.workgroupSize;
@@ -106,6 +107,47 @@ Status CudaCommandBuffer::dispatch(Executable &executable, uint32_t ordinal,
   c.name = info.name;
   c.dispatchIndex = dispatchCount_++;
   commands_.push_back(std::move(c));
+  return Status();
+}
+
+Status CudaCommandBuffer::encodeTensorMaps(const ExportInfo &info,
+                                           const std::vector<Buffer *> &bindings, Command &c) {
+  if (info.tensorMaps.empty())
+    return Status();
+  c.maps.resize(info.tensorMaps.size());
+  std::lock_guard<std::mutex> lock(ctx_->mutex());
+  TESSEL_RETURN_IF_ERROR(ctx_->enter());
+  for (size_t j = 0; j < info.tensorMaps.size(); ++j) {
+    const TensorMapInfo &m = info.tensorMaps[j];
+    std::string map = "dispatch of '" + info.name + "' tensor map " + std::to_string(j);
+    // The loader checked the binding against the export's binding count.
+    if (m.binding >= c.args.size())
+      return invalidArgument(map + ": binding " + std::to_string(m.binding) + " but there are " +
+                             std::to_string(c.args.size()) + " bindings");
+    CUdeviceptr base = c.args[m.binding];
+    if (base % 16 != 0)
+      return invalidArgument("dispatch of '" + info.name + "' binding " +
+                             std::to_string(m.binding) +
+                             ": address not 16-byte aligned for TMA (tensor map " +
+                             std::to_string(j) + ")");
+    uint64_t extent = 0;
+    size_t size = bindings[m.binding]->size();
+    if (!tensorMapExtent(m, &extent))
+      return invalidArgument(map + ": malformed map (extent not computable)");
+    if (extent > size)
+      return invalidArgument(map + " spans " + std::to_string(extent) + " bytes of binding " +
+                             std::to_string(m.binding) + " but its buffer has " +
+                             std::to_string(size) + " bytes");
+    CUresult r = ctx_->api().cuTensorMapEncodeTiled(
+        reinterpret_cast<CUtensorMap *>(&c.maps[j]), m.dataType,
+        static_cast<uint32_t>(m.globalDims.size()), reinterpret_cast<void *>(base),
+        m.globalDims.data(), m.globalStrides.empty() ? nullptr : m.globalStrides.data(),
+        m.boxDims.data(), m.elementStrides.data(), m.interleave, m.swizzle, m.l2Promotion,
+        m.oobFill);
+    TESSEL_RETURN_IF_ERROR(ctx_->check(r, "cuTensorMapEncodeTiled for tensor map " +
+                                              std::to_string(j) + " of '" + info.name +
+                                              "' (binding " + std::to_string(m.binding) + ")"));
+  }
   return Status();
 }
 
@@ -159,11 +201,14 @@ Status CudaCommandBuffer::enqueueOne(const Command &c) {
   case Command::Kind::Copy:
     return ctx_->check(api.cuMemcpyDtoDAsync_v2(c.dst, c.src, c.length, stream), describe(c));
   case Command::Kind::Dispatch: {
-    // The ABI: one CUdeviceptr parameter per binding; kernelParams holds a
-    // pointer to each value (the driver copies them at launch or capture).
+    // The ABI: one CUdeviceptr parameter per binding, then one 128-byte
+    // CUtensorMap per tensor map; kernelParams holds a pointer to each value
+    // (the driver copies them at launch or capture).
     std::vector<void *> params;
     for (const CUdeviceptr &p : c.args)
       params.push_back(const_cast<CUdeviceptr *>(&p));
+    for (const TensorMapStorage &m : c.maps)
+      params.push_back(const_cast<TensorMapStorage *>(&m));
     return ctx_->check(api.cuLaunchKernel(c.function, c.grid[0], c.grid[1], c.grid[2], c.block[0],
                                           c.block[1], c.block[2], c.sharedBytes, stream,
                                           params.empty() ? nullptr : params.data(), nullptr),

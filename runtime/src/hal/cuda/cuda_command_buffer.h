@@ -63,10 +63,18 @@ private:
     std::array<uint32_t, 3> grid{}, block{};
     uint32_t sharedBytes = 0;
     std::vector<CUdeviceptr> args; // one device pointer per binding
+    // One encoded CUtensorMap per ExportInfo::tensorMaps entry, passed by
+    // value after `args`; lives as long as the command (cuLaunchKernel and
+    // stream capture copy parameter values).
+    std::vector<TensorMapStorage> maps;
     std::string name;              // export name, for errors
     size_t dispatchIndex = 0;
   };
   StatusOr<CUdeviceptr> address(Buffer &buffer, size_t offset, size_t length, const char *what);
+  /// Encodes the tensor maps of `info` into `c.maps` from the binding
+  /// addresses in `c.args`.
+  Status encodeTensorMaps(const ExportInfo &info, const std::vector<Buffer *> &bindings,
+                          Command &c);
   Status enqueueOne(const Command &c);
   std::string describe(const Command &c) const;
 

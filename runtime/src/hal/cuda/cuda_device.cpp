@@ -49,6 +49,10 @@ StatusOr<std::shared_ptr<Executable>> CudaDevice::prepareExecutable(const Execut
   return std::shared_ptr<Executable>(std::move(exe));
 }
 
+StatusOr<std::string> CudaDevice::chooseBinary(const ExecutableSpec &spec) {
+  return describeChoice(spec, ctx_->ccMajor(), ctx_->ccMinor(), cudaArchOverride());
+}
+
 std::unique_ptr<CommandBuffer> CudaDevice::createCommandBuffer() {
   if (mode_ == CommandBufferMode::kGraph)
     return std::make_unique<CudaGraphCommandBuffer>(ctx_);

@@ -23,6 +23,7 @@ public:
   std::string description() const override;
   StatusOr<std::shared_ptr<Buffer>> allocate(size_t size) override;
   StatusOr<std::shared_ptr<Executable>> prepareExecutable(const ExecutableSpec &spec) override;
+  StatusOr<std::string> chooseBinary(const ExecutableSpec &spec) override;
   std::unique_ptr<CommandBuffer> createCommandBuffer() override;
   Status submitAndWait(CommandBuffer &commands) override;
   /// Device time of each run from a pair of CUevents around it; the runs

@@ -4,6 +4,10 @@
 // captured, then one CUfunction per export with its launch limits checked.
 #include "hal/cuda/cuda_executable.h"
 
+#include "printable_text.h"
+
+#include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <optional>
 
@@ -116,32 +120,98 @@ std::vector<uint64_t> alignedCopy(const BinaryInfo &b) {
 
 } // namespace
 
+StatusOr<BinaryChoice> chooseBinaries(const ExecutableSpec &spec, int ccMajor, int ccMinor,
+                                      const std::string &archOverride) {
+  const int deviceArch = ccMajor * 10 + ccMinor;
+  const std::string device = "sm_" + std::to_string(ccMajor) + std::to_string(ccMinor);
+  std::optional<int> overrideArch;
+  if (!archOverride.empty()) {
+    std::string suffix;
+    overrideArch = archOverride.rfind("sm_", 0) == 0 ? archNumber(archOverride, &suffix)
+                                                     : std::nullopt;
+    if (!overrideArch || !(suffix.empty() || suffix == "a"))
+      return invalidArgument("TESSEL_CUDA_ARCH='" + printableText(archOverride, 64) +
+                             "' is not a CUDA arch like sm_80 or sm_90a");
+    if (*overrideArch > deviceArch)
+      return failedPrecondition("TESSEL_CUDA_ARCH=" + archOverride + " is newer than this " +
+                                device + " device: its code cannot run here");
+  }
+
+  // TMA needs Hopper or newer: a kernel taking maps cannot run below 9.0.
+  if (ccMajor < 9)
+    for (const ExportInfo &e : spec.exports)
+      if (!e.tensorMaps.empty())
+        return failedPrecondition("export '" + e.name + "' takes TMA tensor maps, which need "
+                                  "compute capability 9.0 or newer, and this device is " +
+                                  device);
+
+  BinaryChoice choice;
+  int ptxArch = -1;
+  bool allArchSpecific = !spec.binaries.empty(), anyOverride = false;
+  std::vector<std::string> seen, archs;
+  for (const BinaryInfo &b : spec.binaries) {
+    seen.push_back(b.format + " " + b.arch);
+    if (std::find(archs.begin(), archs.end(), b.arch) == archs.end())
+      archs.push_back(b.arch);
+    std::string suffix;
+    std::optional<int> arch = archNumber(b.arch, &suffix);
+    allArchSpecific &= arch && suffix == "a";
+    if (!arch || !(suffix.empty() || suffix == "a"))
+      continue;
+    if (overrideArch && b.arch != archOverride)
+      continue;
+    anyOverride = true;
+    // Arch-specific code (sm_90a) runs only on that exact arch; a binary
+    // for a newer arch never runs.
+    if (*arch > deviceArch || (suffix == "a" && *arch != deviceArch))
+      continue;
+    if (b.format == "cubin" && *arch == deviceArch && !choice.cubin)
+      choice.cubin = &b;
+    // The newest usable PTX; at equal arch the arch-specific one.
+    if (b.format == "ptx" && (*arch > ptxArch || (*arch == ptxArch && suffix == "a"))) {
+      choice.ptx = &b;
+      ptxArch = *arch;
+    }
+  }
+  if (choice.cubin || choice.ptx)
+    return choice;
+  std::string binaries = " (binaries: " + join(seen) + ")";
+  if (overrideArch && !anyOverride)
+    return notFound("no binary for TESSEL_CUDA_ARCH=" + archOverride + binaries);
+  if (allArchSpecific)
+    return failedPrecondition("built only for " + join(archs) +
+                              ": arch-specific code runs only on that exact compute "
+                              "capability, and this device is " + device + binaries);
+  if (overrideArch)
+    return notFound("no " + archOverride + " binary runs on this " + device + " device (a "
+                    "cubin must match the device's arch exactly)" + binaries);
+  return notFound("no cubin for " + device + " and no ptx for " + device + " or older" +
+                  binaries);
+}
+
+StatusOr<std::string> describeChoice(const ExecutableSpec &spec, int ccMajor, int ccMinor,
+                                     const std::string &archOverride) {
+  TESSEL_ASSIGN_OR_RETURN(BinaryChoice choice,
+                          chooseBinaries(spec, ccMajor, ccMinor, archOverride));
+  if (choice.cubin)
+    return "cubin " + choice.cubin->arch;
+  return "ptx " + choice.ptx->arch + " (JIT for sm_" + std::to_string(ccMajor) +
+         std::to_string(ccMinor) + ")";
+}
+
+std::string cudaArchOverride() {
+  const char *env = std::getenv("TESSEL_CUDA_ARCH");
+  return env ? env : "";
+}
+
 StatusOr<std::shared_ptr<CudaExecutable>> CudaExecutable::load(std::shared_ptr<CudaContext> ctx,
                                                                const ExecutableSpec &spec) {
   auto fail = [&](const Status &s) { return s.withContext("executable '" + spec.name + "'"); };
   const CudaApi &api = ctx->api();
-  const int deviceArch = ctx->ccMajor() * 10 + ctx->ccMinor();
-
-  const BinaryInfo *cubin = nullptr, *ptx = nullptr;
-  int ptxArch = -1;
-  std::vector<std::string> seen;
-  for (const BinaryInfo &b : spec.binaries) {
-    seen.push_back(b.format + " " + b.arch);
-    std::string suffix;
-    std::optional<int> arch = archNumber(b.arch, &suffix);
-    if (!arch)
-      continue;
-    // sm_90a code runs only on sm_90 itself, which is what equality means.
-    if (b.format == "cubin" && *arch == deviceArch && (suffix.empty() || suffix == "a") && !cubin)
-      cubin = &b;
-    if (b.format == "ptx" && *arch <= deviceArch && *arch > ptxArch && suffix.empty()) {
-      ptx = &b;
-      ptxArch = *arch;
-    }
-  }
-  if (!cubin && !ptx)
-    return fail(notFound("no cubin for " + ctx->arch() + " and no ptx for " + ctx->arch() +
-                         " or older (binaries: " + join(seen) + ")"));
+  auto chosen = chooseBinaries(spec, ctx->ccMajor(), ctx->ccMinor(), cudaArchOverride());
+  if (!chosen.ok())
+    return fail(chosen.status());
+  const BinaryInfo *cubin = chosen->cubin, *ptx = chosen->ptx;
 
   std::shared_ptr<CudaExecutable> exe(new CudaExecutable(ctx));
   // Declared after `exe`, so released before a failed `exe` is destroyed

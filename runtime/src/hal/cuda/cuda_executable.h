@@ -6,14 +6,38 @@
 #include "hal/executable.h"
 
 #include <memory>
+#include <string>
 
 namespace tessel::rt::hal::cuda {
 
+/// The binaries of an executable that a device may load: the cubin for its
+/// exact arch (tried first) and the PTX to JIT (the fallback); at least one
+/// is set.
+struct BinaryChoice {
+  const BinaryInfo *cubin = nullptr;
+  const BinaryInfo *ptx = nullptr;
+};
+
+/// Chooses among `spec`'s binaries for a device of compute capability
+/// ccMajor.ccMinor: a "cubin" whose arch is the device's sm_XY (or sm_XYa),
+/// and the newest "ptx" not newer than the device. Arch-specific binaries
+/// (suffix "a", e.g. sm_90a) count only on that exact arch; a binary for a
+/// newer arch never does. `archOverride` (TESSEL_CUDA_ARCH, "" for none)
+/// restricts the choice to binaries of exactly that arch. Errors say why
+/// nothing fits (an invalid override is kInvalidArgument).
+StatusOr<BinaryChoice> chooseBinaries(const ExecutableSpec &spec, int ccMajor, int ccMinor,
+                                      const std::string &archOverride);
+/// What load() would try first: "cubin sm_90a" or "ptx sm_80 (JIT for sm_90)".
+StatusOr<std::string> describeChoice(const ExecutableSpec &spec, int ccMajor, int ccMinor,
+                                     const std::string &archOverride);
+/// The value of TESSEL_CUDA_ARCH, "" if unset.
+std::string cudaArchOverride();
+
 class CudaExecutable final : public Executable {
 public:
-  /// Chooses a binary of `spec` (a "cubin" whose arch is the device's
-  /// sm_XY, else the newest "ptx" not newer than the device), loads it and
-  /// resolves and checks every export (block size, shared memory).
+  /// Chooses a binary of `spec` (chooseBinaries with TESSEL_CUDA_ARCH),
+  /// loads it and resolves and checks every export (block size, shared
+  /// memory).
   static StatusOr<std::shared_ptr<CudaExecutable>> load(std::shared_ptr<CudaContext> ctx,
                                                         const ExecutableSpec &spec);
   ~CudaExecutable() override;

@@ -1,8 +1,8 @@
 // Contractions whose operand rows are 16-byte aligned, so that an sm_90a
 // module (--cuda-arch=sm_80,sm_90a) runs them with wgmma + TMA on an
 // H100/H200 (and mma.sync elsewhere, or with TESSEL_CUDA_ARCH=sm_80):
-// more tiles than the persistent grid (blocks take several tiles, the
-// mbarrier phases wrap across tiles), M, N and K that are not multiples of
+// 128x128, 128x192 and 128x256 tiles, more tiles than the persistent grid
+// (blocks take several tiles, the mbarrier phases wrap across tiles), M, N and K that are not multiples of
 // any tile (TMA zero fill, masked stores), K smaller than one stage, every
 // f16 layout (mn-contiguous operands use wgmma's transposed layout), a
 // batch matmul with a bias + relu epilogue and C initialised from an
@@ -12,12 +12,12 @@
 #kn = affine_map<(m, n, k) -> (k, n)>
 #nk = affine_map<(m, n, k) -> (n, k)>
 #mn = affine_map<(m, n, k) -> (m, n)>
-func.func @nn_persistent(%a: tensor<1000x264xf16>, %b: tensor<264x2056xf16>) -> tensor<1000x2056xf32> {
+func.func @nn_persistent(%a: tensor<1000x264xf16>, %b: tensor<264x4104xf16>) -> tensor<1000x4104xf32> {
   %zero = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<1000x2056xf32>
-  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<1000x2056xf32>) -> tensor<1000x2056xf32>
-  %r = linalg.matmul ins(%a, %b : tensor<1000x264xf16>, tensor<264x2056xf16>) outs(%z : tensor<1000x2056xf32>) -> tensor<1000x2056xf32>
-  return %r : tensor<1000x2056xf32>
+  %e = tensor.empty() : tensor<1000x4104xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<1000x4104xf32>) -> tensor<1000x4104xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<1000x264xf16>, tensor<264x4104xf16>) outs(%z : tensor<1000x4104xf32>) -> tensor<1000x4104xf32>
+  return %r : tensor<1000x4104xf32>
 }
 func.func @nt_wide(%a: tensor<2050x136xf16>, %b: tensor<2600x136xf16>) -> tensor<2050x2600xf16> {
   %zero = arith.constant 0.0 : f32
@@ -32,6 +32,20 @@ func.func @nt_wide(%a: tensor<2050x136xf16>, %b: tensor<2600x136xf16>) -> tensor
     linalg.yield %t : f16
   } -> tensor<2050x2600xf16>
   return %r : tensor<2050x2600xf16>
+}
+func.func @nn_wide_256(%a: tensor<500x64xf16>, %b: tensor<64x6400xf16>) -> tensor<500x6400xf16> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<500x6400xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<500x6400xf32>) -> tensor<500x6400xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<500x64xf16>, tensor<64x6400xf16>) outs(%z : tensor<500x6400xf32>) -> tensor<500x6400xf32>
+  %o = tensor.empty() : tensor<500x6400xf16>
+  %r = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m, n)>], iterator_types = ["parallel", "parallel"]}
+      ins(%mm : tensor<500x6400xf32>) outs(%o : tensor<500x6400xf16>) {
+  ^bb0(%v: f32, %out: f16):
+    %t = arith.truncf %v : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<500x6400xf16>
+  return %r : tensor<500x6400xf16>
 }
 func.func @tn(%a: tensor<136x200xf16>, %b: tensor<136x72xf16>) -> tensor<200x72xf32> {
   %zero = arith.constant 0.0 : f32

@@ -21,11 +21,13 @@ def _bf16(rng, *shape):
 
 ENTRIES = [
     # f16 products are exact in f32; f32 accumulation of <= 264 terms.
-    ("nn_persistent", lambda r: [_f16(r, 1000, 264), _f16(r, 264, 2056)],
+    ("nn_persistent", lambda r: [_f16(r, 1000, 264), _f16(r, 264, 4104)],
      lambda a, b: [_mm(a, b).astype(np.float32)], 1e-4),
     # One f16 rounding of the f32 sum (2^-11 relative).
     ("nt_wide", lambda r: [_f16(r, 2050, 136), _f16(r, 2600, 136)],
      lambda a, b: [_mm(a, b.T).astype(np.float16)], 2e-3),
+    ("nn_wide_256", lambda r: [_f16(r, 500, 64), _f16(r, 64, 6400)],
+     lambda a, b: [_mm(a, b).astype(np.float16)], 2e-3),
     ("tn", lambda r: [_f16(r, 136, 200), _f16(r, 136, 72)],
      lambda a, b: [_mm(a.T, b).astype(np.float32)], 1e-4),
     ("tt_small_k", lambda r: [_f16(r, 8, 264), _f16(r, 152, 8)],

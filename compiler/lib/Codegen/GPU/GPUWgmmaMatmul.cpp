@@ -3,13 +3,14 @@
 // The sm_90a strategy for the contractions GPUMatmulPlan qualifies (f16,
 // bf16 in any layout; s8/u8 k-contiguous), built from warpgroup MMA fed by
 // the Tensor Memory Accelerator:
-// - block tile 128 x BN (BN = 256, or 128 when 128x256 tiles would not
-//   fill the GPU), K in 128-byte slices (64 f16/bf16, 128 i8 values);
+// - block tile 128 x BN (BN = 256, 192 or 128: the fewest waves of tiles
+//   times the tile's cost), K in 128-byte slices (64 f16/bf16, 128 i8);
 // - 384 threads: warpgroup 0 is the producer (setmaxnreg.dec 40; one
 //   thread issues everything), warpgroups 1 and 2 the consumers
 //   (setmaxnreg.inc 232), each owning 64 rows of the tile;
 // - a ring of `stages` shared-memory stages (as many as fit in 227 KiB:
-//   4 of 48 KiB for 128x256, 7 of 32 KiB for 128x128), each holding A's
+//   4 of 48 KiB for 128x256, 5 of 40 KiB for 128x192, 7 of 32 KiB for
+//   128x128), each holding A's
 //   and B's slice as TMA boxes with the 128-byte swizzle; per stage a
 //   `full` mbarrier (TMA transaction bytes) and an `empty` one (one
 //   arrival per consumer warpgroup);
@@ -82,6 +83,8 @@ constexpr int64_t kMaxStages = 8;
 /// the extra blocks later (correct, a little slower).
 constexpr int64_t kPersistentBlocks = 132;
 constexpr int64_t kRasterGroup = 8;
+/// Fixed cost of a tile in columns of work (chooseBlockN).
+constexpr int64_t kTileOverhead = 32;
 constexpr unsigned kProducerRegisters = 40, kConsumerRegisters = 232;
 /// mbarrier.try_wait suspend-time hint (ns).
 constexpr int64_t kWaitTicks = 10000000;
@@ -123,6 +126,27 @@ int64_t stagesFor(int64_t stageBytes) {
                       stageBytes);
 }
 
+/// The tile width: the fewest waves of tiles over the persistent grid,
+/// each wave costing its tile width plus a fixed overhead (prologue,
+/// epilogue; 32 columns' worth, a guess). 128x256 for large problems;
+/// 128x192 or 128x128 when that avoids a partial last wave (4096x768:
+/// 128 tiles of 128x192 are one wave, 192 of 128x128 are 1.45).
+int64_t chooseBlockN(int64_t rowTiles, int64_t n) {
+  int64_t best = 0, bestCost = 0;
+  for (int64_t blockN : {256, 192, 128}) {
+    if (blockN > 128 && n <= blockN - 64)
+      continue;
+    int64_t tiles = rowTiles * llvm::divideCeil(n, blockN);
+    int64_t cost =
+        llvm::divideCeil(tiles, kPersistentBlocks) * (blockN + kTileOverhead);
+    if (!best || cost < bestCost) {
+      best = blockN;
+      bestCost = cost;
+    }
+  }
+  return best;
+}
+
 FailureOr<WgmmaPlan> planWgmmaMatmul(Operation *root, bool allowTF32,
                                      std::string &why) {
   FailureOr<MatmulPlan> shared = planTensorCoreMatmul(root, allowTF32, why);
@@ -161,12 +185,7 @@ FailureOr<WgmmaPlan> planWgmmaMatmul(Operation *root, bool allowTF32,
   }
   plan.tilesM = llvm::divideCeil(plan.m, kBlockM);
   plan.tilesK = llvm::divideCeil(plan.k, plan.blockK());
-  // 128x256 unless that leaves SMs idle; then 128x128 (twice the tiles).
-  plan.blockN = 256;
-  if (plan.n <= 128 ||
-      plan.batch * plan.tilesM * llvm::divideCeil(plan.n, 256) <
-          kPersistentBlocks)
-    plan.blockN = 128;
+  plan.blockN = chooseBlockN(plan.batch * plan.tilesM, plan.n);
   plan.tilesN = llvm::divideCeil(plan.n, plan.blockN);
   plan.tiles = plan.batch * plan.tilesM * plan.tilesN;
   plan.grid = std::min(plan.tiles, kPersistentBlocks);

@@ -7,7 +7,8 @@
 #       bin/tessel-hal-cts (the HAL conformance suite; gtest linked in,
 #       kernels embedded) and, if tessel-compile supports --target=cpu,cuda,
 #       the e2e suite compiled for cuda alone (DIR/e2e; cuda-only modules get
-#       fused row dispatches).
+#       fused row dispatches), for --cuda-arch=$GPU_CHECK_CUDA_ARCH (default
+#       sm_80,sm_90a: an H100/H200 runs the sm_90a executable, wgmma + TMA).
 #   scripts/gpu-check.sh pack [DIR]      (here) writes DIR.tar.xz: the
 #       device tool carries at most 64 MiB, which DIR alone nearly fills.
 #   scripts/gpu-check.sh run [DIR | DIR.tar.xz]  (there: from the repo root)
@@ -81,7 +82,8 @@ prepare() {
       py=$(find_python) || die "no python3 with numpy for run_e2e.py"
       echo "gpu-check: preparing the e2e suite for cuda (cuda-only modules: fused row dispatches) in $dir/e2e"
       "$py" test/e2e/run_e2e.py --prepare="$dir/e2e" --compiler="$compiler" \
-        --target=cuda -j "$(nproc)" | tail -3
+        --target=cuda --compiler-arg=--cuda-arch="${GPU_CHECK_CUDA_ARCH:-sm_80,sm_90a}" \
+        -j "$(nproc)" | tail -3
     fi
     rm -rf "$probe_dir"
   fi
@@ -214,6 +216,11 @@ run() {
   else
     e2e_step "e2e cuda graph" "$DIR/bin/tessel-run" "$jobs" --runner-arg=--cuda-command-buffer=graph
     e2e_step "e2e cuda stream" "$DIR/bin/tessel-run" "$jobs" --runner-arg=--cuda-command-buffer=stream
+    # The same modules through their other executable: on a 9.0 device
+    # the default is the sm_90a one; TESSEL_CUDA_ARCH=sm_80 forces the
+    # sm_80 code (mma.sync, PTX JIT), as an A100 would run it.
+    TESSEL_CUDA_ARCH=sm_80 e2e_step "e2e cuda graph, TESSEL_CUDA_ARCH=sm_80" "$DIR/bin/tessel-run" "$jobs" \
+      --runner-arg=--cuda-command-buffer=graph
   fi
 
   # tessel-run's default device choice on a module with a cuda executable,
@@ -221,13 +228,20 @@ run() {
   if [ -f "$DIR/e2e/manifest.json" ] && [ -n "$PY" ]; then
     echo "=== tessel-run default device"
     local cmd pass=0 fail=0
+    # The first case's inputs, drawn as run_e2e.py --check draws them.
     cmd=$("$PY" -c '
-import json, os, shlex, sys
+import json, os, shlex, sys, tempfile
 root = sys.argv[1]
+sys.path.insert(0, root)
+import run_e2e
 case = next(c for c in json.load(open(os.path.join(root, "manifest.json")))["cases"] if not c.get("error"))
-e = case["entries"][0]
-print(" ".join([shlex.quote(os.path.join(root, case["module"])), "--function=" + e["function"]]
-               + ["--input=@" + shlex.quote(os.path.join(root, i)) for i in e["inputs"]]))' "$DIR/e2e")
+entry, ins = run_e2e.Case(case["name"], cases_dir=os.path.join(root, case["name"])).materialize(0)[:2]
+tmp = tempfile.mkdtemp(prefix="gpu-check-")
+paths = [os.path.join(tmp, "in%d.npy" % i) for i in range(len(ins))]
+for p, x in zip(paths, ins):
+    run_e2e.save_npy(p, x)
+print(" ".join([shlex.quote(os.path.join(root, case["module"])), "--function=" + entry.function]
+               + ["--input=@" + shlex.quote(p) for p in paths]))' "$DIR/e2e")
     for mode in "" stream; do
       local out
       out=$(eval TESSEL_CUDA_COMMAND_BUFFER=$mode "\"$DIR/bin/tessel-run\"" "$cmd" 2>&1 >/dev/null | head -3)
@@ -286,12 +300,12 @@ EOF
       subset=$("$PY" -c 'import json,sys; c=json.load(open(sys.argv[1]))["cases"]; print(",".join(x["name"] for x in c[::3] if not x.get("error")))' "$DIR/e2e/manifest.json")
       e2e_step "memcheck e2e (cuda graph, 1/3)" "$wrap/tessel-run" "$jobs" \
         --runner-arg=--cuda-command-buffer=graph --case="$subset"
-      # Every tensor-core kernel variant (cp.async, register copies, edges,
-      # layouts, epilogues) and the split-K cases (partials with the batch
+      # Every tensor-core kernel variant (wgmma + TMA on sm_90a; mma.sync:
+      # cp.async, register copies, edges, layouts, epilogues) and the split-K cases (partials with the batch
       # loop inside an operand's layout) under racecheck (shared memory
       # hazards), synccheck (barriers) and memcheck.
       local tc tool
-      tc=$("$PY" -c 'import json,sys; c=json.load(open(sys.argv[1]))["cases"]; print(",".join(x["name"] for x in c if ("tensor_core" in x["name"] or "split_k" in x["name"]) and not x.get("error")))' "$DIR/e2e/manifest.json")
+      tc=$("$PY" -c 'import json,sys; c=json.load(open(sys.argv[1]))["cases"]; print(",".join(x["name"] for x in c if ("tensor_core" in x["name"] or "split_k" in x["name"] or "wgmma" in x["name"]) and not x.get("error")))' "$DIR/e2e/manifest.json")
       for tool in racecheck synccheck memcheck; do
         printf '#!/bin/sh\nexec "%s" --tool %s --error-exitcode 86 --print-limit 20 "%s" "$@"\n' \
           "$sanitizer" "$tool" "$DIR/bin/tessel-run" >"$wrap/tessel-run-$tool"
@@ -316,9 +330,9 @@ finish() {
   printf '%s\n' "${ROWS[@]}"
 }
 
-# The device tool carries at most 64 MiB and the e2e inputs alone come
-# near that: `pack` writes DIR.tar.xz (random inputs compress little, but
-# enough), and `run` takes it in place of DIR.
+# The device tool carries at most 64 MiB: `pack` writes DIR.tar.xz, and
+# `run` takes it in place of DIR (the e2e inputs are drawn there now, so
+# DIR is small; packing still saves the transfer).
 pack() {
   local dir=$1
   [ -d "$dir" ] || die "nothing prepared in $dir"

@@ -15,9 +15,11 @@ Modes:
   run_e2e.py --list
       print the case names, one per line.
   run_e2e.py --prepare=DIR --compiler=... [--target=cuda] [--case=...]
-      compile the cases and write modules, inputs, expected outputs and
+      compile the cases and write modules, each case's .mlir and .py and
       manifest.json into DIR (plus a copy of this script and e2eutil.py), so
-      that the suite can be run elsewhere without the compiler.
+      that the suite can be run elsewhere without the compiler. Inputs and
+      expected outputs are not written (they would not fit the device
+      tool's carry limit): --check draws them again from the same seeds.
   run_e2e.py --check=DIR --runner=... [--device=cuda] [--case=...]
       run a prepared DIR and compare; needs only numpy and tessel-run.
 """
@@ -48,7 +50,7 @@ import numpy as np  # noqa: E402
 import e2eutil  # noqa: E402
 
 MANIFEST = "manifest.json"
-MANIFEST_VERSION = 1
+MANIFEST_VERSION = 2
 STDERR_TAIL_CHARS = 2000
 
 
@@ -391,19 +393,10 @@ def mode_prepare(args):
             rec["error"] = "compile failed: " + err
             return rec["error"]
         rec["module"] = os.path.relpath(tmod, out)
-        for idx, (entry, ins, exp, kinds, tols) in enumerate(materialized):
-            e = {"function": entry.function, "inputs": [], "expected": [],
-                 "kinds": kinds, "tols": tols,
-                 "result_types": [repr(t) for t in case.signature(entry.function)[1]]}
-            for i, x in enumerate(ins):
-                f = os.path.join(cdir, "e%d_in%d.npy" % (idx, i))
-                save_npy(f, x)
-                e["inputs"].append(os.path.relpath(f, out))
-            for i, x in enumerate(exp):
-                f = os.path.join(cdir, "e%d_exp%d.npy" % (idx, i))
-                save_npy(f, x)
-                e["expected"].append(os.path.relpath(f, out))
-            rec["entries"].append(e)
+        # The sources, from which --check draws inputs and references again.
+        for src in (case.mlir, case.py):
+            shutil.copy(src, cdir)
+        rec["entries"] = [{"function": entry.function} for entry in case.entries]
         return None
 
     failed = run_parallel(names, args.jobs, prep, ok_word="PREPARED")
@@ -435,12 +428,19 @@ def mode_check(args):
         cdir = os.path.join(workdir, name)
         os.makedirs(cdir, exist_ok=True)
         tmod = os.path.join(root, rec["module"])
+        try:
+            case = Case(name, cases_dir=os.path.join(root, name))
+            materialized = [case.materialize(i) for i in range(len(case.entries))]
+        except Exception:  # noqa: BLE001
+            return "bad case: " + _tail(traceback.format_exc())
         problems = []
-        for idx, e in enumerate(rec["entries"]):
-            in_files = [os.path.join(root, p) for p in e["inputs"]]
-            exp = [np.load(os.path.join(root, p), allow_pickle=False) for p in e["expected"]]
-            why = run_and_compare(args, tmod, e["function"], in_files, exp, e["kinds"], e["tols"],
-                                  os.path.join(cdir, "e%d" % idx))
+        for idx, (entry, ins, exp, kinds, tols) in enumerate(materialized):
+            prefix = os.path.join(cdir, "e%d" % idx)
+            in_files = []
+            for i, x in enumerate(ins):
+                in_files.append("%s_in%d.npy" % (prefix, i))
+                save_npy(in_files[-1], x)
+            why = run_and_compare(args, tmod, entry.function, in_files, exp, kinds, tols, prefix)
             if why:
                 problems.append(why)
         return "; ".join(problems) if problems else None

@@ -16,7 +16,8 @@ Modes:
       print the case names, one per line.
   run_e2e.py --prepare=DIR --compiler=... [--target=cuda] [--case=...]
       compile the cases and write modules, each case's .mlir and .py and
-      manifest.json into DIR (plus a copy of this script and e2eutil.py), so
+      manifest.json into DIR (plus copies of this script and the helper
+      modules next to it), so
       that the suite can be run elsewhere without the compiler. Inputs and
       expected outputs are not written (they would not fit the device
       tool's carry limit): --check draws them again from the same seeds.
@@ -405,8 +406,10 @@ def mode_prepare(args):
                 "cases": [records[n] for n in names]}
     with open(os.path.join(out, MANIFEST), "w") as f:
         json.dump(manifest, f, indent=1)
-    for src in ("run_e2e.py", "e2eutil.py"):
-        shutil.copy(os.path.join(HERE, src), os.path.join(out, src))
+    # This script and the helpers cases import (e2eutil, convref, ...).
+    for src in os.listdir(HERE):
+        if src.endswith(".py"):
+            shutil.copy(os.path.join(HERE, src), os.path.join(out, src))
     print("prepared %d cases in %s (%d failed to prepare)" % (len(names) - len(failed), out, len(failed)))
     return 1 if failed else 0
 

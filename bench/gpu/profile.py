@@ -23,6 +23,9 @@ import numpy as np
 CASES = {
     "matmul_f16_4096": [((4096, 4096), np.float16), ((4096, 4096), np.float16)],
     "matmul_f16_4096x768x3072": [((4096, 3072), np.float16), ((3072, 768), np.float16)],
+    "matmul_f16_4096x3072x768": [((4096, 768), np.float16), ((768, 3072), np.float16)],
+    "matmul_f16_8192": [((8192, 8192), np.float16), ((8192, 8192), np.float16)],
+    "matmul_tf32_4096": [(4096, 4096), (4096, 4096)],
     "sum_f32": [(1 << 28,)],
     "rowsum": [(8192, 8192)],
     "colsum": [(8192, 8192)],
@@ -120,6 +123,7 @@ def main():
              ("stall LSB", "smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio", 1),
              ("stall LG", "smsp__average_warps_issue_stalled_lg_throttle_per_issue_active.ratio", 1),
              ("stall MIO", "smsp__average_warps_issue_stalled_mio_throttle_per_issue_active.ratio", 1),
+             # On sm_90 the hmma pipe counts wgmma (HGMMA) as well as mma.sync.
              ("tensor %", "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active", 1),
              ("ldsm conflicts", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldsm.sum", 1),
              ("stall bar", "smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio", 1),

@@ -49,8 +49,10 @@ static llvm::cl::opt<std::string>
 static llvm::cl::opt<std::string> cudaArchs(
     "cuda-arch",
     llvm::cl::desc("Comma-separated GPU architectures for cubins; the PTX "
-                   "targets the first (default sm_80,sm_90)"),
-    llvm::cl::init("sm_80,sm_90"));
+                   "targets the first. sm_90a (H100/H200: wgmma + TMA "
+                   "matmuls) is an executable of its own, loaded only on "
+                   "compute capability 9.0 (default sm_80,sm_90a)"),
+    llvm::cl::init("sm_80,sm_90a"));
 static llvm::cl::opt<std::string>
     cpuName("cpu",
             llvm::cl::desc("CPU to compile for: 'host' (default) or an LLVM "

@@ -76,6 +76,13 @@ static llvm::cl::opt<int64_t> splitKTargetBlocks(
                    "blocks per SM); on by default for cuda targets, for "
                    "any target when given; 0 turns it off"),
     llvm::cl::init(256));
+static llvm::cl::opt<int64_t> wgmmaMinTiles(
+    "tessel-wgmma-min-tiles",
+    llvm::cl::desc("sm_90a: a contraction with fewer 128x128 output tiles "
+                   "than this keeps mma.sync's 64x64 blocks (more blocks "
+                   "for small problems); 0 gives every qualifying "
+                   "contraction to wgmma"),
+    llvm::cl::init(66));
 static llvm::cl::opt<bool> testCrash(
     "tessel-test-crash", llvm::cl::Hidden,
     llvm::cl::desc("Crash inside the compile (tests the crash recovery)"),
@@ -208,6 +215,7 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
       options.dumpDir = dumpDir;
       options.printStrategy = printStrategy;
       options.tf32 = cudaTF32;
+      options.wgmmaMinTiles = wgmmaMinTiles;
       options.configurePassManager = configure;
       images = buildCUDAExecutables(*module, options);
     }

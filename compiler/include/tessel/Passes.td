@@ -218,6 +218,8 @@ def GPUTileAndVectorize : Pass<"tessel-gpu-tile-and-vectorize", "ModuleOp"> {
            "products, f32 accumulation)">,
     Option<"wgmma", "wgmma", "bool", /*default=*/"false",
            "Use wgmma + TMA (sm_90a) for the contractions it takes">,
+    Option<"wgmmaMinTiles", "wgmma-min-tiles", "int64_t", /*default=*/"66",
+           "Fewer 128x128 output tiles than this keep mma.sync">,
   ];
   let dependentDialects = ["scf::SCFDialect", "vector::VectorDialect",
                            "affine::AffineDialect", "linalg::LinalgDialect",

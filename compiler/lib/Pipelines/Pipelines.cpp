@@ -115,7 +115,7 @@ void mlir::tessel::buildCUDAKernelPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createGPUTileAndVectorize(
       {options.tensorCores, options.printStrategy, options.tf32,
-       options.wgmma}));
+       options.wgmma, options.wgmmaMinTiles}));
   addBufferizationPasses(pm);
   pm.addPass(createGPUDistributeToBlocksAndThreads());
   // Kernel-local temporaries live in registers/local memory.

@@ -80,6 +80,10 @@ struct CUDACodegenOptions : PassPipelineOptions<CUDACodegenOptions> {
       llvm::cl::desc("Use wgmma + TMA for qualifying contractions; the "
                      "chip must be sm_90a"),
       llvm::cl::init(false)};
+  Option<int64_t> wgmmaMinTiles{
+      *this, "wgmma-min-tiles",
+      llvm::cl::desc("Fewer 128x128 output tiles than this keep mma.sync"),
+      llvm::cl::init(66)};
 };
 
 /// Dispatch functions -> distributed kernels (func.func with

@@ -121,7 +121,8 @@ GPUKernelConfig mlir::tessel::getGPUKernelConfig(
       isa<linalg::Conv2DNhwcHwcfOp>(matmul.getOperation())) {
     std::string noWgmma;
     if (options.tensorCores && options.wgmma &&
-        canUseWgmmaMatmul(kernel, matmul, options.tf32, noWgmma)) {
+        canUseWgmmaMatmul(kernel, matmul, options.tf32,
+                          options.wgmmaMinTiles, noWgmma)) {
       config.root = matmul;
       config.wgmmaMatmul = true;
       config.strategy = "tensor-core matmul: " +

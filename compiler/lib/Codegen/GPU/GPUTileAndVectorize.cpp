@@ -103,6 +103,7 @@ struct GPUTileAndVectorizePass
     options.tensorCores = tensorCores;
     options.tf32 = tf32;
     options.wgmma = wgmma;
+    options.wgmmaMinTiles = wgmmaMinTiles;
     options.noTensorCoresReason =
         "disabled (tensor-cores=false: a target architecture is older than "
         "sm_80)";

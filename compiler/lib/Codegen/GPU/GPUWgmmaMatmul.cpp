@@ -677,12 +677,25 @@ void WgmmaEmitter::emit(func::FuncOp kernel) {
 } // namespace
 
 bool mlir::tessel::canUseWgmmaMatmul(func::FuncOp kernel, Operation *root,
-                                     bool allowTF32, std::string &why) {
+                                     bool allowTF32, int64_t minTiles,
+                                     std::string &why) {
   if (!kernel->getParentOfType<ModuleOp>()) {
     why = "kernel is not in a module";
     return false;
   }
-  return succeeded(planWgmmaMatmul(root, allowTF32, why));
+  FailureOr<WgmmaPlan> plan = planWgmmaMatmul(root, allowTF32, why);
+  if (failed(plan))
+    return false;
+  int64_t tiles = plan->batch * plan->tilesM * llvm::divideCeil(plan->n, 128);
+  if (tiles < minTiles) {
+    why = llvm::formatv("{0} output tiles of 128x128, fewer than {1} "
+                        "(--tessel-wgmma-min-tiles): mma.sync's 64x64 "
+                        "blocks fill the GPU better",
+                        tiles, minTiles)
+              .str();
+    return false;
+  }
+  return true;
 }
 
 std::string mlir::tessel::describeWgmmaMatmul(Operation *root,

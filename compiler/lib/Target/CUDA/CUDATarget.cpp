@@ -152,6 +152,7 @@ FailureOr<ExecutableImage> buildForArchs(ModuleOp module,
   CUDACodegenOptions codegen;
   codegen.printStrategy = options.printStrategy;
   codegen.tf32 = options.tf32;
+  codegen.wgmmaMinTiles = options.wgmmaMinTiles;
   codegen.wgmma = wgmma;
   for (const std::string &arch : archs)
     if (archNumber(arch) < 80)

@@ -53,8 +53,10 @@ struct GPUStrategyOptions {
   std::string noTensorCoresReason;
   /// f32 contractions may run on TF32 tensor cores (--cuda-tf32).
   bool tf32 = false;
-  /// Every target architecture is sm_90a: wgmma + TMA may be used.
+  /// Every target architecture is sm_90a: wgmma + TMA may be used, for
+  /// contractions with at least `wgmmaMinTiles` 128x128 output tiles.
   bool wgmma = false;
+  int64_t wgmmaMinTiles = 66;
 };
 
 /// Chooses the strategy of `kernel`.

@@ -30,6 +30,9 @@ struct CUDATargetOptions {
   bool printStrategy = false;
   /// f32 contractions may use TF32 tensor cores (--cuda-tf32).
   bool tf32 = false;
+  /// sm_90a: fewer 128x128 output tiles than this keep mma.sync
+  /// (--tessel-wgmma-min-tiles).
+  int64_t wgmmaMinTiles = 66;
   std::function<LogicalResult(PassManager &)> configurePassManager;
 };
 

@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace mlir::tessel;
@@ -129,4 +130,39 @@ Value mlir::tessel::applyMatmulEpilogue(OpBuilder &b, Location loc,
     v = mapping.lookup(body.getTerminator()->getOperand(0));
   }
   return v;
+}
+
+Value mlir::tessel::castForStore(OpBuilder &b, Location loc, Value v,
+                                 Type elem) {
+  if (v.getType().getIntOrFloatBitWidth() > elem.getIntOrFloatBitWidth())
+    return arith::TruncFOp::create(b, loc, elem, v);
+  if (v.getType() != elem)
+    return arith::ExtFOp::create(b, loc, elem, v);
+  return v;
+}
+
+void mlir::tessel::storeMatmulPair(OpBuilder &b, Location loc, Value c,
+                                   ArrayRef<Value> pair,
+                                   ArrayRef<Value> indices, Value row,
+                                   Value col, int64_t m, int64_t n,
+                                   bool inBounds) {
+  Type elem = getElementTypeOrSelf(c.getType());
+  Value value = vector::FromElementsOp::create(
+      b, loc, VectorType::get({2}, elem), pair);
+  if (inBounds) {
+    int64_t bytes = elem.getIntOrFloatBitWidth() / 8;
+    vector::StoreOp::create(b, loc, value, c, indices, /*nontemporal=*/false,
+                            llvm::MaybeAlign(n % 2 == 0 ? 2 * bytes : bytes));
+    return;
+  }
+  auto index = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v).getResult();
+  };
+  Value rowIn =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row, index(m));
+  Value left = arith::SubIOp::create(b, loc, index(n), col);
+  Value count = arith::SelectOp::create(b, loc, rowIn, left, index(0));
+  Value mask = vector::CreateMaskOp::create(
+      b, loc, VectorType::get({2}, b.getI1Type()), ValueRange{count});
+  vector::MaskedStoreOp::create(b, loc, c, indices, mask, value);
 }

@@ -532,9 +532,6 @@ void WgmmaEmitter::storeTile(Value acc, Value rowBase, Value colBase,
                              Value batch) {
   Value c = plan.out.c;
   Type outElem = getElementTypeOrSelf(c.getType());
-  auto pairType = VectorType::get({2}, outElem);
-  int64_t outBytes = outElem.getIntOrFloatBitWidth() / 8;
-  llvm::MaybeAlign align(plan.n % 2 == 0 ? 2 * outBytes : outBytes);
   bool inBounds = plan.m % kBlockM == 0 && plan.n % plan.blockN == 0;
   auto clamp = [&](Value v, int64_t size) -> Value {
     return inBounds ? v : minU(v, size - 1);
@@ -584,26 +581,10 @@ void WgmmaEmitter::storeTile(Value acc, Value rowBase, Value colBase,
         if (matmulElem != accElem)
           v = arith::TruncFOp::create(b, loc, matmulElem, v);
         v = applyMatmulEpilogue(b, loc, plan.out.epilogue, v, at);
-        if (v.getType().getIntOrFloatBitWidth() >
-            outElem.getIntOrFloatBitWidth())
-          v = arith::TruncFOp::create(b, loc, outElem, v);
-        else if (v.getType() != outElem)
-          v = arith::ExtFOp::create(b, loc, outElem, v);
-        pair.push_back(v);
+        pair.push_back(castForStore(b, loc, v, outElem));
       }
-      Value value = vector::FromElementsOp::create(b, loc, pairType, pair);
-      SmallVector<Value> indices = outIndices(row, col, batch);
-      if (inBounds) {
-        vector::StoreOp::create(b, loc, value, c, indices,
-                                /*nontemporal=*/false, align);
-        continue;
-      }
-      Value rowIn = ult(row, plan.m);
-      Value left = arith::SubIOp::create(b, loc, cIndex(plan.n), col);
-      Value count = arith::SelectOp::create(b, loc, rowIn, left, cIndex(0));
-      Value mask = vector::CreateMaskOp::create(
-          b, loc, VectorType::get({2}, b.getI1Type()), ValueRange{count});
-      vector::MaskedStoreOp::create(b, loc, c, indices, mask, value);
+      storeMatmulPair(b, loc, c, pair, outIndices(row, col, batch), row, col,
+                      plan.m, plan.n, inBounds);
     }
 }
 

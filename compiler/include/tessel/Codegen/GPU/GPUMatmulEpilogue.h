@@ -55,6 +55,18 @@ Value applyMatmulEpilogue(OpBuilder &b, Location loc,
                           ArrayRef<MatmulEpilogueOp> epilogue, Value v,
                           ArrayRef<Value> indices);
 
+/// `v` (an epilogue result) converted to the stored element type `elem`
+/// (truncf or extf between float types).
+Value castForStore(OpBuilder &b, Location loc, Value v, Type elem);
+
+/// Stores `pair`, C's values at (row, col) and (row, col + 1), at C's
+/// `indices` for (row, col): a vector store when the tile lies inside the
+/// m x n result (`inBounds`), else masked so that nothing outside it is
+/// written. A quad of lanes writes 8 consecutive values of a row.
+void storeMatmulPair(OpBuilder &b, Location loc, Value c,
+                     ArrayRef<Value> pair, ArrayRef<Value> indices, Value row,
+                     Value col, int64_t m, int64_t n, bool inBounds);
+
 } // namespace mlir::tessel
 
 #endif

@@ -168,6 +168,26 @@ TEST_F(CudaDriverTest, GridLimitIsCheckedAtRecordTime) {
   EXPECT_NE(s.message().find("exceeds the grid limit"), std::string::npos) << s.message();
 }
 
+// The prebuilt sm_90a kernel tma_box_f32 (kernels/tma_box.sm_90a.ptx,
+// bindings: source, result; 32 threads) with `map`, an f32 map of binding
+// 0, as its one tensor map.
+hal::ExecutableSpec tmaBoxSpec(hal::TensorMapInfo map) {
+  map.binding = 0;
+  map.dataType = 7; // CU_TENSOR_MAP_DATA_TYPE_FLOAT32
+  map.elementStrides.assign(map.globalDims.size(), 1);
+  hal::ExportInfo e;
+  e.name = "tma_box_f32";
+  e.workgroupSize = {32, 1, 1};
+  e.bindingCount = 2;
+  e.tensorMaps = {map};
+  hal::ExecutableSpec spec;
+  spec.name = "tma (cuda)";
+  spec.target = "cuda";
+  spec.exports = {e};
+  spec.binaries = {hal::BinaryInfo{"ptx", "sm_90a", {}, tma_box_sm90a_ptx, tma_box_sm90a_ptx_size}};
+  return spec;
+}
+
 // A tensor map encoded at record time reaches the kernel as its by-value
 // parameter, in both command buffer modes (graph capture copies it): the
 // kernel's one TMA load of a 16x8 box at (24, 12) of a 32x16 f32 tensor
@@ -176,23 +196,11 @@ TEST_F(CudaDriverTest, TensorMapReachesTheKernel) {
   if (arch() != "sm_90")
     GTEST_SKIP() << "the TMA kernel is sm_90a PTX, this device is " << arch();
   constexpr uint64_t kW = 32, kH = 16, kBoxW = 16, kBoxH = 8, kX = 24, kY = 12;
-  hal::ExecutableSpec spec;
-  spec.name = "tma (cuda)";
-  spec.target = "cuda";
-  hal::ExportInfo e;
-  e.name = "tma_box_f32";
-  e.workgroupSize = {32, 1, 1};
-  e.bindingCount = 2;
   hal::TensorMapInfo map;
-  map.binding = 0;
-  map.dataType = 7; // CU_TENSOR_MAP_DATA_TYPE_FLOAT32
   map.globalDims = {kW, kH};
   map.globalStrides = {kW * 4};
   map.boxDims = {kBoxW, kBoxH};
-  map.elementStrides = {1, 1};
-  e.tensorMaps = {map};
-  spec.exports = {e};
-  spec.binaries = {hal::BinaryInfo{"ptx", "sm_90a", {}, tma_box_sm90a_ptx, tma_box_sm90a_ptx_size}};
+  hal::ExecutableSpec spec = tmaBoxSpec(map);
 
   std::vector<float> src(kW * kH), expected(kBoxW * kBoxH, 0.0f);
   for (size_t i = 0; i < src.size(); ++i)
@@ -238,24 +246,12 @@ TEST_F(CudaDriverTest, TensorMapReachesTheKernel) {
 TEST_F(CudaDriverTest, EncodeErrorNamesTheMap) {
   if (arch() != "sm_90")
     GTEST_SKIP() << "the TMA kernel is sm_90a PTX, this device is " << arch();
-  hal::ExecutableSpec spec;
-  spec.name = "tma (cuda)";
-  spec.target = "cuda";
-  hal::ExportInfo e;
-  e.name = "tma_box_f32";
-  e.workgroupSize = {32, 1, 1};
-  e.bindingCount = 2;
   hal::TensorMapInfo map;
-  map.dataType = 7;
   map.globalDims = {256, 16};
   map.globalStrides = {1024};
   map.boxDims = {64, 8}; // 256 bytes a row
-  map.elementStrides = {1, 1};
   map.swizzle = 3;       // CU_TENSOR_MAP_SWIZZLE_128B
-  e.tensorMaps = {map};
-  spec.exports = {e};
-  spec.binaries = {hal::BinaryInfo{"ptx", "sm_90a", {}, tma_box_sm90a_ptx, tma_box_sm90a_ptx_size}};
-  auto exe = device_->prepareExecutable(spec);
+  auto exe = device_->prepareExecutable(tmaBoxSpec(map));
   ASSERT_TRUE(exe.ok()) << exe.status().toString();
   auto in = device_->allocate(256 * 16 * 4), out = device_->allocate(512);
   ASSERT_TRUE(in.ok() && out.ok());

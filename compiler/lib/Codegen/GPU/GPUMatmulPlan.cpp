@@ -241,3 +241,31 @@ static LogicalResult planConvOperands(MatmulPlan &plan,
                           why)));
 }
 
+/// Rows of tiles (along M) in a group of the grouped raster order.
+static constexpr int64_t kRasterGroup = 8;
+
+bool mlir::tessel::usesGroupedRaster(int64_t gridM, int64_t gridN) {
+  return gridM > kRasterGroup && gridN > 1;
+}
+
+std::pair<Value, Value> mlir::tessel::groupedRasterTile(OpBuilder &b,
+                                                        Location loc,
+                                                        Value id,
+                                                        int64_t gridM,
+                                                        int64_t gridN) {
+  auto index = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v).getResult();
+  };
+  Value groupTiles = index(kRasterGroup * gridN);
+  Value firstM = arith::MulIOp::create(
+      b, loc, arith::DivUIOp::create(b, loc, id, groupTiles),
+      index(kRasterGroup));
+  Value inGroup = arith::RemUIOp::create(b, loc, id, groupTiles);
+  // The last group may have fewer rows.
+  Value rows = arith::MinUIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, index(gridM), firstM),
+      index(kRasterGroup));
+  return {arith::AddIOp::create(b, loc, firstM,
+                                arith::RemUIOp::create(b, loc, inGroup, rows)),
+          arith::DivUIOp::create(b, loc, inGroup, rows)};
+}

@@ -82,8 +82,6 @@ constexpr int64_t kSmallBlock = 64;
 /// 128x128 blocks when that gives at least this many blocks (the GPU has
 /// 108-132 SMs), else 64x64.
 constexpr int64_t kMinLargeBlocks = 128;
-/// Rows of blocks (along M) in a group of the grouped raster order.
-constexpr int64_t kRasterGroup = 8;
 /// Warps of a block along M and N.
 constexpr int64_t kWarpsM = 2, kWarpsN = 2;
 constexpr int64_t kThreads = kWarpsM * kWarpsN * kGPUWarpSize;
@@ -592,27 +590,16 @@ void TensorCoreEmitter::emit(func::FuncOp kernel) {
   warpCol = mul(rem(warp, kWarpsN), plan.warpN());
   laneRow = div(lane, 4);
   laneCol = mul(rem(lane, 4), 2);
-  // Blocks run in order of their linear id (x fastest). Grouped raster:
-  // consecutive ids sweep kRasterGroup rows of blocks along M before moving
-  // along N, so that the blocks in flight share their A and B panels in L2.
+  // Blocks run in order of their linear id (x fastest), in the grouped
+  // raster order (GPUMatmulPlan.h) on large grids.
   int64_t gridN = llvm::divideCeil(plan.n, plan.blockN);
   int64_t gridM = llvm::divideCeil(plan.m, plan.blockM);
   Value bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   Value by = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
   Value blockM = by, blockN = bx;
-  if (gridM > kRasterGroup && gridN > 1) {
-    Value id = add(mul(by, gridN), bx);
-    int64_t groupBlocks = kRasterGroup * gridN;
-    Value group = div(id, groupBlocks);
-    Value inGroup = rem(id, groupBlocks);
-    Value firstM = mul(group, kRasterGroup);
-    // The last group may have fewer rows.
-    Value rows = arith::MinUIOp::create(
-        b, loc, arith::SubIOp::create(b, loc, cIndex(gridM), firstM),
-        cIndex(kRasterGroup));
-    blockM = add(firstM, arith::RemUIOp::create(b, loc, inGroup, rows));
-    blockN = arith::DivUIOp::create(b, loc, inGroup, rows);
-  }
+  if (usesGroupedRaster(gridM, gridN))
+    std::tie(blockM, blockN) =
+        groupedRasterTile(b, loc, add(mul(by, gridN), bx), gridM, gridN);
   n0 = mul(blockN, plan.blockN);
   m0 = mul(blockM, plan.blockM);
   batchId = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);

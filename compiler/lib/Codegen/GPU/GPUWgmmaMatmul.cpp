@@ -82,7 +82,6 @@ constexpr int64_t kMaxStages = 8;
 /// SMs of an H100 SXM / H200: the persistent grid. A GPU with fewer runs
 /// the extra blocks later (correct, a little slower).
 constexpr int64_t kPersistentBlocks = 132;
-constexpr int64_t kRasterGroup = 8;
 /// Fixed cost of a tile in columns of work (chooseBlockN).
 constexpr int64_t kTileOverhead = 32;
 constexpr unsigned kProducerRegisters = 40, kConsumerRegisters = 232;
@@ -397,18 +396,10 @@ std::tuple<Value, Value, Value> WgmmaEmitter::tileCoords(Value t) {
   int64_t perBatch = plan.tilesM * plan.tilesN;
   Value batch = div(t, perBatch);
   Value id = rem(t, perBatch);
-  if (plan.tilesM <= kRasterGroup || plan.tilesN == 1)
+  if (!usesGroupedRaster(plan.tilesM, plan.tilesN))
     return {batch, div(id, plan.tilesN), rem(id, plan.tilesN)};
-  // Grouped raster: kRasterGroup rows of tiles along M before moving along
-  // N, so that the tiles in flight share A and B panels in L2.
-  int64_t groupTiles = kRasterGroup * plan.tilesN;
-  Value firstM = mul(div(id, groupTiles), kRasterGroup);
-  Value inGroup = rem(id, groupTiles);
-  Value rows = arith::MinUIOp::create(
-      b, loc, arith::SubIOp::create(b, loc, cIndex(plan.tilesM), firstM),
-      cIndex(kRasterGroup));
-  return {batch, add(firstM, arith::RemUIOp::create(b, loc, inGroup, rows)),
-          arith::DivUIOp::create(b, loc, inGroup, rows)};
+  auto [tm, tn] = groupedRasterTile(b, loc, id, plan.tilesM, plan.tilesN);
+  return {batch, tm, tn};
 }
 
 void WgmmaEmitter::forEachTile(function_ref<void(Value, Value)> body) {

@@ -78,6 +78,16 @@ struct MatmulPlan {
 FailureOr<MatmulPlan> planTensorCoreMatmul(Operation *root, bool allowTF32,
                                            std::string &why);
 
+/// Grouped raster order of the tiles of a gridM x gridN output: consecutive
+/// tile ids sweep 8 rows of tiles along M before moving along N, so that
+/// the tiles in flight share their A and B panels in L2. Worth it (and
+/// used) only when the grid has more than 8 rows and several columns.
+bool usesGroupedRaster(int64_t gridM, int64_t gridN);
+/// The (row, column) of tile `id` (index) in that order.
+std::pair<Value, Value> groupedRasterTile(OpBuilder &b, Location loc,
+                                          Value id, int64_t gridM,
+                                          int64_t gridN);
+
 } // namespace mlir::tessel
 
 #endif

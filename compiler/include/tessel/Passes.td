@@ -20,7 +20,8 @@ def VerifyInput : Pass<"tessel-verify-input", "ModuleOp"> {
     Pre: any module. Post: every public func.func has ranked, static-shape
     tensors of f64/f32/f16/bf16/i64/i32/i16/i8/i1 (rank 0 allowed) as its
     arguments and results, and every op belongs to func, linalg, tensor,
-    arith or math, with static tensor types. Fails with one diagnostic per
+    arith or math or is a tessel primitive (scan, gather, scatter, sort,
+    topk, arg_compare), with static tensor types. Fails with one diagnostic per
     offending op otherwise.
   }];
 }
@@ -30,7 +31,9 @@ def LegalizeInput : Pass<"tessel-legalize-input", "ModuleOp"> {
   let description = [{
     Pre: verified input. Post: arith/math on tensors are linalg.generic ops;
     aggregated ops (linalg.softmax) are decomposed; tensor.pad is
-    linalg.fill + tensor.insert_slice; tensor.concat is a chain of
+    linalg.fill + tensor.insert_slice; tensor.insert is an elementwise
+    generic selecting the scalar at its position (an index out of range
+    changes nothing); tensor.concat is a chain of
     tensor.insert_slice; elementwise named ops are generalized so that
     elementwise fusion sees them; linalg.pack/unpack are lowered; a
     reduction of at least 2^16 elements into at most 256 is split into
@@ -290,6 +293,26 @@ def LowerMemRefCopy : Pass<"tessel-lower-memref-copy", "ModuleOp"> {
     like any other structured op. Post: no memref.copy.
   }];
   let dependentDialects = ["linalg::LinalgDialect"];
+}
+
+//===----------------------------------------------------------------------===//
+// Primitives (scan, gather, scatter, sort, topk, arg_compare)
+//===----------------------------------------------------------------------===//
+
+def LowerPrimitivesToLoops
+    : Pass<"tessel-lower-primitives-to-loops", "ModuleOp"> {
+  let summary = "Lower primitive ops on buffers to the loops of one thread";
+  let description = [{
+    The element level and the reference semantics of the primitives
+    (docs/design/primitives.md). Pre: primitive ops on memrefs (bufferized;
+    tiling has split their parallel loops already). Post: no primitive op;
+    scf loops with memref loads and stores: a scan walks its dimension
+    carrying the running value, gather clamps indices into range, scatter
+    skips updates out of range, sort is a stable insertion sort, topk keeps
+    k elements by insertion, arg_compare selects the first best.
+  }];
+  let dependentDialects = ["scf::SCFDialect", "memref::MemRefDialect",
+                           "arith::ArithDialect"];
 }
 
 #endif // TESSEL_PASSES

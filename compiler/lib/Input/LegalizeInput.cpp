@@ -78,6 +78,43 @@ struct LowerUnPack : OpRewritePattern<linalg::UnPackOp> {
 };
 
 /// Largest power of two dividing `v` that leaves chunks of >= `minChunk`.
+/// tensor.insert as an elementwise generic that selects the scalar at the
+/// inserted position: it fuses like any elementwise op and an index out of
+/// range leaves the tensor unchanged (instead of writing out of bounds).
+struct InsertAsGeneric : OpRewritePattern<tensor::InsertOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tensor::InsertOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(op.getDest().getType());
+    if (!type.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "dynamic shape");
+    Location loc = op.getLoc();
+    Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                         type.getElementType());
+    AffineMap id = rewriter.getMultiDimIdentityMap(type.getRank());
+    SmallVector<utils::IteratorType> iters(type.getRank(),
+                                           utils::IteratorType::parallel);
+    SmallVector<Value> at(op.getIndices());
+    Value scalar = op.getScalar();
+    rewriter.replaceOpWithNewOp<linalg::GenericOp>(
+        op, type, ValueRange{op.getDest()}, ValueRange{init},
+        ArrayRef<AffineMap>{id, id}, iters,
+        [&](OpBuilder &b, Location loc, ValueRange args) {
+          Value hit = arith::ConstantIntOp::create(b, loc, 1, 1);
+          for (auto [d, index] : llvm::enumerate(at)) {
+            Value i = linalg::IndexOp::create(b, loc, d);
+            Value eq = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                             i, index);
+            hit = arith::AndIOp::create(b, loc, hit, eq);
+          }
+          linalg::YieldOp::create(
+              b, loc, ValueRange{arith::SelectOp::create(b, loc, hit, scalar,
+                                                         args[0])});
+        });
+    return success();
+  }
+};
+
 int64_t largestPowerOf2Split(int64_t v, int64_t minChunk) {
   int64_t r = 1;
   while (v % (2 * r) == 0 && v / (2 * r) >= minChunk)
@@ -145,7 +182,7 @@ void populateLegalizeInputPatterns(RewritePatternSet &patterns) {
   linalg::populateDecomposePadPatterns(patterns);
   tensor::populateDecomposeTensorConcatPatterns(patterns);
   patterns.add<DecomposeAggregatedOp, GeneralizeElementwiseLikeOp, LowerPack,
-               LowerUnPack>(patterns.getContext());
+               LowerUnPack, InsertAsGeneric>(patterns.getContext());
   linalg::populateSplitReductionPattern(patterns,
                                        splitReductionsForParallelism);
 }

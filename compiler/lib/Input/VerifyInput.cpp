@@ -63,7 +63,8 @@ std::string unsupportedTensorReason(Type t, bool boundary) {
 bool isAcceptedDialect(Operation *op) {
   StringRef ns = op->getDialect() ? op->getDialect()->getNamespace() : "";
   return ns == "func" || ns == "linalg" || ns == "tensor" || ns == "arith" ||
-         ns == "math" || isa<ModuleOp>(op);
+         ns == "math" || isa<ModuleOp>(op) || tessel::isPrimitiveOp(op) ||
+         (isa<tessel::YieldOp>(op) && tessel::isPrimitiveOp(op->getParentOp()));
 }
 
 /// Tensor ops whose lowering Tessel implements; others are named in errors.
@@ -72,7 +73,7 @@ bool isAcceptedTensorOp(Operation *op) {
              tensor::ExpandShapeOp, tensor::CollapseShapeOp, tensor::PadOp,
              tensor::ConcatOp, tensor::ExtractOp, tensor::YieldOp,
              tensor::FromElementsOp, tensor::SplatOp, tensor::GenerateOp,
-             tensor::CastOp, tensor::DimOp>(op);
+             tensor::CastOp, tensor::DimOp, tensor::InsertOp>(op);
 }
 
 LogicalResult verifyFunctionSignature(func::FuncOp fn) {
@@ -130,9 +131,11 @@ LogicalResult verifyInputProgram(ModuleOp module) {
          !isAcceptedTensorOp(op))) {
       op->emitError() << "unsupported op '" << op->getName()
                       << "': Tessel accepts func, linalg, tensor (empty, "
-                         "extract, extract_slice, insert_slice, "
+                         "extract, insert, extract_slice, insert_slice, "
                          "expand_shape, collapse_shape, pad, concat, "
-                         "from_elements, splat, generate), arith and math";
+                         "from_elements, splat, generate), arith, math and "
+                         "the tessel primitives (scan, gather, scatter, "
+                         "sort, topk, arg_compare)";
       ok = false;
       return WalkResult::skip();
     }

@@ -62,6 +62,7 @@ static void addBufferizationPasses(OpPassManager &pm) {
 
 /// Copies and leftover structured ops -> loops; n-D vector transfers -> 1-D.
 static void addLoopAndTransferLowering(OpPassManager &pm) {
+  pm.addPass(createLowerPrimitivesToLoops());
   pm.addPass(createLowerMemRefCopy());
   pm.addPass(createConvertLinalgToLoopsPass());
   pm.addPass(createCanonicalizerPass());

@@ -12,6 +12,8 @@
 
 #include "tessel/Codegen/CPU/CPUKernelConfig.h"
 
+#include "tessel/Codegen/Primitives/PrimitiveTiling.h"
+
 #include "tessel/Codegen/Common/TileAndVectorize.h"
 
 using namespace mlir;
@@ -39,6 +41,11 @@ int64_t roundUpTo(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
 CPUKernelConfig mlir::tessel::getCPUKernelConfig(func::FuncOp kernel,
                                                  int64_t vectorBits) {
   CPUKernelConfig config;
+  if (Operation *primitive = findPrimitiveRoot(kernel)) {
+    config.primitive = primitive;
+    config.workgroupTiles = getCPUPrimitiveTiles(primitive).outer;
+    return config;
+  }
   linalg::LinalgOp root = findTileableRoot(kernel, config.serialReason);
   if (!root)
     return config;

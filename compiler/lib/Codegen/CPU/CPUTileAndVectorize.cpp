@@ -72,6 +72,12 @@ LogicalResult tileAndVectorizeCPUKernel(func::FuncOp kernel,
     if (failed(red))
       return kernel.emitError("tiling reductions failed");
     peelRegisterLoops(rewriter, *red);
+  } else if (config.primitive) {
+    if (failed(tileAndFuse(rewriter, cast<TilingInterface>(config.primitive),
+                           config.workgroupTiles,
+                           scf::SCFTilingOptions::LoopType::ForallOp,
+                           kWorkgroupsAttr)))
+      return kernel.emitError("tiling to workgroups failed");
   }
   cleanupAfterTiling(kernel);
   vectorizeSmallOps(rewriter, kernel, kMaxVectorElements);

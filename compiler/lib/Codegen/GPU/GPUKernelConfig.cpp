@@ -38,6 +38,8 @@
 
 #include "tessel/Codegen/GPU/GPUKernelConfig.h"
 
+#include "tessel/Codegen/Primitives/PrimitiveTiling.h"
+
 #include "tessel/Codegen/Common/TileAndVectorize.h"
 #include "tessel/Codegen/GPU/GPURowFusion.h"
 #include "tessel/Codegen/GPU/GPUSharedMemoryMatmul.h"
@@ -94,6 +96,14 @@ GPUKernelConfig mlir::tessel::getGPUKernelConfig(
   if (canUseRowFusion(kernel)) {
     config.rowFusion = true;
     config.strategy = "row fusion (a warp or block per row)";
+    return config;
+  }
+  if (Operation *primitive = findPrimitiveRoot(kernel)) {
+    PrimitiveTiles tiles = getGPUPrimitiveTiles(primitive);
+    config.primitive = primitive;
+    config.blockTiles = tiles.outer;
+    config.threadTiles = tiles.inner;
+    config.strategy = tiles.strategy;
     return config;
   }
   linalg::LinalgOp root = findTileableRoot(kernel, config.serialReason);

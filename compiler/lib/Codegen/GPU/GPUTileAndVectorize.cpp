@@ -67,8 +67,9 @@ LogicalResult tileAndVectorizeGPUKernel(func::FuncOp kernel,
   } else if (config.sharedMemoryMatmul) {
     if (failed(emitSharedMemoryMatmul(kernel, config.root)))
       return kernel.emitError("shared-memory matmul failed");
-  } else if (config.root) {
-    auto root = cast<TilingInterface>(config.root.getOperation());
+  } else if (config.root || config.primitive) {
+    auto root = cast<TilingInterface>(
+        config.primitive ? config.primitive : config.root.getOperation());
     MLIRContext *ctx = kernel.getContext();
     FailureOr<Operation *> block = tileAndFuse(
         rewriter, root, config.blockTiles, LoopType::ForallOp, kWorkgroupsAttr,

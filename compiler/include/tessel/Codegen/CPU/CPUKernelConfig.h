@@ -18,6 +18,9 @@ struct CPUKernelConfig {
   /// The op whose tiles define the workgroups; null for a serial kernel,
   /// which runs as one workgroup without tiling (e.g. insert_slice chains).
   linalg::LinalgOp root;
+  /// A primitive op (scan, sort, ...) split into `workgroupTiles` only
+  /// (PrimitiveTiling.h); null otherwise.
+  Operation *primitive = nullptr;
   /// Why the kernel is serial, for -debug and lit tests.
   std::string serialReason;
   /// Per loop of `root`: workgroup tile (0 = whole loop in each workgroup).

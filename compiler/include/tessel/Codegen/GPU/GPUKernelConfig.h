@@ -17,6 +17,9 @@ struct GPUKernelConfig {
   /// The op whose tiles define blocks and threads; null for a kernel that
   /// runs as one thread of one block.
   linalg::LinalgOp root;
+  /// A primitive op (scan, sort, ...) tiled like `root` with blockTiles and
+  /// threadTiles (PrimitiveTiling.h) instead; null otherwise.
+  Operation *primitive = nullptr;
   std::string serialReason;
   /// Reduce `root` with one warp per output element (GPUWarpReduction.h)
   /// instead of tiling it.

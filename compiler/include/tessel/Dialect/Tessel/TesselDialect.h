@@ -9,11 +9,15 @@
 #define TESSEL_DIALECT_TESSEL_TESSELDIALECT_H
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/TilingInterface.h"
 
 #include "tessel/Dialect/Tessel/TesselDialect.h.inc"
 
@@ -21,6 +25,9 @@
 #include "tessel/Dialect/Tessel/TesselOps.h.inc"
 
 namespace mlir::tessel {
+/// Whether `op` is one of the primitive ops.
+bool isPrimitiveOp(Operation *op);
+
 /// Marks a private func.func that is the body of one dispatch.
 inline constexpr llvm::StringLiteral kDispatchFunctionAttr =
     "tessel.dispatch_function";

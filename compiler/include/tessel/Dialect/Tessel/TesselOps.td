@@ -59,4 +59,6 @@ def Tessel_BindingOp : Tessel_Op<"binding", [Pure]> {
   let assemblyFormat = "$table `[` $index `]` attr-dict `:` type($table) `->` type($result)";
 }
 
+include "tessel/Dialect/Tessel/TesselPrimitiveOps.td"
+
 #endif // TESSEL_OPS

@@ -301,16 +301,17 @@ EOF
       e2e_step "memcheck e2e (cuda graph, 1/3)" "$wrap/tessel-run" "$jobs" \
         --runner-arg=--cuda-command-buffer=graph --case="$subset"
       # Every tensor-core kernel variant (wgmma + TMA on sm_90a; mma.sync:
-      # cp.async, register copies, edges, layouts, epilogues) and the split-K cases (partials with the batch
-      # loop inside an operand's layout) under racecheck (shared memory
-      # hazards), synccheck (barriers) and memcheck.
+      # cp.async, register copies, edges, layouts, epilogues), the split-K cases (partials with the batch
+      # loop inside an operand's layout) and the primitives (grid scans:
+      # shuffles, shared memory, look-back atomics) under racecheck (shared
+      # memory hazards), synccheck (barriers) and memcheck.
       local tc tool
-      tc=$("$PY" -c 'import json,sys; c=json.load(open(sys.argv[1]))["cases"]; print(",".join(x["name"] for x in c if ("tensor_core" in x["name"] or "split_k" in x["name"] or "wgmma" in x["name"]) and not x.get("error")))' "$DIR/e2e/manifest.json")
+      tc=$("$PY" -c 'import json,sys; c=json.load(open(sys.argv[1]))["cases"]; k=("tensor_core","split_k","wgmma","scan","gather_embedding","scatter","sort","argmax","stream_compaction"); print(",".join(x["name"] for x in c if any(s in x["name"] for s in k) and not x.get("error")))' "$DIR/e2e/manifest.json")
       for tool in racecheck synccheck memcheck; do
         printf '#!/bin/sh\nexec "%s" --tool %s --error-exitcode 86 --print-limit 20 "%s" "$@"\n' \
           "$sanitizer" "$tool" "$DIR/bin/tessel-run" >"$wrap/tessel-run-$tool"
         chmod +x "$wrap/tessel-run-$tool"
-        e2e_step "$tool tensor-core e2e" "$wrap/tessel-run-$tool" "$jobs" \
+        e2e_step "$tool tensor-core + primitive e2e" "$wrap/tessel-run-$tool" "$jobs" \
           --runner-arg=--cuda-command-buffer=stream --case="$tc"
       done
     else

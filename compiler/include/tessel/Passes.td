@@ -86,6 +86,24 @@ def SplitContractionK : Pass<"tessel-split-contraction-k", "ModuleOp"> {
                            "arith::ArithDialect"];
 }
 
+def AddScanWorkspaces : Pass<"tessel-add-scan-workspaces", "ModuleOp"> {
+  let summary = "Give long single-row scans a zeroed look-back workspace";
+  let description = [{
+    Pre: input pipeline done. Post: every tessel.scan of a single row of at
+    least `min-length` elements along its last dimension has a second
+    input, a linalg.fill of zeros (tensor<ceil(n / 4096) + 1 x i64>)
+    marked `tessel.workspace` (a unique value per scan), which dispatch
+    formation turns into its own dispatch. The GPU grid scan uses it for
+    decoupled look-back; the CPU ignores it.
+  }];
+  let options = [
+    Option<"minLength", "min-length", "int64_t", /*default=*/"65536",
+           "Shortest scan that gets a workspace (0: every single-row scan)">,
+  ];
+  let dependentDialects = ["linalg::LinalgDialect", "tensor::TensorDialect",
+                           "arith::ArithDialect"];
+}
+
 def FormDispatches : Pass<"tessel-form-dispatches", "ModuleOp"> {
   let summary = "Split public functions into dispatch functions and a host program";
   let description = [{

@@ -55,7 +55,7 @@ bool isClonableProducer(Operation *op) {
   if (isa<arith::ConstantOp, tensor::EmptyOp, tensor::ExtractSliceOp>(op))
     return true;
   auto fill = dyn_cast<linalg::FillOp>(op);
-  return fill && fill.hasPureTensorSemantics();
+  return fill && fill.hasPureTensorSemantics() && !fill->hasAttr(kWorkspaceAttr);
 }
 
 /// Values used by `op` or by ops nested in its regions.

@@ -12,9 +12,8 @@
 
 #include "tessel/Codegen/CPU/CPUKernelConfig.h"
 
-#include "tessel/Codegen/Primitives/PrimitiveTiling.h"
-
 #include "tessel/Codegen/Common/TileAndVectorize.h"
+#include "tessel/Codegen/Primitives/PrimitiveTiling.h"
 
 using namespace mlir;
 using namespace mlir::tessel;

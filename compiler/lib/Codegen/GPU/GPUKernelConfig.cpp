@@ -38,14 +38,14 @@
 
 #include "tessel/Codegen/GPU/GPUKernelConfig.h"
 
-#include "tessel/Codegen/Primitives/PrimitiveTiling.h"
-
 #include "tessel/Codegen/Common/TileAndVectorize.h"
 #include "tessel/Codegen/GPU/GPURowFusion.h"
 #include "tessel/Codegen/GPU/GPUSharedMemoryMatmul.h"
 #include "tessel/Codegen/GPU/GPUTensorCoreMatmul.h"
 #include "tessel/Codegen/GPU/GPUWarpReduction.h"
 #include "tessel/Codegen/GPU/GPUWgmmaMatmul.h"
+#include "tessel/Codegen/Primitives/GridScan.h"
+#include "tessel/Codegen/Primitives/PrimitiveTiling.h"
 
 using namespace mlir;
 using namespace mlir::tessel;
@@ -99,11 +99,20 @@ GPUKernelConfig mlir::tessel::getGPUKernelConfig(
     return config;
   }
   if (Operation *primitive = findPrimitiveRoot(kernel)) {
-    PrimitiveTiles tiles = getGPUPrimitiveTiles(primitive);
     config.primitive = primitive;
+    std::string noGridScan;
+    if (auto scan = dyn_cast<ScanOp>(primitive)) {
+      if (canUseGridScan(kernel, scan, noGridScan)) {
+        config.gridScan = true;
+        config.strategy = describeGridScan(scan);
+        return config;
+      }
+      noGridScan = "; no grid scan: " + noGridScan;
+    }
+    PrimitiveTiles tiles = getGPUPrimitiveTiles(primitive);
     config.blockTiles = tiles.outer;
     config.threadTiles = tiles.inner;
-    config.strategy = tiles.strategy;
+    config.strategy = tiles.strategy + noGridScan;
     return config;
   }
   linalg::LinalgOp root = findTileableRoot(kernel, config.serialReason);

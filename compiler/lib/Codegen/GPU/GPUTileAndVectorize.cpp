@@ -15,6 +15,7 @@
 #include "tessel/Codegen/GPU/GPUTensorCoreMatmul.h"
 #include "tessel/Codegen/GPU/GPUWgmmaMatmul.h"
 #include "tessel/Codegen/GPU/GPUWarpReduction.h"
+#include "tessel/Codegen/Primitives/GridScan.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -67,6 +68,9 @@ LogicalResult tileAndVectorizeGPUKernel(func::FuncOp kernel,
   } else if (config.sharedMemoryMatmul) {
     if (failed(emitSharedMemoryMatmul(kernel, config.root)))
       return kernel.emitError("shared-memory matmul failed");
+  } else if (config.gridScan) {
+    if (failed(emitGridScan(kernel, cast<ScanOp>(config.primitive))))
+      return kernel.emitError("grid scan failed");
   } else if (config.root || config.primitive) {
     auto root = cast<TilingInterface>(
         config.primitive ? config.primitive : config.root.getOperation());

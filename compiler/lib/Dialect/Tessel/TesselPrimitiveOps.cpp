@@ -61,8 +61,11 @@ TilingMap tilingMapOf(Operation *op) {
     int64_t rank = scan.getInputType().getRank(), dim = scan.getDimension();
     m.domain = llvm::to_vector(shapeOf(scan.getInput()));
     m.iterators = iteratorsWithReduction(rank, dim);
-    m.operandLoops = {identityLoops(rank), identityLoops(rank),
-                      loopsWithout(rank, dim)};
+    m.operandLoops = {identityLoops(rank)};
+    if (scan.getInputs().size() == 2)
+      m.operandLoops.push_back({-1}); // the look-back workspace, whole
+    m.operandLoops.push_back(identityLoops(rank));
+    m.operandLoops.push_back(loopsWithout(rank, dim));
   } else if (auto gather = dyn_cast<GatherOp>(op)) {
     int64_t outRank = shapeOf(gather.getOutput()).size();
     int64_t batch = gather.getBatchRank();
@@ -459,8 +462,17 @@ bool mlir::tessel::isPrimitiveOp(Operation *op) {
 
 LogicalResult ScanOp::verify() {
   if (failed(verifyOperandsAndResults(*this, getInputs(), getOutputs(),
-                                      {"input"}, {"output", "accumulator"}, 1)))
+                                      {"input", "workspace"},
+                                      {"output", "accumulator"}, 1)))
     return failure();
+  if (getInputs().size() == 2) {
+    auto ws = cast<ShapedType>(getInputs()[1].getType());
+    if (ws.getRank() != 1 || !ws.getElementType().isSignlessInteger(64))
+      return emitOpError() << "workspace (the look-back status words that "
+                              "tessel-add-scan-workspaces adds) must be a 1-D "
+                              "i64 tensor, got "
+                           << ws;
+  }
   int64_t rank = getInputType().getRank();
   if (failed(verifyDimension(*this, getDimension(), rank, "input")))
     return failure();

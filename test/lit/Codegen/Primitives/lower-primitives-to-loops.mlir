@@ -7,9 +7,9 @@
 // CHECK: scf.for %[[R:.+]] = %{{.+}} to %{{.+}} step
 // CHECK:   %[[FIRST:.+]] = memref.load %[[X]][%[[R]], %{{.+}}]
 // CHECK:   memref.store %[[FIRST]], %[[O]][%[[R]], %{{.+}}]
-// CHECK:   %[[TOTAL:.+]] = scf.for %[[I:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[RUN:.+]] = %[[FIRST]]) -> (f32)
+// CHECK:   %[[TOTAL:.+]] = scf.for %[[I:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[ACC:.+]] = %[[FIRST]]) -> (f32)
 // CHECK:     %[[V:.+]] = memref.load %[[X]][%[[R]], %[[I]]]
-// CHECK:     %[[S:.+]] = arith.addf %[[RUN]], %[[V]] : f32
+// CHECK:     %[[S:.+]] = arith.addf %[[ACC]], %[[V]] : f32
 // CHECK:     memref.store %[[S]], %[[O]][%[[R]], %[[I]]]
 // CHECK:     scf.yield %[[S]]
 // CHECK:   memref.store %[[TOTAL]], %[[A]][%[[R]]]

@@ -20,6 +20,8 @@ struct GPUKernelConfig {
   /// A primitive op (scan, sort, ...) tiled like `root` with blockTiles and
   /// threadTiles (PrimitiveTiling.h) instead; null otherwise.
   Operation *primitive = nullptr;
+  /// Run `primitive`, a tessel.scan, as a grid scan (GridScan.h).
+  bool gridScan = false;
   std::string serialReason;
   /// Reduce `root` with one warp per output element (GPUWarpReduction.h)
   /// instead of tiling it.

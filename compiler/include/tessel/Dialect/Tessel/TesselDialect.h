@@ -28,6 +28,11 @@ namespace mlir::tessel {
 /// Whether `op` is one of the primitive ops.
 bool isPrimitiveOp(Operation *op);
 
+/// Marks a linalg.fill that zeroes a primitive's workspace (a scan's
+/// look-back status words): it is a dispatch of its own, never cloned into
+/// its consumer, and its value (unique per workspace) keeps CSE from
+/// sharing one workspace between two scans.
+inline constexpr llvm::StringLiteral kWorkspaceAttr = "tessel.workspace";
 /// Marks a private func.func that is the body of one dispatch.
 inline constexpr llvm::StringLiteral kDispatchFunctionAttr =
     "tessel.dispatch_function";

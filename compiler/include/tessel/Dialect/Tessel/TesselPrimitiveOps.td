@@ -57,6 +57,9 @@ def Tessel_ScanOp : Tessel_PrimitiveOp<"scan",
     initial %acc is not read. Exclusive: out[0] = %acc (the seed, e.g. 0),
     out[i] = combine(out[i-1], in[i-1]). The second result is the running
     total over every element (combine(out[n-1], in[n-1]) when exclusive).
+    A second `ins` operand, added by tessel-add-scan-workspaces and not
+    written by users, is the look-back workspace: a 1-D i64 tensor of
+    zeros that the GPU's decoupled look-back uses for its tile status.
 
     ```mlir
     %r:2 = tessel.scan dimension(1) inclusive(true)

@@ -1,0 +1,41 @@
+//===- GridScan.h - GPU strategy for tessel.scan ----------------*- C++ -*-===//
+//
+// The grid level of a scan along the innermost (contiguous) dimension:
+//  - a block per row: each block walks its row in tiles of 256 threads x 16
+//    items, carrying the running value from tile to tile;
+//  - decoupled look-back (Merrill & Garland), for a scan with a look-back
+//    workspace (tessel-add-scan-workspaces): one block per tile, taken in
+//    launch order from a ticket counter; each block publishes its tile's
+//    aggregate, looks back over its predecessors' published values until
+//    one carries an inclusive prefix, and publishes its own inclusive
+//    prefix. One pass over the data: n reads and n writes.
+// Tiles are scanned by the workgroup level (ScanLevels.h).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_CODEGEN_PRIMITIVES_GRIDSCAN_H
+#define TESSEL_CODEGEN_PRIMITIVES_GRIDSCAN_H
+
+#include "tessel/Dialect/Tessel/TesselDialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+namespace mlir::tessel {
+
+/// Elements of a look-back tile: the workspace of a scan of n elements has
+/// ceil(n / kLookbackTileElements) status words plus a ticket counter.
+inline constexpr int64_t kLookbackTileElements = 256 * 16;
+
+/// Whether `scan`, the root of `kernel`, can run as a grid scan; if not,
+/// `why` says why.
+bool canUseGridScan(func::FuncOp kernel, ScanOp scan, std::string &why);
+
+/// One line for --tessel-print-strategy.
+std::string describeGridScan(ScanOp scan);
+
+/// Emits the kernel on the bindings and sets its launch size.
+LogicalResult emitGridScan(func::FuncOp kernel, ScanOp scan);
+
+} // namespace mlir::tessel
+
+#endif

@@ -1,0 +1,74 @@
+// RUN: tessel-opt %s --tessel-add-scan-workspaces --split-input-file | FileCheck %s
+// RUN: tessel-opt %s --tessel-add-scan-workspaces --tessel-form-dispatches --split-input-file | FileCheck %s --check-prefix=DISPATCH
+
+// A long single-row scan gets a zero workspace of ceil(n / 4096) + 1 i64
+// words as its second input; the fill is marked, and becomes a dispatch of
+// its own (not cloned into the scan's).
+// CHECK-LABEL: func.func @long_scan
+// CHECK: %[[E:.+]] = tensor.empty() : tensor<19xi64>
+// CHECK: %[[WS:.+]] = linalg.fill {tessel.workspace = 0 : i64} ins(%{{.+}} : i64) outs(%[[E]] : tensor<19xi64>)
+// CHECK: tessel.scan dimension(0) inclusive(true) ins(%{{.+}}, %[[WS]] : tensor<70000xf32>, tensor<19xi64>)
+// DISPATCH-LABEL: func.func private @long_scan_dispatch_0
+// DISPATCH: linalg.fill {tessel.workspace
+// DISPATCH-LABEL: func.func private @long_scan_dispatch_1
+// DISPATCH-NOT: linalg.fill {tessel.workspace
+// DISPATCH: tessel.scan
+// DISPATCH-LABEL: func.func @long_scan
+// DISPATCH: %[[WS:.+]] = tessel.dispatch @long_scan_dispatch_0() : () -> tensor<19xi64>
+// DISPATCH: tessel.dispatch @long_scan_dispatch_1(%{{.+}}, %[[WS]])
+func.func @long_scan(%x: tensor<70000xf32>) -> tensor<70000xf32> {
+  %o = tensor.empty() : tensor<70000xf32>
+  %a = tensor.empty() : tensor<f32>
+  %r:2 = tessel.scan dimension(0) inclusive(true) ins(%x : tensor<70000xf32>) outs(%o, %a : tensor<70000xf32>, tensor<f32>) {
+  ^bb0(%l: f32, %v: f32):
+    %s = arith.addf %l, %v : f32
+    tessel.yield %s : f32
+  } -> tensor<70000xf32>, tensor<f32>
+  return %r#0 : tensor<70000xf32>
+}
+
+// -----
+
+// Two scans get two workspaces that CSE cannot merge (unique values).
+// CHECK-LABEL: func.func @two_scans
+// CHECK: linalg.fill {tessel.workspace = 0 : i64}
+// CHECK: linalg.fill {tessel.workspace = 1 : i64}
+func.func @two_scans(%x: tensor<1x70000xi32>) -> (tensor<1x70000xi32>, tensor<1x70000xi32>) {
+  %o = tensor.empty() : tensor<1x70000xi32>
+  %a = tensor.empty() : tensor<1xi32>
+  %r:2 = tessel.scan dimension(1) inclusive(true) ins(%x : tensor<1x70000xi32>) outs(%o, %a : tensor<1x70000xi32>, tensor<1xi32>) {
+  ^bb0(%l: i32, %v: i32):
+    %s = arith.addi %l, %v : i32
+    tessel.yield %s : i32
+  } -> tensor<1x70000xi32>, tensor<1xi32>
+  %q:2 = tessel.scan dimension(1) inclusive(true) ins(%x : tensor<1x70000xi32>) outs(%o, %a : tensor<1x70000xi32>, tensor<1xi32>) {
+  ^bb0(%l: i32, %v: i32):
+    %s = arith.maxsi %l, %v : i32
+    tessel.yield %s : i32
+  } -> tensor<1x70000xi32>, tensor<1xi32>
+  return %r#0, %q#0 : tensor<1x70000xi32>, tensor<1x70000xi32>
+}
+
+// -----
+
+// Short scans, scans of several rows and scans along an outer dimension
+// keep one input (a block per row, or a thread per column, needs none).
+// CHECK-LABEL: func.func @no_workspace
+// CHECK-NOT: tessel.workspace
+func.func @no_workspace(%x: tensor<1000xf32>, %y: tensor<4x70000xf32>) -> (tensor<1000xf32>, tensor<4x70000xf32>) {
+  %o = tensor.empty() : tensor<1000xf32>
+  %a = tensor.empty() : tensor<f32>
+  %r:2 = tessel.scan dimension(0) inclusive(true) ins(%x : tensor<1000xf32>) outs(%o, %a : tensor<1000xf32>, tensor<f32>) {
+  ^bb0(%l: f32, %v: f32):
+    %s = arith.addf %l, %v : f32
+    tessel.yield %s : f32
+  } -> tensor<1000xf32>, tensor<f32>
+  %o2 = tensor.empty() : tensor<4x70000xf32>
+  %a2 = tensor.empty() : tensor<4xf32>
+  %q:2 = tessel.scan dimension(1) inclusive(true) ins(%y : tensor<4x70000xf32>) outs(%o2, %a2 : tensor<4x70000xf32>, tensor<4xf32>) {
+  ^bb0(%l: f32, %v: f32):
+    %s = arith.addf %l, %v : f32
+    tessel.yield %s : f32
+  } -> tensor<4x70000xf32>, tensor<4xf32>
+  return %r#0, %q#0 : tensor<1000xf32>, tensor<4x70000xf32>
+}

@@ -86,6 +86,23 @@ def SplitContractionK : Pass<"tessel-split-contraction-k", "ModuleOp"> {
                            "arith::ArithDialect"];
 }
 
+def ExpandLongSorts : Pass<"tessel-expand-long-sorts", "ModuleOp"> {
+  let summary = "Split long tessel.sort ops into parallel merge passes";
+  let description = [{
+    Pre: input pipeline done. Post: no tessel.sort on tensors along a
+    dimension of `min-length` or more elements; each became ceil(log2 n)
+    linalg.generic merge passes (runs of 1, 2, 4, ... merged by a binary
+    search on the merge path, stable; tensor.extract reads the previous
+    pass), which dispatch formation makes one dispatch each.
+  }];
+  let options = [
+    Option<"minLength", "min-length", "int64_t", /*default=*/"1024",
+           "Shortest sorted dimension that is split into merge passes">,
+  ];
+  let dependentDialects = ["linalg::LinalgDialect", "tensor::TensorDialect",
+                           "arith::ArithDialect", "scf::SCFDialect"];
+}
+
 def AddScanWorkspaces : Pass<"tessel-add-scan-workspaces", "ModuleOp"> {
   let summary = "Give long single-row scans a zeroed look-back workspace";
   let description = [{

@@ -41,6 +41,7 @@ void mlir::tessel::buildDispatchPipeline(OpPassManager &pm,
                                          const DispatchOptions &options) {
   if (options.splitKTargetBlocks > 0)
     pm.addPass(createSplitContractionK({options.splitKTargetBlocks}));
+  pm.addPass(createExpandLongSorts());
   pm.addPass(createAddScanWorkspaces());
   pm.addPass(createFormDispatches({options.fuseRows, options.fuseEpilogues}));
   pm.addPass(createCSEPass());

@@ -32,3 +32,14 @@ func.func @sort_two_keys(%a: tensor<301x3xi32>, %b: tensor<301x3xi32>) -> (tenso
   } -> tensor<301x3xi32>, tensor<301x3xi32>
   return %r#0, %r#1 : tensor<301x3xi32>, tensor<301x3xi32>
 }
+
+// 2^20 key-value pairs (keys with many duplicates; values are positions,
+// so stability is checked exactly): merge passes on both targets.
+func.func @sort_kv_2e20(%k: tensor<1048576xi32>, %v: tensor<1048576xi32>) -> (tensor<1048576xi32>, tensor<1048576xi32>) {
+  %r:2 = tessel.sort dimension(0) outs(%k, %v : tensor<1048576xi32>, tensor<1048576xi32>) {
+    ^bb0(%a: i32, %b: i32, %x: i32, %y: i32):
+      %c = arith.cmpi slt, %a, %b : i32
+      tessel.yield %c : i1
+  } -> tensor<1048576xi32>, tensor<1048576xi32>
+  return %r#0, %r#1 : tensor<1048576xi32>, tensor<1048576xi32>
+}

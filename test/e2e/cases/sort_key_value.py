@@ -1,5 +1,6 @@
-"""tessel.sort: stable key-value sort with duplicate keys, descending rows,
-and a two-key lexicographic sort along columns."""
+"""tessel.sort: stable key-value sorts with duplicate keys (5001 and 2^20
+pairs: merge passes), descending rows, and a two-key lexicographic sort
+along columns (insertion sort per thread)."""
 import numpy as np
 
 
@@ -17,6 +18,10 @@ def _two_keys(a, b):
 
 
 ENTRIES = [
+    ("sort_kv_2e20",
+     lambda rng: [rng.integers(-40000, 40000, (1 << 20,), dtype=np.int32),
+                  np.arange(1 << 20, dtype=np.int32)],
+     _kv, 0),
     ("sort_kv",
      lambda rng: [rng.integers(-300, 300, (5001,), dtype=np.int32),
                   rng.standard_normal((5001,)).astype(np.float32)],

@@ -81,3 +81,20 @@ func.func @mink_ties(%x: tensor<97x6xi32>) -> (tensor<5x6xi32>, tensor<5x6xi64>)
   } -> tensor<5x6xi32>, tensor<5x6xi64>
   return %r#0, %r#1 : tensor<5x6xi32>, tensor<5x6xi64>
 }
+
+// More rows than a block's 128 threads (a partial block tile).
+func.func @argmax_many_rows(%x: tensor<300x50xf32>) -> tensor<300xi32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %c0 = arith.constant 0 : i32
+  %v0 = tensor.empty() : tensor<300xf32>
+  %i0 = tensor.empty() : tensor<300xi32>
+  %v = linalg.fill ins(%ninf : f32) outs(%v0 : tensor<300xf32>) -> tensor<300xf32>
+  %i = linalg.fill ins(%c0 : i32) outs(%i0 : tensor<300xi32>) -> tensor<300xi32>
+  %r:2 = tessel.arg_compare dimension(1)
+      ins(%x : tensor<300x50xf32>) outs(%v, %i : tensor<300xf32>, tensor<300xi32>) {
+    ^bb0(%a: f32, %b: f32):
+      %c = arith.cmpf ogt, %a, %b : f32
+      tessel.yield %c : i1
+  } -> tensor<300xf32>, tensor<300xi32>
+  return %r#1 : tensor<300xi32>
+}

@@ -19,6 +19,8 @@ def _mink(x):
 
 
 ENTRIES = [
+    ("argmax_many_rows", lambda rng: [rng.standard_normal((300, 50)).astype(np.float32)],
+     lambda x: [np.argmax(x, axis=1).astype(np.int32)], 0),
     ("argmax_rows", lambda rng: [rng.standard_normal((37, 1001)).astype(np.float32)],
      _argmax, 0),
     ("argmin_cols", lambda rng: [rng.integers(-50, 50, (203, 13), dtype=np.int32)],

@@ -62,3 +62,13 @@ func.func @gather_points(%x: tensor<40x30xi32>, %idx: tensor<7x11x2xi32>) -> ten
       outs(%e : tensor<7x11xi32>) -> tensor<7x11xi32>
   return %g : tensor<7x11xi32>
 }
+
+// Rows wider than a block's 128 threads: the source's slice dimension is
+// tiled with the output's.
+func.func @embedding_wide(%table: tensor<50x300xf32>, %ids: tensor<7xi32>) -> tensor<7x300xf32> {
+  %e = tensor.empty() : tensor<7x300xf32>
+  %g = tessel.gather dimension_map = [0]
+      ins(%table, %ids : tensor<50x300xf32>, tensor<7xi32>)
+      outs(%e : tensor<7x300xf32>) -> tensor<7x300xf32>
+  return %g : tensor<7x300xf32>
+}

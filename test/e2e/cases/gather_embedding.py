@@ -22,6 +22,10 @@ def _points(x, idx):
 
 
 ENTRIES = [
+    ("embedding_wide",
+     lambda rng: [rng.standard_normal((50, 300)).astype(np.float32),
+                  rng.integers(0, 50, (7,), dtype=np.int32)],
+     lambda t, i: [t[i]], 0),
     ("embedding",
      lambda rng: [rng.standard_normal((1000, 37)).astype(np.float32), _ids(rng)],
      lambda t, i: [t[np.clip(i, 0, 999)]], 0),

@@ -15,13 +15,6 @@ constexpr int64_t kGPUThreadsPerBlock = 128;
 constexpr int64_t kMaxMappedLoops = 3;
 constexpr int64_t kCPUWorkgroupBudget = 64 * 1024;
 
-int64_t powerOf2AtLeast(int64_t v) {
-  int64_t p = 1;
-  while (p < v)
-    p *= 2;
-  return p;
-}
-
 struct Domain {
   SmallVector<int64_t> ranges;
   SmallVector<unsigned> parallel;
@@ -76,7 +69,7 @@ PrimitiveTiles mlir::tessel::getGPUPrimitiveTiles(Operation *op) {
   unsigned x = d.parallel.back();
   tiles.inner[x] = 1;
   tiles.outer[x] =
-      std::min<int64_t>(kGPUThreadsPerBlock, powerOf2AtLeast(d.ranges[x]));
+      std::min<int64_t>(kGPUThreadsPerBlock, d.ranges[x]);
   int64_t mapped = 1;
   for (auto it = d.parallel.rbegin() + 1;
        it != d.parallel.rend() && mapped < kMaxMappedLoops; ++it, ++mapped)

@@ -24,6 +24,9 @@ namespace {
 /// How an op's operands walk its iteration domain.
 struct TilingMap {
   SmallVector<int64_t> domain;                 // loop ranges
+  /// The shaped operand (index into shapedOperands) whose dimensions are
+  /// the loops, for dynamic sizes once tiled.
+  unsigned domainOperand = 0;
   SmallVector<utils::IteratorType> iterators;  // per loop
   /// Per shaped operand (in operand order): per dimension the loop it
   /// follows, or -1 when it is taken whole.
@@ -71,11 +74,17 @@ TilingMap tilingMapOf(Operation *op) {
     int64_t batch = gather.getBatchRank();
     m.domain = llvm::to_vector(shapeOf(gather.getOutput()));
     m.iterators.assign(outRank, utils::IteratorType::parallel);
-    SmallVector<int64_t> source(shapeOf(gather.getSource()).size(), -1);
+    // Source dimensions not indexed follow the output's slice loops.
+    SmallVector<int64_t> source;
+    int64_t next = batch;
+    ArrayRef<int64_t> map = gather.getDimensionMap();
+    for (int64_t d = 0, e = shapeOf(gather.getSource()).size(); d < e; ++d)
+      source.push_back(llvm::is_contained(map, d) ? -1 : next++);
     SmallVector<int64_t> indices = identityLoops(batch);
     if (static_cast<int64_t>(shapeOf(gather.getIndices()).size()) > batch)
       indices.push_back(-1);
     m.operandLoops = {source, indices, identityLoops(outRank)};
+    m.domainOperand = 2;
   } else if (auto scatter = dyn_cast<ScatterOp>(op)) {
     int64_t updRank = shapeOf(scatter.getUpdates()).size();
     int64_t batch = scatter.getBatchRank();
@@ -138,7 +147,12 @@ void operandTile(OpBuilder &b, Value operand, ArrayRef<int64_t> loops,
   for (auto [d, loop] : llvm::enumerate(loops)) {
     if (loop < 0) {
       outOffsets.push_back(b.getIndexAttr(0));
-      outSizes.push_back(b.getIndexAttr(shape[d]));
+      outSizes.push_back(
+          !ShapedType::isDynamic(shape[d])
+              ? OpFoldResult(b.getIndexAttr(shape[d]))
+              : (isa<RankedTensorType>(operand.getType())
+                     ? tensor::getMixedSize(b, operand.getLoc(), operand, d)
+                     : memref::getMixedSize(b, operand.getLoc(), operand, d)));
     } else {
       outOffsets.push_back(offsets[loop]);
       outSizes.push_back(sizes[loop]);
@@ -147,10 +161,17 @@ void operandTile(OpBuilder &b, Value operand, ArrayRef<int64_t> loops,
 }
 
 SmallVector<Range> iterationDomainOf(Operation *op, OpBuilder &b) {
+  TilingMap map = tilingMapOf(op);
+  Value source = shapedOperands(op)[map.domainOperand]->get();
   SmallVector<Range> ranges;
-  for (int64_t size : tilingMapOf(op).domain)
-    ranges.push_back(
-        Range{b.getIndexAttr(0), b.getIndexAttr(size), b.getIndexAttr(1)});
+  for (auto [d, size] : llvm::enumerate(map.domain)) {
+    OpFoldResult extent = b.getIndexAttr(size);
+    if (ShapedType::isDynamic(size))
+      extent = isa<RankedTensorType>(source.getType())
+                   ? tensor::getMixedSize(b, op->getLoc(), source, d)
+                   : memref::getMixedSize(b, op->getLoc(), source, d);
+    ranges.push_back(Range{b.getIndexAttr(0), extent, b.getIndexAttr(1)});
+  }
   return ranges;
 }
 
@@ -382,6 +403,21 @@ SmallVector<int64_t> dropDim(ArrayRef<int64_t> shape, int64_t dim) {
   return out;
 }
 
+/// Whether two extents differ (a dynamic extent, left by tiling, matches
+/// anything).
+bool extentsDiffer(int64_t a, int64_t b) {
+  return a != b && !ShapedType::isDynamic(a) && !ShapedType::isDynamic(b);
+}
+
+bool shapesDiffer(ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
+  if (a.size() != b.size())
+    return true;
+  for (auto [x, y] : llvm::zip(a, b))
+    if (extentsDiffer(x, y))
+      return true;
+  return false;
+}
+
 std::string shapeString(ArrayRef<int64_t> shape) {
   std::string s = "[";
   for (auto [i, d] : llvm::enumerate(shape))
@@ -428,7 +464,7 @@ FailureOr<int64_t> verifyIndexedAccess(Operation *op, ArrayRef<int64_t> map,
            << otherName << " [batch..., " << slicedName
            << " dimensions not in dimension_map]";
   for (int64_t d = 0; d < batch; ++d)
-    if (idxShape[d] != otherShape[d])
+    if (extentsDiffer(idxShape[d], otherShape[d]))
       return op->emitOpError() << "batch dimension " << d << " of indices ("
                                << idxShape[d] << ") differs from " << otherName
                                << " (" << otherShape[d] << ")";
@@ -436,7 +472,7 @@ FailureOr<int64_t> verifyIndexedAccess(Operation *op, ArrayRef<int64_t> map,
   for (int64_t d = 0; d < rank; ++d) {
     if (llvm::is_contained(map, d))
       continue;
-    if (otherShape[k] != slicedShape[d])
+    if (extentsDiffer(otherShape[k], slicedShape[d]))
       return op->emitOpError()
              << otherName << " dimension " << k << " (" << otherShape[k]
              << ") differs from " << slicedName << " dimension " << d << " ("
@@ -477,13 +513,13 @@ LogicalResult ScanOp::verify() {
   if (failed(verifyDimension(*this, getDimension(), rank, "input")))
     return failure();
   Type e = elementTypeOf(getInput());
-  if (shapeOf(getOutput()) != shapeOf(getInput()) ||
+  if (shapesDiffer(shapeOf(getOutput()), shapeOf(getInput())) ||
       elementTypeOf(getOutput()) != e)
     return emitOpError() << "output " << getOutput().getType()
                          << " must have the input's shape and element type ("
                          << getInput().getType() << ")";
   SmallVector<int64_t> accShape = dropDim(shapeOf(getInput()), getDimension());
-  if (ArrayRef<int64_t>(accShape) != shapeOf(getAccumulator()) ||
+  if (shapesDiffer(accShape, shapeOf(getAccumulator())) ||
       elementTypeOf(getAccumulator()) != e)
     return emitOpError() << "accumulator " << getAccumulator().getType()
                          << " must be the input's shape without dimension "
@@ -545,7 +581,7 @@ LogicalResult SortOp::verify() {
     return failure();
   SmallVector<Type> argTypes;
   for (auto [i, v] : llvm::enumerate(getOutputs())) {
-    if (shapeOf(v) != shape)
+    if (shapesDiffer(shapeOf(v), shape))
       return emitOpError() << "operand " << i << " " << v.getType()
                            << " must have the shape of operand 0 "
                            << getOutputs()[0].getType();
@@ -566,7 +602,7 @@ LogicalResult TopkOp::verify() {
   if (failed(verifyDimension(*this, dim, shape.size(), "values")))
     return failure();
   if (getInputs().size() == 2) {
-    if (shapeOf(getInputs()[1]) != shape)
+    if (shapesDiffer(shapeOf(getInputs()[1]), shape))
       return emitOpError() << "indices " << getInputs()[1].getType()
                            << " must have the shape of values "
                            << getValues().getType();
@@ -576,20 +612,20 @@ LogicalResult TopkOp::verify() {
   }
   ArrayRef<int64_t> outShape = shapeOf(getOutputValues());
   if (outShape.size() != shape.size() ||
-      shapeOf(getOutputIndices()) != outShape)
+      shapesDiffer(shapeOf(getOutputIndices()), outShape))
     return emitOpError() << "output values " << getOutputValues().getType()
                          << " and output indices "
                          << getOutputIndices().getType()
                          << " must have one shape, of the values' rank";
   for (int64_t d = 0; d < static_cast<int64_t>(shape.size()); ++d) {
     if (d == dim) {
-      if (outShape[d] > shape[d])
+      if (!ShapedType::isDynamic(shape[d]) && outShape[d] > shape[d])
         return emitOpError() << "k = " << outShape[d]
                              << " exceeds the size of dimension " << d
                              << " of values (" << shape[d] << ")";
       continue;
     }
-    if (outShape[d] != shape[d])
+    if (extentsDiffer(outShape[d], shape[d]))
       return emitOpError() << "output dimension " << d << " (" << outShape[d]
                            << ") differs from values (" << shape[d] << ")";
   }
@@ -612,8 +648,8 @@ LogicalResult ArgCompareOp::verify() {
     return failure();
   SmallVector<int64_t> outShape = dropDim(shape, getDimension());
   Type e = elementTypeOf(getInput());
-  if (shapeOf(getOutputValue()) != ArrayRef<int64_t>(outShape) ||
-      shapeOf(getOutputIndex()) != ArrayRef<int64_t>(outShape))
+  if (shapesDiffer(shapeOf(getOutputValue()), outShape) ||
+      shapesDiffer(shapeOf(getOutputIndex()), outShape))
     return emitOpError() << "outs must have the input's shape without "
                          << "dimension " << getDimension() << " ("
                          << shapeString(outShape) << ")";

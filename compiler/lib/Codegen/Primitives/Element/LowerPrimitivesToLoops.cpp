@@ -54,16 +54,18 @@ SmallVector<Value> withIndex(ValueRange ivs, int64_t dim, Value iv) {
   return out;
 }
 
-/// Loops over every dimension of `shape` except `skip` (-1: none).
-void forEachPoint(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
-                  int64_t skip,
+/// Loops over every dimension of memref `shaped` except `skip` (-1: none);
+/// dimensions that tiling left dynamic are read with memref.dim.
+void forEachPoint(OpBuilder &b, Location loc, Value shaped, int64_t skip,
                   function_ref<void(OpBuilder &, Location, ValueRange)> body) {
   SmallVector<Value> lbs, ubs, steps;
-  for (auto [d, size] : llvm::enumerate(shape)) {
+  for (auto [d, size] : llvm::enumerate(shapeOf(shaped))) {
     if (static_cast<int64_t>(d) == skip)
       continue;
     lbs.push_back(indexConst(b, loc, 0));
-    ubs.push_back(indexConst(b, loc, size));
+    ubs.push_back(ShapedType::isDynamic(size)
+                      ? memref::DimOp::create(b, loc, shaped, d).getResult()
+                      : indexConst(b, loc, size));
     steps.push_back(indexConst(b, loc, 1));
   }
   scf::buildLoopNest(b, loc, lbs, ubs, steps, body);
@@ -92,7 +94,7 @@ void lowerScan(OpBuilder &b, ScanOp op) {
   int64_t dim = op.getDimension();
   int64_t n = shapeOf(op.getInput())[dim];
   bool inclusive = op.getInclusive();
-  forEachPoint(b, loc, shapeOf(op.getInput()), dim,
+  forEachPoint(b, loc, op.getInput(), dim,
                [&](OpBuilder &b, Location loc, ValueRange ivs) {
     if (n == 0) {
       // No elements: the total is the seed (exclusive) or left as is.
@@ -167,7 +169,7 @@ void lowerGather(OpBuilder &b, GatherOp op) {
   int64_t batch = op.getBatchRank();
   ArrayRef<int64_t> map = op.getDimensionMap();
   ArrayRef<int64_t> src = shapeOf(op.getSource());
-  forEachPoint(b, loc, shapeOf(op.getOutput()), -1,
+  forEachPoint(b, loc, op.getOutput(), -1,
                [&](OpBuilder &b, Location loc, ValueRange ivs) {
     SmallVector<Value> idx = loadIndices(b, loc, op.getIndices(),
                                          ivs.take_front(batch), map.size());
@@ -189,7 +191,7 @@ void lowerScatter(OpBuilder &b, ScatterOp op) {
   int64_t batch = op.getBatchRank();
   ArrayRef<int64_t> map = op.getDimensionMap();
   ArrayRef<int64_t> dst = shapeOf(op.getOriginal());
-  forEachPoint(b, loc, shapeOf(op.getUpdates()), -1,
+  forEachPoint(b, loc, op.getUpdates(), -1,
                [&](OpBuilder &b, Location loc, ValueRange ivs) {
     SmallVector<Value> idx = loadIndices(b, loc, op.getIndices(),
                                          ivs.take_front(batch), map.size());
@@ -227,7 +229,7 @@ void lowerSort(OpBuilder &b, SortOp op) {
   int64_t dim = op.getDimension();
   int64_t n = op.getOperandType().getShape()[dim];
   ValueRange operands = op.getOutputs();
-  forEachPoint(b, loc, op.getOperandType().getShape(), dim,
+  forEachPoint(b, loc, op.getOutputs()[0], dim,
                [&](OpBuilder &b, Location loc, ValueRange ivs) {
     if (n < 2)
       return;
@@ -293,7 +295,7 @@ void lowerTopk(OpBuilder &b, TopkOp op) {
   int64_t k = shapeOf(op.getOutputValues())[dim];
   Value outV = op.getOutputValues(), outI = op.getOutputIndices();
   Type indexType = cast<ShapedType>(outI.getType()).getElementType();
-  forEachPoint(b, loc, shapeOf(op.getValues()), dim,
+  forEachPoint(b, loc, op.getValues(), dim,
                [&](OpBuilder &b, Location loc, ValueRange ivs) {
     if (k == 0 || n == 0)
       return;
@@ -384,7 +386,7 @@ void lowerArgCompare(OpBuilder &b, ArgCompareOp op) {
   int64_t n = shapeOf(op.getInput())[dim];
   Type indexType =
       cast<ShapedType>(op.getOutputIndex().getType()).getElementType();
-  forEachPoint(b, loc, shapeOf(op.getInput()), dim,
+  forEachPoint(b, loc, op.getInput(), dim,
                [&](OpBuilder &b, Location loc, ValueRange ivs) {
     Value best = memref::LoadOp::create(b, loc, op.getOutputValue(), ivs);
     Value bestIndex = memref::LoadOp::create(b, loc, op.getOutputIndex(), ivs);

@@ -103,15 +103,18 @@ def ExpandLongSorts : Pass<"tessel-expand-long-sorts", "ModuleOp"> {
                            "arith::ArithDialect", "scf::SCFDialect"];
 }
 
-def AddScanWorkspaces : Pass<"tessel-add-scan-workspaces", "ModuleOp"> {
-  let summary = "Give long single-row scans a zeroed look-back workspace";
+def AddPrimitiveWorkspaces
+    : Pass<"tessel-add-primitive-workspaces", "ModuleOp"> {
+  let summary = "Give grid-level primitives a zeroed workspace input";
   let description = [{
     Pre: input pipeline done. Post: every tessel.scan of a single row of at
     least `min-length` elements along its last dimension has a second
-    input, a linalg.fill of zeros (tensor<ceil(n / 4096) + 1 x i64>)
-    marked `tessel.workspace` (a unique value per scan), which dispatch
-    formation turns into its own dispatch. The GPU grid scan uses it for
-    decoupled look-back; the CPU ignores it.
+    input of ceil(n / 4096) + 1 i64 zeros (the GPU's decoupled look-back
+    status words and ticket counter), and every tessel.scatter on tensors a
+    third input of one i64 zero (the GPU's grid-barrier counter); each is a
+    linalg.fill marked `tessel.workspace` (a unique value per op, so CSE
+    keeps them apart), which dispatch formation turns into a dispatch of
+    its own. The CPU ignores workspaces.
   }];
   let options = [
     Option<"minLength", "min-length", "int64_t", /*default=*/"65536",

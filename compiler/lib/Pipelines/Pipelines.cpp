@@ -42,7 +42,7 @@ void mlir::tessel::buildDispatchPipeline(OpPassManager &pm,
   if (options.splitKTargetBlocks > 0)
     pm.addPass(createSplitContractionK({options.splitKTargetBlocks}));
   pm.addPass(createExpandLongSorts());
-  pm.addPass(createAddScanWorkspaces());
+  pm.addPass(createAddPrimitiveWorkspaces());
   pm.addPass(createFormDispatches({options.fuseRows, options.fuseEpilogues}));
   pm.addPass(createCSEPass());
 }

@@ -45,6 +45,7 @@
 #include "tessel/Codegen/GPU/GPUWarpReduction.h"
 #include "tessel/Codegen/GPU/GPUWgmmaMatmul.h"
 #include "tessel/Codegen/Primitives/GridScan.h"
+#include "tessel/Codegen/Primitives/GridScatter.h"
 #include "tessel/Codegen/Primitives/PrimitiveTiling.h"
 
 using namespace mlir;
@@ -108,6 +109,14 @@ GPUKernelConfig mlir::tessel::getGPUKernelConfig(
         return config;
       }
       noGridScan = "; no grid scan: " + noGridScan;
+    }
+    if (auto scatter = dyn_cast<ScatterOp>(primitive)) {
+      if (canUseGridScatter(kernel, scatter, noGridScan)) {
+        config.gridScatter = true;
+        config.strategy = describeGridScatter(scatter);
+        return config;
+      }
+      noGridScan = "; no grid scatter: " + noGridScan;
     }
     PrimitiveTiles tiles = getGPUPrimitiveTiles(primitive);
     config.blockTiles = tiles.outer;

@@ -16,6 +16,7 @@
 #include "tessel/Codegen/GPU/GPUWgmmaMatmul.h"
 #include "tessel/Codegen/GPU/GPUWarpReduction.h"
 #include "tessel/Codegen/Primitives/GridScan.h"
+#include "tessel/Codegen/Primitives/GridScatter.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -71,6 +72,9 @@ LogicalResult tileAndVectorizeGPUKernel(func::FuncOp kernel,
   } else if (config.gridScan) {
     if (failed(emitGridScan(kernel, cast<ScanOp>(config.primitive))))
       return kernel.emitError("grid scan failed");
+  } else if (config.gridScatter) {
+    if (failed(emitGridScatter(kernel, cast<ScatterOp>(config.primitive))))
+      return kernel.emitError("grid scatter failed");
   } else if (config.root || config.primitive) {
     auto root = cast<TilingInterface>(
         config.primitive ? config.primitive : config.root.getOperation());

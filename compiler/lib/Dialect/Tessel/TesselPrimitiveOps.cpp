@@ -101,7 +101,10 @@ TilingMap tilingMapOf(Operation *op) {
     ArrayRef<int64_t> map = scatter.getDimensionMap();
     for (int64_t d = 0, e = shapeOf(scatter.getOriginal()).size(); d < e; ++d)
       original.push_back(llvm::is_contained(map, d) ? -1 : next++);
-    m.operandLoops = {identityLoops(updRank), indices, original};
+    m.operandLoops = {identityLoops(updRank), indices};
+    if (scatter.getInputs().size() == 3)
+      m.operandLoops.push_back({-1}); // the grid-barrier workspace, whole
+    m.operandLoops.push_back(original);
   } else if (auto sort = dyn_cast<SortOp>(op)) {
     int64_t rank = sort.getOperandType().getRank();
     m.domain = llvm::to_vector(sort.getOperandType().getShape());
@@ -505,7 +508,7 @@ LogicalResult ScanOp::verify() {
     auto ws = cast<ShapedType>(getInputs()[1].getType());
     if (ws.getRank() != 1 || !ws.getElementType().isSignlessInteger(64))
       return emitOpError() << "workspace (the look-back status words that "
-                              "tessel-add-scan-workspaces adds) must be a 1-D "
+                              "tessel-add-primitive-workspaces adds) must be a 1-D "
                               "i64 tensor, got "
                            << ws;
   }
@@ -552,8 +555,17 @@ int64_t ScatterOp::getBatchRank() {
 
 LogicalResult ScatterOp::verify() {
   if (failed(verifyOperandsAndResults(*this, getInputs(), getOutputs(),
-                                      {"updates", "indices"}, {"original"}, 2)))
+                                      {"updates", "indices", "workspace"},
+                                      {"original"}, 2)))
     return failure();
+  if (getInputs().size() == 3) {
+    auto ws = cast<ShapedType>(getInputs()[2].getType());
+    if (ws.getRank() != 1 || !ws.getElementType().isSignlessInteger(64))
+      return emitOpError() << "workspace (the grid-barrier counter that "
+                              "tessel-add-primitive-workspaces adds) must be "
+                              "a 1-D i64 tensor, got "
+                           << ws;
+  }
   if (failed(verifyIndexedAccess(*this, getDimensionMap(), getOriginal(),
                                  "original", getIndices(), getUpdates(),
                                  "updates")))

@@ -22,6 +22,8 @@ struct GPUKernelConfig {
   Operation *primitive = nullptr;
   /// Run `primitive`, a tessel.scan, as a grid scan (GridScan.h).
   bool gridScan = false;
+  /// Run `primitive`, a tessel.scatter, as a grid scatter (GridScatter.h).
+  bool gridScatter = false;
   std::string serialReason;
   /// Reduce `root` with one warp per output element (GPUWarpReduction.h)
   /// instead of tiling it.

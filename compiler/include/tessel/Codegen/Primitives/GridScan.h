@@ -4,7 +4,7 @@
 //  - a block per row: each block walks its row in tiles of 256 threads x 16
 //    items, carrying the running value from tile to tile;
 //  - decoupled look-back (Merrill & Garland), for a scan with a look-back
-//    workspace (tessel-add-scan-workspaces): one block per tile, taken in
+//    workspace (tessel-add-primitive-workspaces): one block per tile, taken in
 //    launch order from a ticket counter; each block publishes its tile's
 //    aggregate, looks back over its predecessors' published values until
 //    one carries an inclusive prefix, and publishes its own inclusive

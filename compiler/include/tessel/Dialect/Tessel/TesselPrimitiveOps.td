@@ -57,7 +57,7 @@ def Tessel_ScanOp : Tessel_PrimitiveOp<"scan",
     initial %acc is not read. Exclusive: out[0] = %acc (the seed, e.g. 0),
     out[i] = combine(out[i-1], in[i-1]). The second result is the running
     total over every element (combine(out[n-1], in[n-1]) when exclusive).
-    A second `ins` operand, added by tessel-add-scan-workspaces and not
+    A second `ins` operand, added by tessel-add-primitive-workspaces and not
     written by users, is the look-back workspace: a 1-D i64 tensor of
     zeros that the GPU's decoupled look-back uses for its tile status.
 
@@ -136,6 +136,8 @@ def Tessel_ScatterOp : Tessel_PrimitiveOp<"scatter",
     `unique_indices(false)` updates to the same element are applied one
     after another (replace: the last in batch order wins on the CPU; any
     one of them on the GPU); `unique_indices(true)` promises no duplicates.
+    A third `ins` operand, added by tessel-add-primitive-workspaces and not
+    written by users, is the GPU's grid-barrier counter (one i64 zero).
 
     ```mlir
     %h = tessel.scatter dimension_map = [0] unique_indices(false)

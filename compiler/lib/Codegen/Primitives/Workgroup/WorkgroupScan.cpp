@@ -90,14 +90,23 @@ WorkgroupScanResult mlir::tessel::emitWorkgroupScan(OpBuilder &b, Location loc,
   {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPoint(isWarp0.thenBlock()->getTerminator());
-    Value slot = arith::MinUIOp::create(b, loc, lane, cIndex(b, loc, warps - 1));
-    Value total = memref::LoadOp::create(b, loc, warpTotals, slot);
-    Value scanned = emitSubgroupInclusiveScan(b, loc, combiner, total, lane);
-    auto inRange = scf::IfOp::create(
-        b, loc,
-        cmp(b, loc, arith::CmpIPredicate::ult, lane, cIndex(b, loc, warps)),
-        false);
-    b.setInsertionPoint(inRange.thenBlock()->getTerminator());
+    // Lanes past the last warp read nothing (their values only reach
+    // lanes after them, which are never stored).
+    Value inRange =
+        cmp(b, loc, arith::CmpIPredicate::ult, lane, cIndex(b, loc, warps));
+    auto read = scf::IfOp::create(
+        b, loc, inRange,
+        [&](OpBuilder &b, Location loc) {
+          scf::YieldOp::create(
+              b, loc, ValueRange{memref::LoadOp::create(b, loc, warpTotals, lane)});
+        },
+        [&](OpBuilder &b, Location loc) {
+          scf::YieldOp::create(b, loc, ValueRange{threadTotal});
+        });
+    Value scanned =
+        emitSubgroupInclusiveScan(b, loc, combiner, read.getResult(0), lane);
+    auto write = scf::IfOp::create(b, loc, inRange, false);
+    b.setInsertionPoint(write.thenBlock()->getTerminator());
     memref::StoreOp::create(b, loc, scanned, warpTotals, lane);
   }
   gpu::BarrierOp::create(b, loc);

@@ -1,5 +1,5 @@
-// RUN: tessel-opt %s --tessel-add-scan-workspaces --split-input-file | FileCheck %s
-// RUN: tessel-opt %s --tessel-add-scan-workspaces --tessel-form-dispatches --split-input-file | FileCheck %s --check-prefix=DISPATCH
+// RUN: tessel-opt %s --tessel-add-primitive-workspaces --split-input-file | FileCheck %s
+// RUN: tessel-opt %s --tessel-add-primitive-workspaces --tessel-form-dispatches --split-input-file | FileCheck %s --check-prefix=DISPATCH
 
 // A long single-row scan gets a zero workspace of ceil(n / 4096) + 1 i64
 // words as its second input; the fill is marked, and becomes a dispatch of
@@ -71,4 +71,19 @@ func.func @no_workspace(%x: tensor<1000xf32>, %y: tensor<4x70000xf32>) -> (tenso
     tessel.yield %s : f32
   } -> tensor<4x70000xf32>, tensor<4xf32>
   return %r#0, %q#0 : tensor<1000xf32>, tensor<4x70000xf32>
+}
+
+// -----
+
+// A scatter on tensors gets one i64 zero: the GPU grid barrier's counter.
+// CHECK-LABEL: func.func @scatter
+// CHECK: %[[WS:.+]] = linalg.fill {tessel.workspace = 0 : i64} ins(%{{.+}} : i64) outs(%{{.+}} : tensor<1xi64>)
+// CHECK: tessel.scatter dimension_map = [0] unique_indices(false) ins(%{{.+}}, %{{.+}}, %[[WS]] : tensor<6xf32>, tensor<6xi32>, tensor<1xi64>)
+func.func @scatter(%u: tensor<6xf32>, %i: tensor<6xi32>, %o: tensor<9xf32>) -> tensor<9xf32> {
+  %s = tessel.scatter dimension_map = [0] unique_indices(false) ins(%u, %i : tensor<6xf32>, tensor<6xi32>) outs(%o : tensor<9xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %c = arith.addf %a, %b : f32
+    tessel.yield %c : f32
+  } -> tensor<9xf32>
+  return %s : tensor<9xf32>
 }

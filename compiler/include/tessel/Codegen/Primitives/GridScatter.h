@@ -1,0 +1,35 @@
+//===- GridScatter.h - GPU strategy for tessel.scatter ---------*- C++ -*-===//
+//
+// The grid level of a scatter: a persistent grid of kGridScatterBlocks
+// blocks of 256 threads. Phase 1 writes the original into the result
+// binding (a fill or a copy, grid-stride); a grid barrier (a counter in the
+// scatter's workspace, zeroed by its own dispatch) orders it before phase
+// 2, in which each thread takes updates grid-stride, checks their indices
+// (out of range: skipped) and combines them into the result: plain loads
+// and stores with unique_indices, else a hardware atomic when the combiner
+// is one (add, min, max, and, or, xor, replace) and a compare-and-swap
+// loop otherwise. The barrier needs every block resident at once: 132
+// blocks fit on any GPU with 17 or more SMs; a barrier that waits too long
+// traps (a launch failure the runtime reports) instead of hanging.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_CODEGEN_PRIMITIVES_GRIDSCATTER_H
+#define TESSEL_CODEGEN_PRIMITIVES_GRIDSCATTER_H
+
+#include "tessel/Dialect/Tessel/TesselDialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+namespace mlir::tessel {
+
+inline constexpr int64_t kGridScatterBlocks = 132;
+
+bool canUseGridScatter(func::FuncOp kernel, ScatterOp scatter,
+                       std::string &why);
+std::string describeGridScatter(ScatterOp scatter);
+LogicalResult emitGridScatter(func::FuncOp kernel, ScatterOp scatter);
+
+} // namespace mlir::tessel
+
+#endif

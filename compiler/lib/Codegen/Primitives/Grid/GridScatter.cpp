@@ -1,0 +1,371 @@
+//===- GridScatter.cpp - the grid level of a scatter (GPU) -----*- C++ -*-===//
+//
+// See GridScatter.h. Emitted on the binding memrefs; the tensor scatter and
+// its producers die afterwards.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessel/Codegen/Primitives/GridScatter.h"
+
+#include "tessel/Codegen/GPU/GPUWarpReduction.h"
+#include "tessel/Codegen/Primitives/ScanLevels.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+namespace {
+
+constexpr int64_t kThreads = 256;
+/// Polls of the barrier counter before giving up (seconds of waiting).
+constexpr int64_t kBarrierPolls = int64_t(1) << 28;
+
+struct GridScatterPlan {
+  ScatterOp scatter;
+  Value updates, indices, workspace, output;
+  bufferization::MaterializeInDestinationOp store;
+  TypedAttr fillValue;      // the original is a constant fill
+  TypedAttr updateConstant; // every update is this constant
+  Value copyFrom;      // the original is a binding
+  std::optional<arith::AtomicRMWKind> atomic;
+};
+
+Value cIndex(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+/// The atomic that implements the combiner `yield op(update, current)`
+/// (either operand order for commutative ops), if there is one.
+std::optional<arith::AtomicRMWKind> atomicKind(ScatterOp scatter) {
+  Block &body = scatter.getRegion().front();
+  Value update = body.getArgument(0), current = body.getArgument(1);
+  Value yielded = body.getTerminator()->getOperand(0);
+  if (yielded == update)
+    return arith::AtomicRMWKind::assign;
+  Operation *op = yielded.getDefiningOp();
+  if (!op || op->getBlock() != &body || op->getNumOperands() != 2 ||
+      &body.front() != op)
+    return std::nullopt;
+  bool operands = (op->getOperand(0) == update && op->getOperand(1) == current) ||
+                  (op->getOperand(1) == update && op->getOperand(0) == current);
+  if (!operands)
+    return std::nullopt;
+  using K = arith::AtomicRMWKind;
+  if (isa<arith::AddFOp>(op))
+    return K::addf;
+  if (isa<arith::AddIOp>(op))
+    return K::addi;
+  if (isa<arith::MaxSIOp>(op))
+    return K::maxs;
+  if (isa<arith::MinSIOp>(op))
+    return K::mins;
+  if (isa<arith::MaxUIOp>(op))
+    return K::maxu;
+  if (isa<arith::MinUIOp>(op))
+    return K::minu;
+  if (isa<arith::OrIOp>(op))
+    return K::ori;
+  if (isa<arith::AndIOp>(op))
+    return K::andi;
+  if (isa<arith::XOrIOp>(op))
+    return K::xori;
+  return std::nullopt;
+}
+
+FailureOr<GridScatterPlan> plan(ScatterOp scatter, std::string &why) {
+  GridScatterPlan p;
+  p.scatter = scatter;
+  if (scatter.getInputs().size() != 3 ||
+      !(p.workspace = bindingMemRef(scatter.getInputs()[2]))) {
+    why = "no grid-barrier workspace binding";
+    return failure();
+  }
+  p.updates = bindingMemRef(scatter.getUpdates());
+  if (auto fill = scatter.getUpdates().getDefiningOp<linalg::FillOp>())
+    if (auto cst = fill.getInputs()[0].getDefiningOp<arith::ConstantOp>())
+      p.updateConstant = cast<TypedAttr>(cst.getValue()); // a histogram's 1s
+  p.indices = bindingMemRef(scatter.getIndices());
+  if ((!p.updates && !p.updateConstant) || !p.indices) {
+    why = "updates or indices are computed in the kernel, not read from "
+          "bindings";
+    return failure();
+  }
+  Value result = scatter.getResult(0);
+  if (!result.hasOneUse() ||
+      !(p.store = dyn_cast<bufferization::MaterializeInDestinationOp>(
+            *result.getUsers().begin()))) {
+    why = "the result is not stored into a binding";
+    return failure();
+  }
+  p.output = p.store.getDest();
+  Value original = scatter.getOriginal();
+  if (auto fill = original.getDefiningOp<linalg::FillOp>()) {
+    auto cst = fill.getInputs()[0].getDefiningOp<arith::ConstantOp>();
+    if (!cst) {
+      why = "the original is a fill of a non-constant";
+      return failure();
+    }
+    p.fillValue = cast<TypedAttr>(cst.getValue());
+  } else if (auto copy = original.getDefiningOp<linalg::CopyOp>()) {
+    p.copyFrom = bindingMemRef(copy.getInputs()[0]);
+  } else if (!original.getDefiningOp<tensor::EmptyOp>()) {
+    why = "the original is neither a constant fill, a binding nor empty";
+    return failure();
+  }
+  if (!p.fillValue && !p.copyFrom && !original.getDefiningOp<tensor::EmptyOp>()) {
+    why = "the original is computed in the kernel";
+    return failure();
+  }
+  Type e = cast<ShapedType>(original.getType()).getElementType();
+  unsigned bits = e.isIntOrFloat() ? e.getIntOrFloatBitWidth() : 0;
+  if (bits != 32 && bits != 64) {
+    why = "element type is not 32 or 64 bits wide (no atomics)";
+    return failure();
+  }
+  for (Operation &op : scatter.getRegion().front().without_terminator()) {
+    StringRef ns = op.getDialect() ? op.getDialect()->getNamespace() : "";
+    if ((ns != "arith" && ns != "math") || op.getNumRegions() != 0) {
+      why = "the combiner has an op other than scalar arith/math";
+      return failure();
+    }
+  }
+  p.atomic = atomicKind(scatter);
+  return p;
+}
+
+/// `memref` (static, identity layout) as a 1-D memref.
+Value flatten(OpBuilder &b, Location loc, Value memref) {
+  auto type = cast<MemRefType>(memref.getType());
+  if (type.getRank() == 1)
+    return memref;
+  ReassociationIndices all;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    all.push_back(d);
+  if (type.getRank() == 0)
+    return memref::ExpandShapeOp::create(
+        b, loc, MemRefType::get({1}, type.getElementType()), memref,
+        ArrayRef<ReassociationIndices>{});
+  return memref::CollapseShapeOp::create(b, loc, memref,
+                                         ArrayRef<ReassociationIndices>{all});
+}
+
+/// for (i = first; i < count; i += stride) body(i)
+void gridStride(OpBuilder &b, Location loc, Value first, Value stride,
+                int64_t count, function_ref<void(OpBuilder &, Location, Value)> body) {
+  scf::ForOp::create(b, loc, first, cIndex(b, loc, count), stride, ValueRange{},
+                     [&](OpBuilder &b, Location loc, Value i, ValueRange) {
+                       body(b, loc, i);
+                       scf::YieldOp::create(b, loc);
+                     });
+}
+
+void emitGridBarrier(OpBuilder &b, Location loc, Value workspace, Value tid) {
+  MLIRContext *ctx = b.getContext();
+  auto gpuScope = NVVM::MemScopeKindAttr::get(ctx, NVVM::MemScopeKind::GPU);
+  gpu::BarrierOp::create(b, loc);
+  Value isThread0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                          tid, cIndex(b, loc, 0));
+  auto lead = scf::IfOp::create(b, loc, isThread0, false);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPoint(lead.thenBlock()->getTerminator());
+    // Release this block's writes, arrive, wait for every block, acquire.
+    NVVM::MembarOp::create(b, loc, gpuScope);
+    Value c0 = cIndex(b, loc, 0);
+    memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi,
+                                arith::ConstantIntOp::create(b, loc, 1, 64),
+                                workspace, ValueRange{c0});
+    Value blocks = arith::ConstantIntOp::create(b, loc, kGridScatterBlocks, 64);
+    auto wait = scf::WhileOp::create(
+        b, loc, TypeRange{b.getI64Type()},
+        ValueRange{arith::ConstantIntOp::create(b, loc, 0, 64).getResult()},
+        [&](OpBuilder &b, Location loc, ValueRange args) {
+          Value arrived = memref::AtomicRMWOp::create(
+              b, loc, arith::AtomicRMWKind::ori,
+              arith::ConstantIntOp::create(b, loc, 0, 64), workspace,
+              ValueRange{c0});
+          Value waiting = arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::slt, arrived, blocks);
+          scf::ConditionOp::create(b, loc, waiting, args);
+        },
+        [&](OpBuilder &b, Location loc, ValueRange args) {
+          Value polls = arith::AddIOp::create(
+              b, loc, args[0], arith::ConstantIntOp::create(b, loc, 1, 64));
+          // Not every block is resident (a GPU with too few SMs): trap
+          // rather than hang.
+          Value tooLong = arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::sgt, polls,
+              arith::ConstantIntOp::create(b, loc, kBarrierPolls, 64));
+          auto trap = scf::IfOp::create(b, loc, tooLong, false);
+          {
+            OpBuilder::InsertionGuard g2(b);
+            b.setInsertionPoint(trap.thenBlock()->getTerminator());
+            LLVM::Trap::create(b, loc);
+          }
+          scf::YieldOp::create(b, loc, polls);
+        });
+    (void)wait;
+    NVVM::MembarOp::create(b, loc, gpuScope);
+  }
+  gpu::BarrierOp::create(b, loc);
+}
+
+} // namespace
+
+bool mlir::tessel::canUseGridScatter(func::FuncOp, ScatterOp scatter,
+                                     std::string &why) {
+  return succeeded(plan(scatter, why));
+}
+
+std::string mlir::tessel::describeGridScatter(ScatterOp scatter) {
+  std::string why;
+  FailureOr<GridScatterPlan> p = plan(scatter, why);
+  std::string how = scatter.getUniqueIndices()
+                        ? "plain stores (unique indices)"
+                    : p->atomic ? "atomic " + arith::stringifyAtomicRMWKind(*p->atomic).str()
+                                : "compare-and-swap loop";
+  return "grid scatter: " + std::to_string(kGridScatterBlocks) +
+         " persistent blocks x 256 threads, original written, grid barrier, "
+         "updates grid-stride with " + how;
+}
+
+LogicalResult mlir::tessel::emitGridScatter(func::FuncOp kernel,
+                                            ScatterOp scatter) {
+  std::string why;
+  FailureOr<GridScatterPlan> pr = plan(scatter, why);
+  if (failed(pr))
+    return scatter.emitOpError("grid scatter: ") << why;
+  GridScatterPlan &p = *pr;
+  OpBuilder b(scatter);
+  Location loc = scatter.getLoc();
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  Value first = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, bid, cIndex(b, loc, kThreads)),
+      tid);
+  Value stride = cIndex(b, loc, kGridScatterBlocks * kThreads);
+  auto outType = cast<MemRefType>(p.output.getType());
+
+  // Phase 1: the original into the result.
+  if (p.fillValue || p.copyFrom) {
+    Value out1d = flatten(b, loc, p.output);
+    Value src1d = p.copyFrom ? flatten(b, loc, p.copyFrom) : Value();
+    Value fill = p.fillValue ? arith::ConstantOp::create(b, loc, p.fillValue)
+                                   .getResult()
+                             : Value();
+    gridStride(b, loc, first, stride, outType.getNumElements(),
+               [&](OpBuilder &b, Location loc, Value i) {
+                 Value v = fill ? fill
+                                : memref::LoadOp::create(b, loc, src1d, i)
+                                      .getResult();
+                 memref::StoreOp::create(b, loc, v, out1d, i);
+               });
+  }
+  emitGridBarrier(b, loc, p.workspace, tid);
+
+  // Phase 2: the updates.
+  ArrayRef<int64_t> map = scatter.getDimensionMap();
+  int64_t batchRank = scatter.getBatchRank();
+  auto updType = cast<ShapedType>(scatter.getUpdates().getType());
+  ArrayRef<int64_t> updShape = updType.getShape();
+  SmallVector<int64_t> sliceShape(updShape.begin() + batchRank, updShape.end());
+  int64_t sliceElems = 1, batchElems = 1;
+  for (int64_t s : sliceShape)
+    sliceElems *= s;
+  for (int64_t d = 0; d < batchRank; ++d)
+    batchElems *= updShape[d];
+  auto idxType = cast<MemRefType>(p.indices.getType());
+  bool explicitDepth = idxType.getRank() > batchRank;
+  int64_t depth = map.size();
+  // Indices as [batch, depth] (or [batch]).
+  Value idx2d = p.indices;
+  {
+    SmallVector<ReassociationIndices> groups;
+    ReassociationIndices batchDims;
+    for (int64_t d = 0; d < batchRank; ++d)
+      batchDims.push_back(d);
+    if (batchRank == 0) {
+      // No batch dimension: one update slice.
+      idx2d = memref::ExpandShapeOp::create(
+          b, loc,
+          MemRefType::get(explicitDepth ? ArrayRef<int64_t>{1, depth}
+                                        : ArrayRef<int64_t>{1},
+                          idxType.getElementType()),
+          p.indices,
+          explicitDepth ? ArrayRef<ReassociationIndices>{{0, 1}}
+                        : ArrayRef<ReassociationIndices>{});
+    } else if (batchRank > 1) {
+      groups.push_back(batchDims);
+      if (explicitDepth)
+        groups.push_back({batchRank});
+      idx2d = memref::CollapseShapeOp::create(b, loc, p.indices, groups);
+    }
+  }
+  Value upd1d = p.updates ? flatten(b, loc, p.updates) : Value();
+  Value updConst = p.updateConstant
+                       ? arith::ConstantOp::create(b, loc, p.updateConstant)
+                             .getResult()
+                       : Value();
+  ArrayRef<int64_t> outShape = outType.getShape();
+  Region &combiner = scatter.getRegion();
+  gridStride(b, loc, first, stride, batchElems * sliceElems,
+             [&](OpBuilder &b, Location loc, Value e1) {
+    Value batch = arith::DivUIOp::create(b, loc, e1, cIndex(b, loc, sliceElems));
+    Value slice = arith::RemUIOp::create(b, loc, e1, cIndex(b, loc, sliceElems));
+    SmallVector<Value> sliceIdx = delinearizeRow(b, loc, slice, sliceShape);
+    SmallVector<Value> at(outShape.size());
+    Value inRange = arith::ConstantIntOp::create(b, loc, 1, 1);
+    for (int64_t k = 0; k < depth; ++k) {
+      SmallVector<Value> where{batch};
+      if (explicitDepth)
+        where.push_back(cIndex(b, loc, k));
+      Value raw = memref::LoadOp::create(b, loc, idx2d, where);
+      Value v = raw.getType().isIndex()
+                    ? raw
+                    : arith::IndexCastOp::create(b, loc, b.getIndexType(), raw)
+                          .getResult();
+      Value ge = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, v,
+                                       cIndex(b, loc, 0));
+      Value lt = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, v,
+                                       cIndex(b, loc, outShape[map[k]]));
+      inRange = arith::AndIOp::create(
+          b, loc, inRange, arith::AndIOp::create(b, loc, ge, lt));
+      at[map[k]] = v;
+    }
+    size_t next = 0;
+    for (size_t d = 0; d < outShape.size(); ++d)
+      if (!at[d])
+        at[d] = sliceIdx[next++];
+    auto guard = scf::IfOp::create(b, loc, inRange, false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPoint(guard.thenBlock()->getTerminator());
+    Value update = updConst ? updConst
+                            : memref::LoadOp::create(b, loc, upd1d, e1)
+                                  .getResult();
+    if (scatter.getUniqueIndices()) {
+      Value current = memref::LoadOp::create(b, loc, p.output, at);
+      memref::StoreOp::create(
+          b, loc, emitCombine(b, loc, combiner, update, current), p.output, at);
+    } else if (p.atomic) {
+      memref::AtomicRMWOp::create(b, loc, *p.atomic, update, p.output, at);
+    } else {
+      auto cas = memref::GenericAtomicRMWOp::create(b, loc, p.output, at);
+      OpBuilder::InsertionGuard g2(b);
+      b.setInsertionPointToStart(&cas.getAtomicBody().front());
+      Value combined =
+          emitCombine(b, loc, combiner, update, cas.getCurrentValue());
+      memref::AtomicYieldOp::create(b, loc, combined);
+    }
+  });
+  p.store.erase();
+  setKernelLaunch(kernel, {kGridScatterBlocks, 1, 1}, {kThreads, 1, 1});
+  return success();
+}

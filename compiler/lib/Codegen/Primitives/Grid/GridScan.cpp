@@ -263,9 +263,15 @@ void emitLookback(OpBuilder &b, Location loc, func::FuncOp kernel,
     memref::StoreOp::create(b, loc, id, shared, ValueRange{c0});
   }
   gpu::BarrierOp::create(b, loc);
-  Value tileId = arith::IndexCastOp::create(
-      b, loc, b.getIndexType(),
-      memref::LoadOp::create(b, loc, shared, ValueRange{c0}));
+  // Modulo the tile count: a workspace that was not zeroed (a dispatch
+  // re-run alone, as tessel-bench's per-dispatch timing does) gives wrong
+  // sums but never an access out of bounds.
+  Value tileId = arith::RemUIOp::create(
+      b, loc,
+      arith::IndexCastOp::create(
+          b, loc, b.getIndexType(),
+          memref::LoadOp::create(b, loc, shared, ValueRange{c0})),
+      cIndex(b, loc, tiles));
   Value seed = inclusive ? Value() : seedFor(b, loc, p, rowIndices);
 
   auto emitTile = [&](OpBuilder &b, Location loc, bool full) {

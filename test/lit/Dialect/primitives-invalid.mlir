@@ -158,3 +158,23 @@ func.func @arg_compare_operands(%x: tensor<4x5xf32>, %v: tensor<4xf32>) {
   } -> tensor<4xf32>
   return
 }
+
+// -----
+
+func.func @gather_scalar_indices(%t: tensor<10x4xf32>, %i: tensor<i32>, %o: tensor<4x4xf32>) {
+  // expected-error @+1 {{indices 'tensor<i32>' do not match output 'tensor<4x4xf32>'}}
+  %g = tessel.gather dimension_map = [0] ins(%t, %i : tensor<10x4xf32>, tensor<i32>) outs(%o : tensor<4x4xf32>) -> tensor<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_bad_workspace(%u: tensor<3xf32>, %i: tensor<3xi32>, %w: tensor<2x2xi64>, %o: tensor<9xf32>) {
+  // expected-error @+1 {{workspace (the grid-barrier counter that tessel-add-primitive-workspaces adds) must be a 1-D i64 tensor, got 'tensor<2x2xi64>'}}
+  %s = tessel.scatter dimension_map = [0] unique_indices(false) ins(%u, %i, %w : tensor<3xf32>, tensor<3xi32>, tensor<2x2xi64>) outs(%o : tensor<9xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %c = arith.addf %a, %b : f32
+    tessel.yield %c : f32
+  } -> tensor<9xf32>
+  return
+}

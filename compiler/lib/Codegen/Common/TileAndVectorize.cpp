@@ -212,8 +212,8 @@ void mlir::tessel::cleanupAfterTiling(func::FuncOp kernel) {
 }
 
 
-linalg::LinalgOp mlir::tessel::findTileableRoot(func::FuncOp kernel,
-                                                std::string &why) {
+Operation *mlir::tessel::findStoredRoot(func::FuncOp kernel,
+                                        std::string &why) {
   Operation *root = nullptr;
   bool ok = true;
   kernel.walk([&](bufferization::MaterializeInDestinationOp store) {
@@ -224,8 +224,16 @@ linalg::LinalgOp mlir::tessel::findTileableRoot(func::FuncOp kernel,
   });
   if (!ok || !root) {
     why = "results are not all produced by one op";
-    return {};
+    return nullptr;
   }
+  return root;
+}
+
+linalg::LinalgOp mlir::tessel::findTileableRoot(func::FuncOp kernel,
+                                                std::string &why) {
+  Operation *root = findStoredRoot(kernel, why);
+  if (!root)
+    return {};
   auto linalgRoot = dyn_cast<linalg::LinalgOp>(root);
   if (!linalgRoot || !linalgRoot.hasPureTensorSemantics()) {
     why = ("root '" + root->getName().getStringRef() + "' is not a linalg op")

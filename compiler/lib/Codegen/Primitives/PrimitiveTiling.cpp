@@ -2,9 +2,9 @@
 
 #include "tessel/Codegen/Primitives/PrimitiveTiling.h"
 
+#include "tessel/Codegen/Common/TileAndVectorize.h"
 #include "tessel/Dialect/Tessel/TesselDialect.h"
 
-#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 
 using namespace mlir;
 using namespace mlir::tessel;
@@ -43,15 +43,9 @@ std::string opName(Operation *op) {
 } // namespace
 
 Operation *mlir::tessel::findPrimitiveRoot(func::FuncOp kernel) {
-  Operation *root = nullptr;
-  bool ok = true;
-  kernel.walk([&](bufferization::MaterializeInDestinationOp store) {
-    Operation *def = store.getSource().getDefiningOp();
-    if (!def || (root && root != def))
-      ok = false;
-    root = def;
-  });
-  return ok && root && isPrimitiveOp(root) ? root : nullptr;
+  std::string why;
+  Operation *root = findStoredRoot(kernel, why);
+  return root && isPrimitiveOp(root) ? root : nullptr;
 }
 
 PrimitiveTiles mlir::tessel::getGPUPrimitiveTiles(Operation *op) {

@@ -457,7 +457,8 @@ FailureOr<int64_t> verifyIndexedAccess(Operation *op, ArrayRef<int64_t> map,
   int64_t batch = static_cast<int64_t>(otherShape.size()) - (rank - depth);
   ArrayRef<int64_t> idxShape = shapeOf(indices);
   int64_t idxRank = idxShape.size();
-  bool explicitDepth = idxRank == batch + 1 && idxShape.back() == depth;
+  bool explicitDepth =
+      idxRank > 0 && idxRank == batch + 1 && idxShape.back() == depth;
   bool implicitDepth = depth == 1 && idxRank == batch;
   if (batch < 0 || (!explicitDepth && !implicitDepth))
     return op->emitOpError()

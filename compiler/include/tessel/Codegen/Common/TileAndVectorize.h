@@ -22,6 +22,10 @@ namespace mlir::tessel {
 /// loop ranges; otherwise null with the reason in `why`.
 linalg::LinalgOp findTileableRoot(func::FuncOp kernel, std::string &why);
 
+/// The single op whose results every output binding of `kernel` stores,
+/// whatever it is; otherwise null with the reason in `why`.
+Operation *findStoredRoot(func::FuncOp kernel, std::string &why);
+
 /// Width in bits of the widest element type among `op`'s operands (8 if
 /// none is an integer or float).
 int64_t widestElementBits(Operation *op);

@@ -31,6 +31,10 @@ struct MaybeValue {
 
 //===--- element ----------------------------------------------------------===//
 
+/// Whether `combiner`'s body is scalar arith/math only (what a GPU thread
+/// can clone); if not, `why` says what is in the way.
+bool isScalarCombiner(Region &combiner, std::string &why);
+
 /// combine(lhs, rhs): the body of `combiner` cloned at the insertion point.
 Value emitCombine(OpBuilder &b, Location loc, Region &combiner, Value lhs,
                   Value rhs);

@@ -124,14 +124,9 @@ FailureOr<GridScanPlan> plan(func::FuncOp kernel, ScanOp scan,
       return failure();
     }
   }
-  // The combiner is cloned into the kernel: only scalar arith/math.
-  for (Operation &op : scan.getRegion().front().without_terminator()) {
-    StringRef ns = op.getDialect() ? op.getDialect()->getNamespace() : "";
-    if ((ns != "arith" && ns != "math") || op.getNumRegions() != 0) {
-      why = "the combiner has an op other than scalar arith/math";
-      return failure();
-    }
-  }
+  // The combiner is cloned into the kernel.
+  if (!isScalarCombiner(scan.getRegion(), why))
+    return failure();
   return p;
 }
 
@@ -231,6 +226,110 @@ Value packStatus(OpBuilder &b, Location loc, int64_t flag, Value value) {
   return arith::OrIOp::create(b, loc, high, low);
 }
 
+/// The combine of every tile before `tileId` (> 0), by warp 0 of the
+/// block: each round, lane l reads the status of tile j - l (32 tiles at
+/// once); if some lane holds an inclusive prefix and every lane up to the
+/// first such one is ready, the window's values (earliest tile first)
+/// complete the prefix; if all 32 are aggregates the window moves back 32
+/// tiles; otherwise the warp polls again. Lanes past tile 0 read nothing
+/// and count as inclusive (tile 0 always publishes an inclusive prefix, so
+/// they are never combined). Returns the same value in every lane.
+Value emitWarpLookback(OpBuilder &b, Location loc, Region &combiner,
+                       Value workspace, Value tileId, Value lane, Type e) {
+  Type i32 = b.getI32Type();
+  auto c32 = [&](int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, v, 32).getResult();
+  };
+  auto toI32 = [&](OpBuilder &b, Value flag) {
+    return arith::ExtUIOp::create(b, loc, i32, flag).getResult();
+  };
+  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(e));
+  Value no = arith::ConstantIntOp::create(b, loc, 0, 1);
+  Value start = arith::SubIOp::create(b, loc, tileId, cIndex(b, loc, 1));
+  auto look = scf::WhileOp::create(
+      b, loc, TypeRange{b.getIndexType(), e, b.getI1Type()},
+      ValueRange{start, zero, no},
+      [&](OpBuilder &b, Location loc, ValueRange args) {
+        Value j = args[0];
+        MaybeValue acc{args[1], args[2]};
+        Value valid = cmpI(b, loc, arith::CmpIPredicate::ule, lane, j);
+        Value pos = arith::SelectOp::create(
+            b, loc, valid, arith::SubIOp::create(b, loc, j, lane),
+            cIndex(b, loc, 0));
+        Value word = memref::AtomicRMWOp::create(
+            b, loc, arith::AtomicRMWKind::ori,
+            arith::ConstantIntOp::create(b, loc, 0, 64), workspace,
+            ValueRange{pos});
+        Value flag = arith::SelectOp::create(
+            b, loc, valid,
+            arith::TruncIOp::create(
+                b, loc, i32,
+                arith::ShRUIOp::create(
+                    b, loc, word, arith::ConstantIntOp::create(b, loc, 32, 64))),
+            c32(kInclusive));
+        Value bits = arith::TruncIOp::create(b, loc, i32, word);
+        Value value = e == i32 ? bits
+                               : arith::BitcastOp::create(b, loc, e, bits)
+                                     .getResult();
+        Value laneI32 = arith::IndexCastOp::create(b, loc, i32, lane);
+        // k: the first lane with an inclusive prefix (32: none).
+        Value isIncl = cmpI(b, loc, arith::CmpIPredicate::eq, flag, c32(kInclusive));
+        Value k = gpu::SubgroupReduceOp::create(
+            b, loc, arith::SelectOp::create(b, loc, isIncl, laneI32, c32(32)),
+            gpu::AllReduceOperation::MINUI, /*uniform=*/true);
+        Value upToK = cmpI(b, loc, arith::CmpIPredicate::ule, laneI32, k);
+        Value blocking = arith::AndIOp::create(
+            b, loc, upToK, cmpI(b, loc, arith::CmpIPredicate::eq, flag, c32(0)));
+        Value anyBlocking = gpu::SubgroupReduceOp::create(
+            b, loc, toI32(b, blocking), gpu::AllReduceOperation::MAXUI,
+            /*uniform=*/true);
+        Value ready = cmpI(b, loc, arith::CmpIPredicate::eq, anyBlocking, c32(0));
+        // The window's total, later lanes (earlier tiles) first.
+        MaybeValue x{value, upToK};
+        for (int32_t off = 1; off < 32; off *= 2) {
+          auto yv = gpu::ShuffleOp::create(b, loc, x.value, off, 32,
+                                           gpu::ShuffleMode::DOWN);
+          auto yp = gpu::ShuffleOp::create(b, loc, toI32(b, x.present), off, 32,
+                                           gpu::ShuffleMode::DOWN);
+          Value has = arith::AndIOp::create(
+              b, loc,
+              cmpI(b, loc, arith::CmpIPredicate::ult,
+                   arith::AddIOp::create(b, loc, lane, cIndex(b, loc, off)),
+                   cIndex(b, loc, 32)),
+              cmpI(b, loc, arith::CmpIPredicate::ne, yp.getShuffleResult(),
+                   c32(0)));
+          x = emitCombineMaybe(b, loc, combiner, {yv.getShuffleResult(), has}, x);
+        }
+        auto tv = gpu::ShuffleOp::create(b, loc, x.value, 0, 32,
+                                         gpu::ShuffleMode::IDX);
+        auto tp = gpu::ShuffleOp::create(b, loc, toI32(b, x.present), 0, 32,
+                                         gpu::ShuffleMode::IDX);
+        MaybeValue total{tv.getShuffleResult(),
+                         cmpI(b, loc, arith::CmpIPredicate::ne,
+                              tp.getShuffleResult(), c32(0))};
+        MaybeValue next = emitCombineMaybe(b, loc, combiner, total, acc);
+        Value found = cmpI(b, loc, arith::CmpIPredicate::ult, k, c32(32));
+        Value done = arith::AndIOp::create(b, loc, ready, found);
+        Value advance = arith::AndIOp::create(
+            b, loc, ready,
+            arith::XOrIOp::create(b, loc, found,
+                                  arith::ConstantIntOp::create(b, loc, 1, 1)));
+        Value accV = arith::SelectOp::create(b, loc, ready, next.value, acc.value);
+        Value accP =
+            arith::SelectOp::create(b, loc, ready, next.present, acc.present);
+        Value nextJ = arith::SelectOp::create(
+            b, loc, advance, arith::SubIOp::create(b, loc, j, cIndex(b, loc, 32)),
+            j);
+        Value more = arith::XOrIOp::create(
+            b, loc, done, arith::ConstantIntOp::create(b, loc, 1, 1));
+        scf::ConditionOp::create(b, loc, more, ValueRange{nextJ, accV, accP});
+      },
+      [&](OpBuilder &b, Location loc, ValueRange args) {
+        scf::YieldOp::create(b, loc, args);
+      });
+  return look.getResult(1); // present: tile 0 is inclusive
+}
+
 /// Decoupled look-back: one block per tile of a single row.
 void emitLookback(OpBuilder &b, Location loc, func::FuncOp kernel,
                   const GridScanPlan &p) {
@@ -280,86 +379,42 @@ void emitLookback(OpBuilder &b, Location loc, func::FuncOp kernel,
                   kThreads, full};
     ScannedTile scanned = emitScanTile(b, loc, combiner, tile, tid, warpTotals);
     Value aggregate = scanned.block.total;
-    // Thread 0 publishes, looks back and publishes again.
-    auto lead = scf::IfOp::create(b, loc, isThread0, false);
+    // Warp 0 looks back (lane 0 publishes); the prefix goes to shared memory.
+    Value isWarp0 = cmpI(b, loc, arith::CmpIPredicate::ult, tid, cIndex(b, loc, 32));
+    auto lead = scf::IfOp::create(b, loc, isWarp0, false);
     {
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPoint(lead.thenBlock()->getTerminator());
+      auto publish = [&](OpBuilder &b, Location loc, int64_t flag, Value v) {
+        auto only = scf::IfOp::create(b, loc, isThread0, false);
+        OpBuilder::InsertionGuard g2(b);
+        b.setInsertionPoint(only.thenBlock()->getTerminator());
+        memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::assign,
+                                    packStatus(b, loc, flag, v), p.workspace,
+                                    ValueRange{tileId});
+      };
       Value isFirst = cmpI(b, loc, arith::CmpIPredicate::eq, tileId, c0);
       auto branch = scf::IfOp::create(b, loc, TypeRange{e}, isFirst, true);
       {
         b.setInsertionPoint(branch.thenBlock(), branch.thenBlock()->end());
         Value incl = inclusive ? aggregate
                                : emitCombine(b, loc, combiner, seed, aggregate);
-        memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::assign,
-                                    packStatus(b, loc, kInclusive, incl),
-                                    p.workspace, ValueRange{tileId});
+        publish(b, loc, kInclusive, incl);
         Value prefix = inclusive ? aggregate : seed; // unused when inclusive
         scf::YieldOp::create(b, loc, prefix);
       }
       {
         b.setInsertionPoint(branch.elseBlock(), branch.elseBlock()->end());
-        memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::assign,
-                                    packStatus(b, loc, kAggregate, aggregate),
-                                    p.workspace, ValueRange{tileId});
-        Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(e));
-        Value no = arith::ConstantIntOp::create(b, loc, 0, 1);
-        Value start = arith::SubIOp::create(b, loc, tileId, cIndex(b, loc, 1));
-        auto look = scf::WhileOp::create(
-            b, loc, TypeRange{b.getIndexType(), e, b.getI1Type()},
-            ValueRange{start, zero, no},
-            [&](OpBuilder &b, Location loc, ValueRange args) {
-              Value j = args[0];
-              MaybeValue acc{args[1], args[2]};
-              Value word = memref::AtomicRMWOp::create(
-                  b, loc, arith::AtomicRMWKind::ori,
-                  arith::ConstantIntOp::create(b, loc, 0, 64), p.workspace,
-                  ValueRange{j});
-              Value flag = arith::TruncIOp::create(
-                  b, loc, i32,
-                  arith::ShRUIOp::create(
-                      b, loc, word, arith::ConstantIntOp::create(b, loc, 32, 64)));
-              Value bits = arith::TruncIOp::create(b, loc, i32, word);
-              Value value = e == i32 ? bits
-                                     : arith::BitcastOp::create(b, loc, e, bits)
-                                           .getResult();
-              Value ready = arith::CmpIOp::create(
-                  b, loc, arith::CmpIPredicate::ne, flag,
-                  arith::ConstantIntOp::create(b, loc, 0, 32));
-              MaybeValue combined = emitCombineMaybe(
-                  b, loc, combiner,
-                  {value, arith::ConstantIntOp::create(b, loc, 1, 1)}, acc);
-              Value accV =
-                  arith::SelectOp::create(b, loc, ready, combined.value, acc.value);
-              Value accP = arith::SelectOp::create(b, loc, ready, combined.present,
-                                                   acc.present);
-              Value isInclusive = arith::CmpIOp::create(
-                  b, loc, arith::CmpIPredicate::eq, flag,
-                  arith::ConstantIntOp::create(b, loc, kInclusive, 32));
-              Value stepBack = arith::AndIOp::create(
-                  b, loc, ready,
-                  arith::XOrIOp::create(
-                      b, loc, isInclusive,
-                      arith::ConstantIntOp::create(b, loc, 1, 1)));
-              Value nextJ = arith::SelectOp::create(
-                  b, loc, stepBack,
-                  arith::SubIOp::create(b, loc, j, cIndex(b, loc, 1)), j);
-              Value more = arith::XOrIOp::create(
-                  b, loc, isInclusive, arith::ConstantIntOp::create(b, loc, 1, 1));
-              scf::ConditionOp::create(b, loc, more,
-                                       ValueRange{nextJ, accV, accP});
-            },
-            [&](OpBuilder &b, Location loc, ValueRange args) {
-              scf::YieldOp::create(b, loc, args);
-            });
-        Value prefix = look.getResult(1); // present: tile 0 is inclusive
+        publish(b, loc, kAggregate, aggregate);
+        Value prefix = emitWarpLookback(b, loc, combiner, p.workspace, tileId,
+                                        tid, e);
         Value incl = emitCombine(b, loc, combiner, prefix, aggregate);
-        memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::assign,
-                                    packStatus(b, loc, kInclusive, incl),
-                                    p.workspace, ValueRange{tileId});
+        publish(b, loc, kInclusive, incl);
         scf::YieldOp::create(b, loc, prefix);
       }
       b.setInsertionPoint(lead.thenBlock()->getTerminator());
+      auto store = scf::IfOp::create(b, loc, isThread0, false);
+      b.setInsertionPoint(store.thenBlock()->getTerminator());
       Value prefix = branch.getResult(0);
       Value bits = e == i32 ? prefix
                             : arith::BitcastOp::create(b, loc, i32, prefix)

@@ -25,6 +25,8 @@ using namespace mlir::tessel;
 namespace {
 
 constexpr int64_t kThreads = 256;
+/// Updates per thread and loop step in flight together.
+constexpr int64_t kUnroll = 4;
 /// Polls of the barrier counter before giving up (seconds of waiting).
 constexpr int64_t kBarrierPolls = int64_t(1) << 28;
 
@@ -130,13 +132,9 @@ FailureOr<GridScatterPlan> plan(ScatterOp scatter, std::string &why) {
     why = "element type is not 32 or 64 bits wide (no atomics)";
     return failure();
   }
-  for (Operation &op : scatter.getRegion().front().without_terminator()) {
-    StringRef ns = op.getDialect() ? op.getDialect()->getNamespace() : "";
-    if ((ns != "arith" && ns != "math") || op.getNumRegions() != 0) {
-      why = "the combiner has an op other than scalar arith/math";
-      return failure();
-    }
-  }
+  // The combiner is cloned into the kernel.
+  if (!isScalarCombiner(scatter.getRegion(), why))
+    return failure();
   p.atomic = atomicKind(scatter);
   return p;
 }
@@ -261,12 +259,31 @@ LogicalResult mlir::tessel::emitGridScatter(func::FuncOp kernel,
     Value fill = p.fillValue ? arith::ConstantOp::create(b, loc, p.fillValue)
                                    .getResult()
                              : Value();
-    gridStride(b, loc, first, stride, outType.getNumElements(),
+    // kUnroll elements per thread and step, loads before stores.
+    int64_t count = outType.getNumElements();
+    int64_t step = kGridScatterBlocks * kThreads * kUnroll;
+    int64_t mainEnd = count / step * step;
+    auto load = [&](OpBuilder &b, Location loc, Value i) {
+      return fill ? fill : memref::LoadOp::create(b, loc, src1d, i).getResult();
+    };
+    if (mainEnd > 0)
+      scf::ForOp::create(
+          b, loc, first, cIndex(b, loc, mainEnd), cIndex(b, loc, step),
+          ValueRange{}, [&](OpBuilder &b, Location loc, Value i, ValueRange) {
+            SmallVector<Value> at, values;
+            for (int64_t k = 0; k < kUnroll; ++k) {
+              at.push_back(arith::AddIOp::create(
+                  b, loc, i, cIndex(b, loc, k * kGridScatterBlocks * kThreads)));
+              values.push_back(load(b, loc, at.back()));
+            }
+            for (int64_t k = 0; k < kUnroll; ++k)
+              memref::StoreOp::create(b, loc, values[k], out1d, at[k]);
+            scf::YieldOp::create(b, loc);
+          });
+    Value rest = arith::AddIOp::create(b, loc, first, cIndex(b, loc, mainEnd));
+    gridStride(b, loc, rest, stride, count,
                [&](OpBuilder &b, Location loc, Value i) {
-                 Value v = fill ? fill
-                                : memref::LoadOp::create(b, loc, src1d, i)
-                                      .getResult();
-                 memref::StoreOp::create(b, loc, v, out1d, i);
+                 memref::StoreOp::create(b, loc, load(b, loc, i), out1d, i);
                });
   }
   emitGridBarrier(b, loc, p.workspace, tid);
@@ -316,13 +333,19 @@ LogicalResult mlir::tessel::emitGridScatter(func::FuncOp kernel,
                        : Value();
   ArrayRef<int64_t> outShape = outType.getShape();
   Region &combiner = scatter.getRegion();
-  gridStride(b, loc, first, stride, batchElems * sliceElems,
-             [&](OpBuilder &b, Location loc, Value e1) {
+  // One update: where it goes, whether that is in range, its value. The
+  // update value is loaded unconditionally (it is in bounds either way).
+  struct Update {
+    SmallVector<Value> at;
+    Value inRange, value;
+  };
+  auto prepare = [&](OpBuilder &b, Location loc, Value e1) {
+    Update u;
     Value batch = arith::DivUIOp::create(b, loc, e1, cIndex(b, loc, sliceElems));
     Value slice = arith::RemUIOp::create(b, loc, e1, cIndex(b, loc, sliceElems));
     SmallVector<Value> sliceIdx = delinearizeRow(b, loc, slice, sliceShape);
-    SmallVector<Value> at(outShape.size());
-    Value inRange = arith::ConstantIntOp::create(b, loc, 1, 1);
+    u.at.assign(outShape.size(), Value());
+    u.inRange = arith::ConstantIntOp::create(b, loc, 1, 1);
     for (int64_t k = 0; k < depth; ++k) {
       SmallVector<Value> where{batch};
       if (explicitDepth)
@@ -336,35 +359,64 @@ LogicalResult mlir::tessel::emitGridScatter(func::FuncOp kernel,
                                        cIndex(b, loc, 0));
       Value lt = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, v,
                                        cIndex(b, loc, outShape[map[k]]));
-      inRange = arith::AndIOp::create(
-          b, loc, inRange, arith::AndIOp::create(b, loc, ge, lt));
-      at[map[k]] = v;
+      u.inRange = arith::AndIOp::create(
+          b, loc, u.inRange, arith::AndIOp::create(b, loc, ge, lt));
+      u.at[map[k]] = v;
     }
     size_t next = 0;
     for (size_t d = 0; d < outShape.size(); ++d)
-      if (!at[d])
-        at[d] = sliceIdx[next++];
-    auto guard = scf::IfOp::create(b, loc, inRange, false);
+      if (!u.at[d])
+        u.at[d] = sliceIdx[next++];
+    u.value = updConst ? updConst
+                       : memref::LoadOp::create(b, loc, upd1d, e1).getResult();
+    return u;
+  };
+  auto apply = [&](OpBuilder &b, Location loc, const Update &u) {
+    auto guard = scf::IfOp::create(b, loc, u.inRange, false);
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPoint(guard.thenBlock()->getTerminator());
-    Value update = updConst ? updConst
-                            : memref::LoadOp::create(b, loc, upd1d, e1)
-                                  .getResult();
     if (scatter.getUniqueIndices()) {
-      Value current = memref::LoadOp::create(b, loc, p.output, at);
+      Value current = memref::LoadOp::create(b, loc, p.output, u.at);
       memref::StoreOp::create(
-          b, loc, emitCombine(b, loc, combiner, update, current), p.output, at);
+          b, loc, emitCombine(b, loc, combiner, u.value, current), p.output,
+          u.at);
     } else if (p.atomic) {
-      memref::AtomicRMWOp::create(b, loc, *p.atomic, update, p.output, at);
+      memref::AtomicRMWOp::create(b, loc, *p.atomic, u.value, p.output, u.at);
     } else {
-      auto cas = memref::GenericAtomicRMWOp::create(b, loc, p.output, at);
+      auto cas = memref::GenericAtomicRMWOp::create(b, loc, p.output, u.at);
       OpBuilder::InsertionGuard g2(b);
       b.setInsertionPointToStart(&cas.getAtomicBody().front());
       Value combined =
-          emitCombine(b, loc, combiner, update, cas.getCurrentValue());
+          emitCombine(b, loc, combiner, u.value, cas.getCurrentValue());
       memref::AtomicYieldOp::create(b, loc, combined);
     }
-  });
+  };
+  // kUnroll updates per thread and step: their loads first, then their
+  // combines, so that kUnroll index loads (and atomics) are in flight at
+  // once; then the remainder one at a time.
+  int64_t count = batchElems * sliceElems;
+  int64_t step = kGridScatterBlocks * kThreads * kUnroll;
+  int64_t mainEnd = count / step * step;
+  if (mainEnd > 0)
+    scf::ForOp::create(
+        b, loc, first, cIndex(b, loc, mainEnd), cIndex(b, loc, step),
+        ValueRange{}, [&](OpBuilder &b, Location loc, Value i, ValueRange) {
+          SmallVector<Update> batch;
+          for (int64_t k = 0; k < kUnroll; ++k)
+            batch.push_back(prepare(
+                b, loc,
+                arith::AddIOp::create(
+                    b, loc, i,
+                    cIndex(b, loc, k * kGridScatterBlocks * kThreads))));
+          for (const Update &u : batch)
+            apply(b, loc, u);
+          scf::YieldOp::create(b, loc);
+        });
+  Value rest = arith::AddIOp::create(b, loc, first, cIndex(b, loc, mainEnd));
+  gridStride(b, loc, rest, stride, count,
+             [&](OpBuilder &b, Location loc, Value e1) {
+               apply(b, loc, prepare(b, loc, e1));
+             });
   p.store.erase();
   setKernelLaunch(kernel, {kGridScatterBlocks, 1, 1}, {kThreads, 1, 1});
   return success();

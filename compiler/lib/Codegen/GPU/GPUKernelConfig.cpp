@@ -44,6 +44,7 @@
 #include "tessel/Codegen/GPU/GPUTensorCoreMatmul.h"
 #include "tessel/Codegen/GPU/GPUWarpReduction.h"
 #include "tessel/Codegen/GPU/GPUWgmmaMatmul.h"
+#include "tessel/Codegen/Primitives/GridGather.h"
 #include "tessel/Codegen/Primitives/GridScan.h"
 #include "tessel/Codegen/Primitives/GridScatter.h"
 #include "tessel/Codegen/Primitives/PrimitiveTiling.h"
@@ -101,27 +102,35 @@ GPUKernelConfig mlir::tessel::getGPUKernelConfig(
   }
   if (Operation *primitive = findPrimitiveRoot(kernel)) {
     config.primitive = primitive;
-    std::string noGridScan;
+    std::string whyNotGrid;
     if (auto scan = dyn_cast<ScanOp>(primitive)) {
-      if (canUseGridScan(kernel, scan, noGridScan)) {
+      if (canUseGridScan(kernel, scan, whyNotGrid)) {
         config.gridScan = true;
         config.strategy = describeGridScan(scan);
         return config;
       }
-      noGridScan = "; no grid scan: " + noGridScan;
+      whyNotGrid = "; no grid scan: " + whyNotGrid;
     }
     if (auto scatter = dyn_cast<ScatterOp>(primitive)) {
-      if (canUseGridScatter(kernel, scatter, noGridScan)) {
+      if (canUseGridScatter(kernel, scatter, whyNotGrid)) {
         config.gridScatter = true;
         config.strategy = describeGridScatter(scatter);
         return config;
       }
-      noGridScan = "; no grid scatter: " + noGridScan;
+      whyNotGrid = "; no grid scatter: " + whyNotGrid;
+    }
+    if (auto gather = dyn_cast<GatherOp>(primitive)) {
+      if (canUseGridGather(kernel, gather, whyNotGrid)) {
+        config.gridGather = true;
+        config.strategy = describeGridGather(gather);
+        return config;
+      }
+      whyNotGrid = "; no grid gather: " + whyNotGrid;
     }
     PrimitiveTiles tiles = getGPUPrimitiveTiles(primitive);
     config.blockTiles = tiles.outer;
     config.threadTiles = tiles.inner;
-    config.strategy = tiles.strategy + noGridScan;
+    config.strategy = tiles.strategy + whyNotGrid;
     return config;
   }
   linalg::LinalgOp root = findTileableRoot(kernel, config.serialReason);

@@ -15,6 +15,7 @@
 #include "tessel/Codegen/GPU/GPUTensorCoreMatmul.h"
 #include "tessel/Codegen/GPU/GPUWgmmaMatmul.h"
 #include "tessel/Codegen/GPU/GPUWarpReduction.h"
+#include "tessel/Codegen/Primitives/GridGather.h"
 #include "tessel/Codegen/Primitives/GridScan.h"
 #include "tessel/Codegen/Primitives/GridScatter.h"
 
@@ -72,6 +73,9 @@ LogicalResult tileAndVectorizeGPUKernel(func::FuncOp kernel,
   } else if (config.gridScan) {
     if (failed(emitGridScan(kernel, cast<ScanOp>(config.primitive))))
       return kernel.emitError("grid scan failed");
+  } else if (config.gridGather) {
+    if (failed(emitGridGather(kernel, cast<GatherOp>(config.primitive))))
+      return kernel.emitError("grid gather failed");
   } else if (config.gridScatter) {
     if (failed(emitGridScatter(kernel, cast<ScatterOp>(config.primitive))))
       return kernel.emitError("grid scatter failed");

@@ -24,6 +24,8 @@ struct GPUKernelConfig {
   bool gridScan = false;
   /// Run `primitive`, a tessel.scatter, as a grid scatter (GridScatter.h).
   bool gridScatter = false;
+  /// Run `primitive`, a tessel.gather, as a grid gather (GridGather.h).
+  bool gridGather = false;
   std::string serialReason;
   /// Reduce `root` with one warp per output element (GPUWarpReduction.h)
   /// instead of tiling it.

@@ -1,0 +1,104 @@
+// RUN: tessel-opt %s --tessel-add-primitive-workspaces --tessel-form-dispatches --tessel-materialize-kernel-abi=abi=pointers --canonicalize --tessel-gpu-tile-and-vectorize=print-strategy --split-input-file 2>/dev/null | FileCheck %s
+// RUN: tessel-opt %s --tessel-add-primitive-workspaces --tessel-form-dispatches --tessel-materialize-kernel-abi=abi=pointers --canonicalize --tessel-gpu-tile-and-vectorize=print-strategy --split-input-file 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
+
+// The grid level on the GPU, by strategy (the element loops are
+// lower-primitives-to-loops.mlir; the levels are described in
+// docs/design/primitives.md).
+
+// A long single row: decoupled look-back. Warp 0 reads 32 predecessors
+// at a time (atomic reads, subgroup min/max, down-shuffles); tiles are
+// scanned with up-shuffles and shared memory, 128-bit loads and stores.
+// REMARK: remark: kernel long_dispatch_1: grid scan: decoupled look-back
+// CHECK: func.func private @long_dispatch_1({{.*}}tessel.workgroup_count = array<i64: 25, 1, 1>, tessel.workgroup_size = array<i64: 256, 1, 1>
+// CHECK: memref.atomic_rmw addi
+// CHECK: vector.load {{.+}} {alignment = 16 : i64} : memref<100000xf32>, vector<4xf32>
+// CHECK: gpu.shuffle  up
+// CHECK: gpu.barrier
+// CHECK: memref.atomic_rmw assign
+// CHECK: scf.while
+// CHECK:   memref.atomic_rmw ori
+// CHECK:   gpu.subgroup_reduce minui
+// CHECK:   gpu.subgroup_reduce maxui
+// CHECK:   gpu.shuffle  down
+// CHECK: vector.store {{.+}} {alignment = 16 : i64} : memref<100000xf32>, vector<4xf32>
+func.func @long(%x: tensor<100000xf32>) -> tensor<100000xf32> {
+  %o = tensor.empty() : tensor<100000xf32>
+  %a = tensor.empty() : tensor<f32>
+  %r:2 = tessel.scan dimension(0) inclusive(true) ins(%x : tensor<100000xf32>) outs(%o, %a : tensor<100000xf32>, tensor<f32>) {
+  ^bb0(%l: f32, %v: f32):
+    %s = arith.addf %l, %v : f32
+    tessel.yield %s : f32
+  } -> tensor<100000xf32>, tensor<f32>
+  return %r#0 : tensor<100000xf32>
+}
+
+// -----
+
+// Rows: a block per row carrying the running value across tiles; a scan
+// along an outer dimension stays a thread per column (the reason printed).
+// REMARK: remark: kernel rows_dispatch_0: grid scan: a block per row
+// REMARK: remark: kernel rows_dispatch_1: element loops (tessel.scan: a thread per point of the parallel loops, 9 steps each); no grid scan: scans a dimension that is not the innermost
+func.func @rows(%x: tensor<9x5000xi32>) -> (tensor<9x5000xi32>, tensor<9x5000xi32>) {
+  %o = tensor.empty() : tensor<9x5000xi32>
+  %a = tensor.empty() : tensor<9xi32>
+  %r:2 = tessel.scan dimension(1) inclusive(true) ins(%x : tensor<9x5000xi32>) outs(%o, %a : tensor<9x5000xi32>, tensor<9xi32>) {
+  ^bb0(%l: i32, %v: i32):
+    %s = arith.addi %l, %v : i32
+    tessel.yield %s : i32
+  } -> tensor<9x5000xi32>, tensor<9xi32>
+  %a2 = tensor.empty() : tensor<5000xi32>
+  %q:2 = tessel.scan dimension(0) inclusive(true) ins(%x : tensor<9x5000xi32>) outs(%o, %a2 : tensor<9x5000xi32>, tensor<5000xi32>) {
+  ^bb0(%l: i32, %v: i32):
+    %s = arith.addi %l, %v : i32
+    tessel.yield %s : i32
+  } -> tensor<9x5000xi32>, tensor<5000xi32>
+  return %r#0, %q#0 : tensor<9x5000xi32>, tensor<9x5000xi32>
+}
+
+// -----
+
+// Scatter-add: persistent grid, original copied, grid barrier (membar,
+// counter, trap after too many polls), hardware atomic add.
+// REMARK: remark: kernel add_dispatch_1: grid scatter: 132 persistent blocks x 256 threads, original written, grid barrier, updates grid-stride with atomic addf
+// CHECK: func.func private @add_dispatch_1({{.*}}tessel.workgroup_count = array<i64: 132, 1, 1>
+// CHECK: nvvm.memory.barrier <gpu>
+// CHECK: memref.atomic_rmw addi
+// CHECK: scf.while
+// CHECK: llvm.intr.trap
+// CHECK: memref.atomic_rmw addf
+func.func @add(%dst: tensor<1000xf32>, %idx: tensor<5000xi32>, %src: tensor<5000xf32>) -> tensor<1000xf32> {
+  %s = tessel.scatter dimension_map = [0] unique_indices(false) ins(%src, %idx : tensor<5000xf32>, tensor<5000xi32>) outs(%dst : tensor<1000xf32>) {
+  ^bb0(%u: f32, %cur: f32):
+    %a = arith.addf %u, %cur : f32
+    tessel.yield %a : f32
+  } -> tensor<1000xf32>
+  return %s : tensor<1000xf32>
+}
+
+// -----
+
+// A combiner with no hardware atomic: a compare-and-swap loop.
+// REMARK: remark: kernel mul_dispatch_1: grid scatter: {{.+}} compare-and-swap loop
+// CHECK: memref.generic_atomic_rmw
+func.func @mul(%dst: tensor<100xf32>, %idx: tensor<300xi32>, %src: tensor<300xf32>) -> tensor<100xf32> {
+  %s = tessel.scatter dimension_map = [0] unique_indices(false) ins(%src, %idx : tensor<300xf32>, tensor<300xi32>) outs(%dst : tensor<100xf32>) {
+  ^bb0(%u: f32, %cur: f32):
+    %a = arith.mulf %u, %cur : f32
+    tessel.yield %a : f32
+  } -> tensor<100xf32>
+  return %s : tensor<100xf32>
+}
+
+// -----
+
+// Embedding rows: 128-bit copies of each selected row, indices clamped.
+// REMARK: remark: kernel rows_dispatch_0: grid gather: slices copied grid-stride, 8 elements per thread access (128-bit)
+// CHECK: arith.maxsi
+// CHECK: arith.minsi
+// CHECK: vector.load {{.+}} : memref<1000x64xf16>, vector<8xf16>
+// CHECK: vector.store {{.+}} : memref<77x64xf16>, vector<8xf16>
+func.func @rows(%t: tensor<1000x64xf16>, %ids: tensor<77xi32>) -> tensor<77x64xf16> {
+  %e = tensor.empty() : tensor<77x64xf16>
+  %g = tessel.gather dimension_map = [0] ins(%t, %ids : tensor<1000x64xf16>, tensor<77xi32>) outs(%e : tensor<77x64xf16>) -> tensor<77x64xf16>
+  return %g : tensor<77x64xf16>
+}

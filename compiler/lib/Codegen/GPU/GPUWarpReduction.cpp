@@ -64,6 +64,14 @@ Value mlir::tessel::bindingMemRef(Value tensor) {
   return toTensor ? toTensor.getBuffer() : Value();
 }
 
+bufferization::MaterializeInDestinationOp
+mlir::tessel::bindingStore(Value result) {
+  if (!result.hasOneUse())
+    return {};
+  return dyn_cast<bufferization::MaterializeInDestinationOp>(
+      *result.getUsers().begin());
+}
+
 WarpPerRow mlir::tessel::beginWarpPerRow(OpBuilder &b, Location loc,
                                          ArrayRef<int64_t> rowShape) {
   auto cIndex = [&](int64_t v) {
@@ -239,12 +247,7 @@ FailureOr<WarpReductionPlan> planWarpReduction(func::FuncOp kernel,
     return failure();
 
   // Result: stored once into a binding.
-  for (Operation *user : root.getResult(0).getUsers()) {
-    auto store = dyn_cast<bufferization::MaterializeInDestinationOp>(user);
-    if (!store || plan.store || !root.getResult(0).hasOneUse())
-      return failure();
-    plan.store = store;
-  }
+  plan.store = bindingStore(root.getResult(0));
   if (!plan.store)
     return failure();
   plan.outputMemRef = plan.store.getDest();

@@ -40,6 +40,18 @@ std::string opName(Operation *op) {
   return op->getName().getStringRef().str();
 }
 
+/// Tiles of 0 (nothing split); with the strategy "`worker`: ... has no
+/// parallel loop" when nothing can be split (else an empty strategy).
+PrimitiveTiles untiled(Operation *op, const Domain &d, StringRef worker) {
+  PrimitiveTiles tiles;
+  tiles.outer.assign(d.ranges.size(), 0);
+  tiles.inner.assign(d.ranges.size(), 0);
+  if (d.parallel.empty() ||
+      llvm::any_of(d.ranges, [](int64_t r) { return r == 0; }))
+    tiles.strategy = (worker + opName(op) + " has no parallel loop").str();
+  return tiles;
+}
+
 } // namespace
 
 Operation *mlir::tessel::findPrimitiveRoot(func::FuncOp kernel) {
@@ -50,14 +62,9 @@ Operation *mlir::tessel::findPrimitiveRoot(func::FuncOp kernel) {
 
 PrimitiveTiles mlir::tessel::getGPUPrimitiveTiles(Operation *op) {
   Domain d = domainOf(op);
-  PrimitiveTiles tiles;
-  tiles.outer.assign(d.ranges.size(), 0);
-  tiles.inner.assign(d.ranges.size(), 0);
-  if (d.parallel.empty() ||
-      llvm::any_of(d.ranges, [](int64_t r) { return r == 0; })) {
-    tiles.strategy = "one thread: " + opName(op) + " has no parallel loop";
+  PrimitiveTiles tiles = untiled(op, d, "one thread: ");
+  if (!tiles.strategy.empty())
     return tiles;
-  }
   // The innermost parallel loop across the threads of a block; up to two
   // loops further out across blocks, one point each; the rest whole.
   unsigned x = d.parallel.back();
@@ -76,14 +83,9 @@ PrimitiveTiles mlir::tessel::getGPUPrimitiveTiles(Operation *op) {
 
 PrimitiveTiles mlir::tessel::getCPUPrimitiveTiles(Operation *op) {
   Domain d = domainOf(op);
-  PrimitiveTiles tiles;
-  tiles.outer.assign(d.ranges.size(), 0);
-  tiles.inner.assign(d.ranges.size(), 0);
-  if (d.parallel.empty() ||
-      llvm::any_of(d.ranges, [](int64_t r) { return r == 0; })) {
-    tiles.strategy = "one workgroup: " + opName(op) + " has no parallel loop";
+  PrimitiveTiles tiles = untiled(op, d, "one workgroup: ");
+  if (!tiles.strategy.empty())
     return tiles;
-  }
   // Shrink the outermost parallel loops first until a workgroup has about
   // kCPUWorkgroupBudget element steps; at most three loops are split.
   SmallVector<int64_t> t(d.ranges);

@@ -3,6 +3,7 @@
 #ifndef TESSEL_CODEGEN_GPU_GPUWARPREDUCTION_H
 #define TESSEL_CODEGEN_GPU_GPUWARPREDUCTION_H
 
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -30,6 +31,10 @@ std::optional<gpu::AllReduceOperation> gpuReductionKind(Operation *combiner);
 
 /// The memref a kernel's tensor operand was read from (a binding), if any.
 Value bindingMemRef(Value tensor);
+
+/// The store of `result` into a result binding when that store is its only
+/// use; null otherwise.
+bufferization::MaterializeInDestinationOp bindingStore(Value result);
 
 /// Starts the body of a kernel run as one warp per row, 8 warps per block
 /// (threads 32 x 8): computes this warp's row (block * 8 + warp) as indices

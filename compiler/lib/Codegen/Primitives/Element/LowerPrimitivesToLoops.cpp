@@ -222,6 +222,41 @@ void lowerScatter(OpBuilder &b, ScatterOp op) {
 // sort, topk, arg_compare
 //===----------------------------------------------------------------------===//
 
+/// while (p > 0 && goesBefore(p, p - 1)) { move(p, p - 1); --p; }, from
+/// `start`; returns the final p. The insertion step of sort and topk.
+Value emitInsertionWalk(
+    OpBuilder &b, Location loc, Value start,
+    function_ref<Value(OpBuilder &, Location, Value, Value)> goesBefore,
+    function_ref<void(OpBuilder &, Location, Value, Value)> move) {
+  Value c0 = indexConst(b, loc, 0), c1 = indexConst(b, loc, 1);
+  auto loop = scf::WhileOp::create(
+      b, loc, TypeRange{b.getIndexType()}, ValueRange{start},
+      [&](OpBuilder &b, Location loc, ValueRange args) {
+        Value p = args[0];
+        Value positive =
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, p, c0);
+        auto check = scf::IfOp::create(
+            b, loc, positive,
+            [&](OpBuilder &b, Location loc) {
+              Value pm1 = arith::SubIOp::create(b, loc, p, c1);
+              scf::YieldOp::create(b, loc, goesBefore(b, loc, p, pm1));
+            },
+            [&](OpBuilder &b, Location loc) {
+              scf::YieldOp::create(
+                  b, loc,
+                  ValueRange{
+                      arith::ConstantIntOp::create(b, loc, 0, 1).getResult()});
+            });
+        scf::ConditionOp::create(b, loc, check.getResult(0), p);
+      },
+      [&](OpBuilder &b, Location loc, ValueRange args) {
+        Value pm1 = arith::SubIOp::create(b, loc, args[0], c1);
+        move(b, loc, args[0], pm1);
+        scf::YieldOp::create(b, loc, pm1);
+      });
+  return loop.getResult(0);
+}
+
 /// Stable insertion sort of each line along `dimension` (the reference:
 /// long sorts are split into merge passes before codegen).
 void lowerSort(OpBuilder &b, SortOp op) {
@@ -233,42 +268,24 @@ void lowerSort(OpBuilder &b, SortOp op) {
                [&](OpBuilder &b, Location loc, ValueRange ivs) {
     if (n < 2)
       return;
-    Value c0 = indexConst(b, loc, 0), c1 = indexConst(b, loc, 1);
+    Value c1 = indexConst(b, loc, 1);
     scf::ForOp::create(
         b, loc, c1, indexConst(b, loc, n), c1, ValueRange{},
         [&](OpBuilder &b, Location loc, Value i, ValueRange) {
-          // while (j > 0 && cmp(x[j], x[j-1])) { swap(j, j-1); --j; }
-          auto loop = scf::WhileOp::create(
-              b, loc, TypeRange{b.getIndexType()}, ValueRange{i},
-              [&](OpBuilder &b, Location loc, ValueRange args) {
-                Value j = args[0];
-                Value positive = arith::CmpIOp::create(
-                    b, loc, arith::CmpIPredicate::sgt, j, c0);
-                auto check = scf::IfOp::create(
-                    b, loc, positive,
-                    [&](OpBuilder &b, Location loc) {
-                      Value jm1 = arith::SubIOp::create(b, loc, j, c1);
-                      SmallVector<Value> args;
-                      for (Value v : operands) {
-                        args.push_back(memref::LoadOp::create(
-                            b, loc, v, withIndex(ivs, dim, j)));
-                        args.push_back(memref::LoadOp::create(
-                            b, loc, v, withIndex(ivs, dim, jm1)));
-                      }
-                      scf::YieldOp::create(
-                          b, loc, inlineBody(b, op.getRegion(), args));
-                    },
-                    [&](OpBuilder &b, Location loc) {
-                      scf::YieldOp::create(
-                          b, loc,
-                          ValueRange{arith::ConstantIntOp::create(b, loc, 0, 1)
-                                         .getResult()});
-                    });
-                scf::ConditionOp::create(b, loc, check.getResult(0), j);
+          // Element i moves down while it goes before its predecessor.
+          emitInsertionWalk(
+              b, loc, i,
+              [&](OpBuilder &b, Location loc, Value j, Value jm1) {
+                SmallVector<Value> args;
+                for (Value v : operands) {
+                  args.push_back(memref::LoadOp::create(
+                      b, loc, v, withIndex(ivs, dim, j)));
+                  args.push_back(memref::LoadOp::create(
+                      b, loc, v, withIndex(ivs, dim, jm1)));
+                }
+                return inlineBody(b, op.getRegion(), args);
               },
-              [&](OpBuilder &b, Location loc, ValueRange args) {
-                Value j = args[0];
-                Value jm1 = arith::SubIOp::create(b, loc, j, c1);
+              [&](OpBuilder &b, Location loc, Value j, Value jm1) {
                 for (Value v : operands) {
                   Value a = memref::LoadOp::create(b, loc, v,
                                                    withIndex(ivs, dim, j));
@@ -278,9 +295,7 @@ void lowerSort(OpBuilder &b, SortOp op) {
                   memref::StoreOp::create(b, loc, a, v,
                                           withIndex(ivs, dim, jm1));
                 }
-                scf::YieldOp::create(b, loc, jm1);
               });
-          (void)loop;
           scf::YieldOp::create(b, loc);
         });
   });
@@ -337,41 +352,21 @@ void lowerTopk(OpBuilder &b, TopkOp op) {
             b.setInsertionPoint(guard.thenBlock()->getTerminator());
             Value start = arith::MinSIOp::create(b, loc, i, last);
             // Shift kept elements that x goes before one slot down.
-            auto loop = scf::WhileOp::create(
-                b, loc, TypeRange{b.getIndexType()}, ValueRange{start},
-                [&](OpBuilder &b, Location loc, ValueRange args) {
-                  Value p = args[0];
-                  Value positive = arith::CmpIOp::create(
-                      b, loc, arith::CmpIPredicate::sgt, p, c0);
-                  auto check = scf::IfOp::create(
-                      b, loc, positive,
-                      [&](OpBuilder &b, Location loc) {
-                        Value pm1 = arith::SubIOp::create(b, loc, p, c1);
-                        Value prev = memref::LoadOp::create(
-                            b, loc, outV, withIndex(ivs, dim, pm1));
-                        scf::YieldOp::create(
-                            b, loc, inlineBody(b, op.getRegion(), {x, prev}));
-                      },
-                      [&](OpBuilder &b, Location loc) {
-                        scf::YieldOp::create(
-                            b, loc,
-                            ValueRange{arith::ConstantIntOp::create(b, loc, 0, 1)
-                                           .getResult()});
-                      });
-                  scf::ConditionOp::create(b, loc, check.getResult(0), p);
+            Value pos = emitInsertionWalk(
+                b, loc, start,
+                [&](OpBuilder &b, Location loc, Value, Value pm1) {
+                  Value prev = memref::LoadOp::create(
+                      b, loc, outV, withIndex(ivs, dim, pm1));
+                  return inlineBody(b, op.getRegion(), {x, prev});
                 },
-                [&](OpBuilder &b, Location loc, ValueRange args) {
-                  Value p = args[0];
-                  Value pm1 = arith::SubIOp::create(b, loc, p, c1);
+                [&](OpBuilder &b, Location loc, Value p, Value pm1) {
                   for (Value v : {outV, outI}) {
                     Value prev = memref::LoadOp::create(
                         b, loc, v, withIndex(ivs, dim, pm1));
                     memref::StoreOp::create(b, loc, prev, v,
                                             withIndex(ivs, dim, p));
                   }
-                  scf::YieldOp::create(b, loc, pm1);
                 });
-            Value pos = loop.getResult(0);
             memref::StoreOp::create(b, loc, x, outV, withIndex(ivs, dim, pos));
             memref::StoreOp::create(b, loc, xi, outI, withIndex(ivs, dim, pos));
           }

@@ -42,10 +42,7 @@ FailureOr<GridGatherPlan> plan(GatherOp gather, std::string &why) {
     why = "the source or the indices are computed in the kernel";
     return failure();
   }
-  Value result = gather.getResult(0);
-  if (!result.hasOneUse() ||
-      !(p.store = dyn_cast<bufferization::MaterializeInDestinationOp>(
-            *result.getUsers().begin()))) {
+  if (!(p.store = bindingStore(gather.getResult(0)))) {
     why = "the result is not stored into a binding";
     return failure();
   }

@@ -39,18 +39,6 @@ struct GridScanPlan {
   int64_t length = 0;
 };
 
-/// The binding memref that result `r` of `scan` is stored into, or null.
-bufferization::MaterializeInDestinationOp storeOf(Value result) {
-  bufferization::MaterializeInDestinationOp store;
-  for (Operation *user : result.getUsers()) {
-    auto s = dyn_cast<bufferization::MaterializeInDestinationOp>(user);
-    if (!s || store)
-      return {};
-    store = s;
-  }
-  return store;
-}
-
 FailureOr<GridScanPlan> plan(func::FuncOp kernel, ScanOp scan,
                              std::string &why) {
   GridScanPlan p;
@@ -94,7 +82,7 @@ FailureOr<GridScanPlan> plan(func::FuncOp kernel, ScanOp scan,
       return failure();
     }
   }
-  auto outStore = storeOf(scan.getResult(0));
+  auto outStore = bindingStore(scan.getResult(0));
   if (!outStore) {
     why = "the scan's output is not stored into a binding";
     return failure();
@@ -102,7 +90,7 @@ FailureOr<GridScanPlan> plan(func::FuncOp kernel, ScanOp scan,
   p.output = outStore.getDest();
   p.stores.push_back(outStore);
   if (!scan.getResult(1).use_empty()) {
-    auto accStore = storeOf(scan.getResult(1));
+    auto accStore = bindingStore(scan.getResult(1));
     if (!accStore) {
       why = "the running total is used in the kernel";
       return failure();

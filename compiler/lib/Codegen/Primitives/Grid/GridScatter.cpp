@@ -18,6 +18,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace mlir::tessel;
@@ -61,25 +62,17 @@ std::optional<arith::AtomicRMWKind> atomicKind(ScatterOp scatter) {
   if (!operands)
     return std::nullopt;
   using K = arith::AtomicRMWKind;
-  if (isa<arith::AddFOp>(op))
-    return K::addf;
-  if (isa<arith::AddIOp>(op))
-    return K::addi;
-  if (isa<arith::MaxSIOp>(op))
-    return K::maxs;
-  if (isa<arith::MinSIOp>(op))
-    return K::mins;
-  if (isa<arith::MaxUIOp>(op))
-    return K::maxu;
-  if (isa<arith::MinUIOp>(op))
-    return K::minu;
-  if (isa<arith::OrIOp>(op))
-    return K::ori;
-  if (isa<arith::AndIOp>(op))
-    return K::andi;
-  if (isa<arith::XOrIOp>(op))
-    return K::xori;
-  return std::nullopt;
+  return llvm::TypeSwitch<Operation *, std::optional<K>>(op)
+      .Case<arith::AddFOp>([](auto) { return K::addf; })
+      .Case<arith::AddIOp>([](auto) { return K::addi; })
+      .Case<arith::MaxSIOp>([](auto) { return K::maxs; })
+      .Case<arith::MinSIOp>([](auto) { return K::mins; })
+      .Case<arith::MaxUIOp>([](auto) { return K::maxu; })
+      .Case<arith::MinUIOp>([](auto) { return K::minu; })
+      .Case<arith::OrIOp>([](auto) { return K::ori; })
+      .Case<arith::AndIOp>([](auto) { return K::andi; })
+      .Case<arith::XOrIOp>([](auto) { return K::xori; })
+      .Default([](Operation *) { return std::nullopt; });
 }
 
 FailureOr<GridScatterPlan> plan(ScatterOp scatter, std::string &why) {
@@ -100,10 +93,7 @@ FailureOr<GridScatterPlan> plan(ScatterOp scatter, std::string &why) {
           "bindings";
     return failure();
   }
-  Value result = scatter.getResult(0);
-  if (!result.hasOneUse() ||
-      !(p.store = dyn_cast<bufferization::MaterializeInDestinationOp>(
-            *result.getUsers().begin()))) {
+  if (!(p.store = bindingStore(scatter.getResult(0)))) {
     why = "the result is not stored into a binding";
     return failure();
   }

@@ -90,7 +90,9 @@ def ExpandLongSorts : Pass<"tessel-expand-long-sorts", "ModuleOp"> {
   let summary = "Split long tessel.sort ops into parallel merge passes";
   let description = [{
     Pre: input pipeline done. Post: no tessel.sort on tensors along a
-    dimension of `min-length` or more elements; each became ceil(log2 n)
+    dimension of `min-length` or more elements but radix sorts (one
+    dimension, keys ordered by one < or >: RadixKey.h), which stay whole
+    for tessel-add-primitive-workspaces; each other became ceil(log2 n)
     linalg.generic merge passes (runs of 1, 2, 4, ... merged by a binary
     search on the merge path, stable; tensor.extract reads the previous
     pass), which dispatch formation makes one dispatch each.
@@ -111,10 +113,12 @@ def AddPrimitiveWorkspaces
     least `min-length` elements along its last dimension has a second
     input of ceil(n / 4096) + 1 i64 zeros (the GPU's decoupled look-back
     status words and ticket counter), and every tessel.scatter on tensors a
-    third input of one i64 zero (the GPU's grid-barrier counter); each is a
-    linalg.fill marked `tessel.workspace` (a unique value per op, so CSE
-    keeps them apart), which dispatch formation turns into a dispatch of
-    its own. The CPU ignores workspaces.
+    third input of one i64 zero (the GPU's grid-barrier counter), and every
+    radix sort (RadixKey.h) ins of a scratch buffer per operand and
+    radixCountWords(blocks) i32 counts; each is a linalg.fill marked
+    `tessel.workspace` (a unique value per op, so CSE keeps them apart),
+    which dispatch formation turns into a dispatch of its own. The CPU
+    ignores the scan and scatter workspaces.
   }];
   let options = [
     Option<"minLength", "min-length", "int64_t", /*default=*/"65536",

@@ -5,18 +5,24 @@
 //  - a long scan of one row runs as a decoupled look-back: its workspace is
 //    ceil(n / tile) status words plus a ticket counter;
 //  - a scatter writes the original into its result, then crosses a grid
-//    barrier (a counter) before combining updates.
+//    barrier (a counter) before combining updates;
+//  - a radix sort (RadixKey.h) moves its operands between them and a
+//    scratch buffer each pass, and counts digits per block (on the GPU
+//    also its grid barrier's counter, the last word); the CPU uses the
+//    scratch buffers and the first counts.
 // This pass gives such an op its workspace as an extra input: a zero fill
 // of i64 words marked tessel.workspace, so that dispatch formation makes it
 // a dispatch of its own (zeroed before every run, also in a replayed CUDA
 // graph) instead of cloning it into the primitive's kernel. The CPU
-// ignores workspaces.
+// ignores the scan and scatter workspaces.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Passes.h"
 
+#include "tessel/Codegen/Primitives/GridRadixSort.h"
 #include "tessel/Codegen/Primitives/GridScan.h"
+#include "tessel/Codegen/Primitives/RadixKey.h"
 
 #include "mlir/IR/BuiltinOps.h"
 
@@ -52,7 +58,13 @@ struct AddPrimitiveWorkspacesPass
   void runOnOperation() override {
     SmallVector<ScanOp> scans;
     SmallVector<ScatterOp> scatters;
+    SmallVector<SortOp> sorts;
     getOperation().walk([&](Operation *op) {
+      std::string notRadix;
+      if (auto sort = dyn_cast<SortOp>(op);
+          sort && sort->getNumResults() != 0 && !hasRadixWorkspaces(sort) &&
+          matchRadixKey(sort, notRadix))
+        sorts.push_back(sort);
       if (auto scan = dyn_cast<ScanOp>(op); scan && needsWorkspace(scan, minLength))
         scans.push_back(scan);
       if (auto scatter = dyn_cast<ScatterOp>(op);
@@ -61,10 +73,13 @@ struct AddPrimitiveWorkspacesPass
         scatters.push_back(scatter);
     });
     int64_t next = 0;
-    auto zeros = [&](OpBuilder &b, Location loc, int64_t words) {
+    auto zeros = [&](OpBuilder &b, Location loc, int64_t words,
+                     Type type = {}) {
+      if (!type)
+        type = b.getI64Type();
       Value empty = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{words},
-                                            b.getI64Type());
-      Value zero = arith::ConstantIntOp::create(b, loc, 0, 64);
+                                            type);
+      Value zero = arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
       auto fill = linalg::FillOp::create(b, loc, zero, empty);
       fill->setAttr(kWorkspaceAttr, b.getI64IntegerAttr(next++));
       return fill.getResult(0);
@@ -73,6 +88,17 @@ struct AddPrimitiveWorkspacesPass
       OpBuilder b(scatter);
       Value ws = zeros(b, scatter.getLoc(), 1);
       scatter.getInputsMutable().append(ws);
+    }
+    for (SortOp sort : sorts) {
+      OpBuilder b(sort);
+      Location loc = sort.getLoc();
+      int64_t n = sort.getOperandType().getShape()[0];
+      SmallVector<Value> ws;
+      for (Value v : sort.getOutputs())
+        ws.push_back(zeros(b, loc, n, getElementTypeOrSelf(v.getType())));
+      ws.push_back(zeros(b, loc, radixCountWords(gridRadixSortBlocks(n)),
+                         b.getI32Type()));
+      sort.getInputsMutable().append(ws);
     }
     for (ScanOp scan : scans) {
       OpBuilder b(scan);

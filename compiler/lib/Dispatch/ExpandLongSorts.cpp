@@ -9,11 +9,15 @@
 // the first i where A[i] no longer goes before B[q-i-1]; ties take the left
 // run first, so the sort stays stable. Work O(n log^2 n), every pass fully
 // parallel on both targets; the comparator region is cloned into the body.
-// Shorter sorts keep the element-level insertion sort (one per thread).
+// Shorter sorts keep the element-level insertion sort (one per thread),
+// and sorts that are radix sorts (RadixKey.h: one dimension, keys ordered
+// by one < or >) stay whole for their own lowering.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Passes.h"
+
+#include "tessel/Codegen/Primitives/RadixKey.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -175,6 +179,9 @@ struct ExpandLongSort : OpRewritePattern<SortOp> {
     int64_t n = type.getShape()[sort.getDimension()];
     if (n < minLength)
       return rewriter.notifyMatchFailure(sort, "short: insertion sort");
+    std::string notRadix;
+    if (matchRadixKey(sort, notRadix))
+      return rewriter.notifyMatchFailure(sort, "a radix sort");
     SmallVector<Value> current(sort.getOutputs());
     for (int64_t width = 1; width < n; width *= 2)
       current = emitMergePass(rewriter, sort.getLoc(), sort, current, width);

@@ -34,7 +34,7 @@ func.func @sort_two_keys(%a: tensor<301x3xi32>, %b: tensor<301x3xi32>) -> (tenso
 }
 
 // 2^20 key-value pairs (keys with many duplicates; values are positions,
-// so stability is checked exactly): merge passes on both targets.
+// so stability is checked exactly): a radix sort on both targets.
 func.func @sort_kv_2e20(%k: tensor<1048576xi32>, %v: tensor<1048576xi32>) -> (tensor<1048576xi32>, tensor<1048576xi32>) {
   %r:2 = tessel.sort dimension(0) outs(%k, %v : tensor<1048576xi32>, tensor<1048576xi32>) {
     ^bb0(%a: i32, %b: i32, %x: i32, %y: i32):

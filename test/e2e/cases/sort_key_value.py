@@ -1,5 +1,5 @@
 """tessel.sort: stable key-value sorts with duplicate keys (5001 and 2^20
-pairs: merge passes), descending rows, and a two-key lexicographic sort
+pairs: radix sorts), descending rows, and a two-key lexicographic sort
 along columns (insertion sort per thread)."""
 import numpy as np
 

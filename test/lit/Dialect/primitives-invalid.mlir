@@ -178,3 +178,27 @@ func.func @scatter_bad_workspace(%u: tensor<3xf32>, %i: tensor<3xi32>, %w: tenso
   } -> tensor<9xf32>
   return
 }
+
+// -----
+
+func.func @sort_workspace_count(%k: tensor<8xi32>, %w: tensor<8xi32>) {
+  // expected-error @+1 {{takes no ins but radix-sort workspaces: one scratch buffer per outs operand, then i32 counts (1 ins for 1 outs)}}
+  %r = tessel.sort dimension(0) ins(%w : tensor<8xi32>) outs(%k : tensor<8xi32>) {
+  ^bb0(%a: i32, %b: i32):
+    %c = arith.cmpi slt, %a, %b : i32
+    tessel.yield %c : i1
+  } -> tensor<8xi32>
+  return
+}
+
+// -----
+
+func.func @sort_workspace_type(%k: tensor<8xi32>, %w: tensor<8xf32>, %c: tensor<257xi32>) {
+  // expected-error @+1 {{scratch 0 'tensor<8xf32>' must be shaped and typed like operand 0}}
+  %r = tessel.sort dimension(0) ins(%w, %c : tensor<8xf32>, tensor<257xi32>) outs(%k : tensor<8xi32>) {
+  ^bb0(%a: i32, %b: i32):
+    %c1 = arith.cmpi slt, %a, %b : i32
+    tessel.yield %c1 : i1
+  } -> tensor<8xi32>
+  return
+}

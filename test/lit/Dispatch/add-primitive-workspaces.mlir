@@ -87,3 +87,32 @@ func.func @scatter(%u: tensor<6xf32>, %i: tensor<6xi32>, %o: tensor<9xf32>) -> t
   } -> tensor<9xf32>
   return %s : tensor<9xf32>
 }
+
+// -----
+
+// A radix sort (one dimension, keys ordered by one <) gets a scratch
+// buffer per operand and i32 digit counts: a count per bucket and GPU
+// block (70001 elements: 69 tiles of 1024, 69 blocks) plus the grid
+// barrier's counter. A sort by a comparator that is not one comparison
+// gets none.
+// CHECK-LABEL: func.func @radix
+// CHECK-DAG: %[[SK:.+]] = linalg.fill {tessel.workspace = {{.+}}} ins(%{{.+}} : i32) outs(%{{.+}} : tensor<70001xi32>)
+// CHECK-DAG: %[[SV:.+]] = linalg.fill {tessel.workspace = {{.+}}} ins(%{{.+}} : f32) outs(%{{.+}} : tensor<70001xf32>)
+// CHECK-DAG: %[[C:.+]] = linalg.fill {tessel.workspace = {{.+}}} ins(%{{.+}} : i32) outs(%{{.+}} : tensor<17665xi32>)
+// CHECK: tessel.sort dimension(0) ins(%[[SK]], %[[SV]], %[[C]] : tensor<70001xi32>, tensor<70001xf32>, tensor<17665xi32>) outs(
+// CHECK: tessel.sort dimension(0) outs(
+func.func @radix(%k: tensor<70001xi32>, %v: tensor<70001xf32>) -> (tensor<70001xi32>, tensor<70001xf32>, tensor<70001xi32>) {
+  %r:2 = tessel.sort dimension(0) outs(%k, %v : tensor<70001xi32>, tensor<70001xf32>) {
+  ^bb0(%a: i32, %b: i32, %x: f32, %y: f32):
+    %c = arith.cmpi ult, %a, %b : i32
+    tessel.yield %c : i1
+  } -> tensor<70001xi32>, tensor<70001xf32>
+  %s = tessel.sort dimension(0) outs(%k : tensor<70001xi32>) {
+  ^bb0(%a: i32, %b: i32):
+    %m = arith.muli %a, %a : i32
+    %n = arith.muli %b, %b : i32
+    %c = arith.cmpi slt, %m, %n : i32
+    tessel.yield %c : i1
+  } -> tensor<70001xi32>
+  return %r#0, %r#1, %s : tensor<70001xi32>, tensor<70001xf32>, tensor<70001xi32>
+}

@@ -45,9 +45,11 @@
 #include "tessel/Codegen/GPU/GPUWarpReduction.h"
 #include "tessel/Codegen/GPU/GPUWgmmaMatmul.h"
 #include "tessel/Codegen/Primitives/GridGather.h"
+#include "tessel/Codegen/Primitives/GridRadixSort.h"
 #include "tessel/Codegen/Primitives/GridScan.h"
 #include "tessel/Codegen/Primitives/GridScatter.h"
 #include "tessel/Codegen/Primitives/PrimitiveTiling.h"
+#include "tessel/Codegen/Primitives/RadixKey.h"
 
 using namespace mlir;
 using namespace mlir::tessel;
@@ -118,6 +120,16 @@ GPUKernelConfig mlir::tessel::getGPUKernelConfig(
         return config;
       }
       whyNotGrid = "; no grid scatter: " + whyNotGrid;
+    }
+    if (auto sort = dyn_cast<SortOp>(primitive); sort && hasRadixWorkspaces(sort)) {
+      // Radix sorts have no other GPU strategy: where the grid one does
+      // not apply, emitting it reports why.
+      config.gridRadixSort = true;
+      config.strategy = canUseGridRadixSort(kernel, sort, whyNotGrid)
+                            ? describeGridRadixSort(sort)
+                            : "grid radix sort (not applicable: " +
+                                  whyNotGrid + ")";
+      return config;
     }
     if (auto gather = dyn_cast<GatherOp>(primitive)) {
       if (canUseGridGather(kernel, gather, whyNotGrid)) {

@@ -17,6 +17,7 @@
 #include "tessel/Codegen/GPU/GPUWarpReduction.h"
 #include "tessel/Codegen/Primitives/GridGather.h"
 #include "tessel/Codegen/Primitives/GridScan.h"
+#include "tessel/Codegen/Primitives/GridRadixSort.h"
 #include "tessel/Codegen/Primitives/GridScatter.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -76,6 +77,9 @@ LogicalResult tileAndVectorizeGPUKernel(func::FuncOp kernel,
   } else if (config.gridGather) {
     if (failed(emitGridGather(kernel, cast<GatherOp>(config.primitive))))
       return kernel.emitError("grid gather failed");
+  } else if (config.gridRadixSort) {
+    if (failed(emitGridRadixSort(kernel, cast<SortOp>(config.primitive))))
+      return kernel.emitError("grid radix sort failed");
   } else if (config.gridScatter) {
     if (failed(emitGridScatter(kernel, cast<ScatterOp>(config.primitive))))
       return kernel.emitError("grid scatter failed");

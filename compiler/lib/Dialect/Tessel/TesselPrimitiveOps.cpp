@@ -109,6 +109,11 @@ TilingMap tilingMapOf(Operation *op) {
     int64_t rank = sort.getOperandType().getRank();
     m.domain = llvm::to_vector(sort.getOperandType().getShape());
     m.iterators = iteratorsWithReduction(rank, sort.getDimension());
+    // A radix sort's workspaces (scratch per operand, then counts), whole.
+    for (size_t i = 0; i < sort.getInputs().size(); ++i)
+      m.operandLoops.push_back(SmallVector<int64_t>(
+          shapeOf(sort.getInputs()[i]).size(), -1));
+    m.domainOperand = sort.getInputs().size();
     for (size_t i = 0; i < sort.getOutputs().size(); ++i)
       m.operandLoops.push_back(identityLoops(rank));
   } else if (auto topk = dyn_cast<TopkOp>(op)) {
@@ -576,18 +581,27 @@ LogicalResult ScatterOp::verify() {
 }
 
 LogicalResult SortOp::verify() {
-  if (!getInputs().empty())
-    return emitOpError("takes no ins: it sorts its outs in place");
   if (getOutputs().empty())
     return emitOpError("expects at least one outs operand");
-  SmallVector<StringRef> names;
+  // ins are a radix sort's workspaces (tessel-add-primitive-workspaces):
+  // a 1-D scratch buffer per operand, then 1-D i32 counts.
+  size_t operands = getOutputs().size();
+  if (!getInputs().empty() && getInputs().size() != operands + 1)
+    return emitOpError("takes no ins but radix-sort workspaces: one scratch "
+                       "buffer per outs operand, then i32 counts (")
+           << getInputs().size() << " ins for " << operands << " outs)";
   SmallVector<std::string> storage;
-  for (size_t i = 0; i < getOutputs().size(); ++i)
+  for (size_t i = 0; i < operands; ++i)
     storage.push_back("operand " + std::to_string(i));
-  for (auto &s : storage)
-    names.push_back(s);
-  if (failed(verifyOperandsAndResults(*this, getInputs(), getOutputs(), {},
-                                      names, 0)))
+  for (size_t i = 0; i < operands && !getInputs().empty(); ++i)
+    storage.push_back("scratch " + std::to_string(i));
+  if (!getInputs().empty())
+    storage.push_back("counts");
+  SmallVector<StringRef> names(storage.begin(), storage.end());
+  ArrayRef<StringRef> outNames = ArrayRef<StringRef>(names).take_front(operands);
+  ArrayRef<StringRef> inNames = ArrayRef<StringRef>(names).drop_front(operands);
+  if (failed(verifyOperandsAndResults(*this, getInputs(), getOutputs(), inNames,
+                                      outNames, inNames.size())))
     return failure();
   ArrayRef<int64_t> shape = shapeOf(getOutputs()[0]);
   if (failed(verifyDimension(*this, getDimension(), shape.size(), "operand 0")))
@@ -601,6 +615,19 @@ LogicalResult SortOp::verify() {
     argTypes.push_back(elementTypeOf(v));
     argTypes.push_back(elementTypeOf(v));
   }
+  for (auto [i, ws] : llvm::enumerate(getInputs())) {
+    bool counts = i == operands;
+    Type want = counts ? Type(IntegerType::get(getContext(), 32))
+                       : elementTypeOf(getOutputs()[i]);
+    if (shapeOf(ws).size() != 1 || elementTypeOf(ws) != want ||
+        (!counts && shapesDiffer(shapeOf(ws), shapeOf(getOutputs()[i]))))
+      return emitOpError() << inNames[i] << " " << ws.getType() << " must be "
+                           << (counts ? "1-D i32"
+                                      : "shaped and typed like operand " +
+                                            std::to_string(i));
+  }
+  if (!getInputs().empty() && shape.size() != 1)
+    return emitOpError("radix-sort workspaces need a 1-D sort");
   return verifyRegion(*this, getRegion(), argTypes,
                       IntegerType::get(getContext(), 1), "comparator");
 }

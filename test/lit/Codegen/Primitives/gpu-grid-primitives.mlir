@@ -102,3 +102,29 @@ func.func @rows(%t: tensor<1000x64xf16>, %ids: tensor<77xi32>) -> tensor<77x64xf
   %g = tessel.gather dimension_map = [0] ins(%t, %ids : tensor<1000x64xf16>, tensor<77xi32>) outs(%e : tensor<77x64xf16>) -> tensor<77x64xf16>
   return %g : tensor<77x64xf16>
 }
+
+// -----
+
+// A radix sort: one persistent kernel (70001 elements: 69 blocks of one
+// 1024-element tile, 4 blocks per SM asked for); per pass the digits are
+// counted with shared atomics, a grid barrier publishes the counts, and
+// each tile is ranked with ballots and population counts and scattered
+// (a warp barrier before the ranks' slots are cleared).
+// REMARK: remark: kernel radix_dispatch_3: grid radix sort: 4 passes of 8 bits, 69 persistent blocks
+// CHECK: func.func private @radix_dispatch_3({{.*}}nvvm.minctasm = 4 : i32{{.*}}tessel.workgroup_count = array<i64: 69, 1, 1>, tessel.workgroup_size = array<i64: 256, 1, 1>
+// CHECK: memref.atomic_rmw addi {{.+}} : (i32, memref<256xi32, #gpu.address_space<workgroup>>)
+// CHECK: scf.while
+// CHECK:   memref.atomic_rmw ori
+// CHECK: gpu.shuffle  up
+// CHECK: nvvm.vote.sync  ballot
+// CHECK: llvm.intr.ctpop
+// CHECK: gpu.barrier
+// CHECK: nvvm.bar.warp.sync
+func.func @radix(%k: tensor<70001xi32>, %v: tensor<70001xf32>) -> (tensor<70001xi32>, tensor<70001xf32>) {
+  %r:2 = tessel.sort dimension(0) outs(%k, %v : tensor<70001xi32>, tensor<70001xf32>) {
+  ^bb0(%a: i32, %b: i32, %x: f32, %y: f32):
+    %c = arith.cmpi ult, %a, %b : i32
+    tessel.yield %c : i1
+  } -> tensor<70001xi32>, tensor<70001xf32>
+  return %r#0, %r#1 : tensor<70001xi32>, tensor<70001xf32>
+}

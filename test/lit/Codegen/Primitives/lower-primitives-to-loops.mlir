@@ -103,6 +103,41 @@ func.func @sort_kv(%k: memref<8xi32>, %v: memref<8xf32>) {
 
 // -----
 
+// A sort with radix workspaces (scratch per operand, then counts) is an
+// LSD radix sort: per 8-bit pass, zero the 256 counts, count the digits,
+// scan the counts into first positions, move each element (key and
+// value) to its position in order. i8 keys: one pass (into the scratch
+// buffers), then a copy back. Descending signed: the sign bit flips, then
+// every bit.
+// CHECK-LABEL: func.func @radix_i8_desc
+// CHECK-SAME: (%[[K:.+]]: memref<9xi8>, %[[V:.+]]: memref<9xi32>, %[[SK:.+]]: memref<9xi8>, %[[SV:.+]]: memref<9xi32>, %[[C:.+]]: memref<257xi32>)
+// CHECK: scf.for
+// CHECK:   memref.store %{{.+}}, %[[C]]
+// CHECK: scf.for
+// CHECK:   memref.load %[[K]]
+// CHECK:   arith.xori %{{.+}}, %c-128_i8
+// CHECK:   arith.xori %{{.+}}, %c-1_i8
+// CHECK:   arith.andi %{{.+}}, %c255_i32
+// CHECK: scf.for {{.+}} iter_args
+// CHECK: scf.for
+// CHECK:   memref.load %[[K]]
+// CHECK:   memref.store %{{.+}}, %[[SK]]
+// CHECK:   memref.store %{{.+}}, %[[SV]]
+// CHECK: scf.for
+// CHECK:   memref.load %[[SK]]
+// CHECK:   memref.store %{{.+}}, %[[K]]
+// CHECK-NOT: tessel.sort
+func.func @radix_i8_desc(%k: memref<9xi8>, %v: memref<9xi32>, %sk: memref<9xi8>, %sv: memref<9xi32>, %c: memref<257xi32>) {
+  tessel.sort dimension(0) ins(%sk, %sv, %c : memref<9xi8>, memref<9xi32>, memref<257xi32>) outs(%k, %v : memref<9xi8>, memref<9xi32>) {
+  ^bb0(%a: i8, %b: i8, %x: i32, %y: i32):
+    %cmp = arith.cmpi sgt, %a, %b : i8
+    tessel.yield %cmp : i1
+  }
+  return
+}
+
+// -----
+
 // arg_compare carries (best value, best index) through the loop and
 // selects with the comparator; the index is offset by index_base.
 // CHECK-LABEL: func.func @argmax

@@ -26,6 +26,9 @@ struct GPUKernelConfig {
   bool gridScatter = false;
   /// Run `primitive`, a tessel.gather, as a grid gather (GridGather.h).
   bool gridGather = false;
+  /// Run `primitive`, a tessel.sort with radix workspaces, as a grid radix
+  /// sort (GridRadixSort.h).
+  bool gridRadixSort = false;
   std::string serialReason;
   /// Reduce `root` with one warp per output element (GPUWarpReduction.h)
   /// instead of tiling it.

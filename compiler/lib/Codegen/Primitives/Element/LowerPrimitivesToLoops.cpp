@@ -10,6 +10,7 @@
 
 #include "tessel/Passes.h"
 
+#include "tessel/Codegen/Primitives/RadixKey.h"
 #include "tessel/Dialect/Tessel/TesselDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -301,6 +302,82 @@ void lowerSort(OpBuilder &b, SortOp op) {
   });
 }
 
+/// A radix sort (RadixKey.h) of one thread: per 8-bit digit, least
+/// significant first, count the digits, scan the counts into first
+/// positions and move every element to its position in order (stable),
+/// between the operands and their scratch buffers.
+LogicalResult lowerRadixSort(OpBuilder &b, SortOp op) {
+  Location loc = op.getLoc();
+  std::string why;
+  std::optional<RadixKey> key = matchRadixKey(op, why);
+  if (!key)
+    return op.emitOpError("has radix-sort workspaces but is not a radix sort: ")
+           << why;
+  int64_t n = op.getOperandType().getShape()[0];
+  size_t operands = op.getOutputs().size();
+  SmallVector<Value> data(op.getOutputs());
+  SmallVector<Value> scratch(op.getInputs().take_front(operands));
+  Value counts = op.getInputs().back();
+  Value c0 = indexConst(b, loc, 0), c1 = indexConst(b, loc, 1);
+  Value cN = indexConst(b, loc, n), cB = indexConst(b, loc, kRadixBuckets);
+  auto i32 = [&](int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, v, 32).getResult();
+  };
+  auto forRange = [&](Value end, ValueRange init,
+                      function_ref<SmallVector<Value>(Value, ValueRange)> body) {
+    return scf::ForOp::create(
+        b, loc, c0, end, c1, init,
+        [&](OpBuilder &, Location, Value i, ValueRange iter) {
+          scf::YieldOp::create(b, loc, body(i, iter));
+        });
+  };
+  auto digitAt = [&](ArrayRef<Value> from, Value i, int64_t pass) {
+    Value k = memref::LoadOp::create(b, loc, from[0], i);
+    Value d = emitRadixDigit(b, loc, k, *key, pass);
+    return arith::IndexCastOp::create(b, loc, b.getIndexType(), d).getResult();
+  };
+  SmallVector<Value> src = data, dst = scratch;
+  for (int64_t pass = 0; pass < key->passes(); ++pass) {
+    forRange(cB, {}, [&](Value d, ValueRange) {
+      memref::StoreOp::create(b, loc, i32(0), counts, d);
+      return SmallVector<Value>{};
+    });
+    forRange(cN, {}, [&](Value i, ValueRange) {
+      Value d = digitAt(src, i, pass);
+      Value c = memref::LoadOp::create(b, loc, counts, d);
+      memref::StoreOp::create(b, loc, arith::AddIOp::create(b, loc, c, i32(1)),
+                              counts, d);
+      return SmallVector<Value>{};
+    });
+    forRange(cB, {i32(0)}, [&](Value d, ValueRange run) {
+      Value c = memref::LoadOp::create(b, loc, counts, d);
+      memref::StoreOp::create(b, loc, run[0], counts, d);
+      return SmallVector<Value>{arith::AddIOp::create(b, loc, run[0], c)};
+    });
+    forRange(cN, {}, [&](Value i, ValueRange) {
+      Value d = digitAt(src, i, pass);
+      Value pos = memref::LoadOp::create(b, loc, counts, d);
+      memref::StoreOp::create(b, loc, arith::AddIOp::create(b, loc, pos, i32(1)),
+                              counts, d);
+      Value at = arith::IndexCastOp::create(b, loc, b.getIndexType(), pos);
+      for (auto [from, to] : llvm::zip(src, dst))
+        memref::StoreOp::create(b, loc, memref::LoadOp::create(b, loc, from, i),
+                                to, at);
+      return SmallVector<Value>{};
+    });
+    std::swap(src, dst);
+  }
+  // An odd number of passes ends in the scratch buffers.
+  if (key->passes() % 2 == 1)
+    forRange(cN, {}, [&](Value i, ValueRange) {
+      for (auto [from, to] : llvm::zip(scratch, data))
+        memref::StoreOp::create(b, loc, memref::LoadOp::create(b, loc, from, i),
+                                to, i);
+      return SmallVector<Value>{};
+    });
+  return success();
+}
+
 /// Keeps the k first elements of each line in the outputs, in order, by
 /// insertion: O(n k) per line.
 void lowerTopk(OpBuilder &b, TopkOp op) {
@@ -427,7 +504,10 @@ LogicalResult lowerPrimitivesToLoops(Operation *root) {
       lowerGather(b, gather);
     else if (auto scatter = dyn_cast<ScatterOp>(op))
       lowerScatter(b, scatter);
-    else if (auto sort = dyn_cast<SortOp>(op))
+    else if (auto sort = dyn_cast<SortOp>(op); sort && hasRadixWorkspaces(sort)) {
+      if (failed(lowerRadixSort(b, sort)))
+        return failure();
+    } else if (auto sort = dyn_cast<SortOp>(op))
       lowerSort(b, sort);
     else if (auto topk = dyn_cast<TopkOp>(op))
       lowerTopk(b, topk);

@@ -8,6 +8,7 @@
 #include "tessel/Codegen/Primitives/GridScatter.h"
 
 #include "tessel/Codegen/GPU/GPUWarpReduction.h"
+#include "tessel/Codegen/Primitives/GridBarrier.h"
 #include "tessel/Codegen/Primitives/ScanLevels.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -28,8 +29,6 @@ namespace {
 constexpr int64_t kThreads = 256;
 /// Updates per thread and loop step in flight together.
 constexpr int64_t kUnroll = 4;
-/// Polls of the barrier counter before giving up (seconds of waiting).
-constexpr int64_t kBarrierPolls = int64_t(1) << 28;
 
 struct GridScatterPlan {
   ScatterOp scatter;
@@ -155,57 +154,6 @@ void gridStride(OpBuilder &b, Location loc, Value first, Value stride,
                      });
 }
 
-void emitGridBarrier(OpBuilder &b, Location loc, Value workspace, Value tid) {
-  MLIRContext *ctx = b.getContext();
-  auto gpuScope = NVVM::MemScopeKindAttr::get(ctx, NVVM::MemScopeKind::GPU);
-  gpu::BarrierOp::create(b, loc);
-  Value isThread0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                          tid, cIndex(b, loc, 0));
-  auto lead = scf::IfOp::create(b, loc, isThread0, false);
-  {
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPoint(lead.thenBlock()->getTerminator());
-    // Release this block's writes, arrive, wait for every block, acquire.
-    NVVM::MembarOp::create(b, loc, gpuScope);
-    Value c0 = cIndex(b, loc, 0);
-    memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi,
-                                arith::ConstantIntOp::create(b, loc, 1, 64),
-                                workspace, ValueRange{c0});
-    Value blocks = arith::ConstantIntOp::create(b, loc, kGridScatterBlocks, 64);
-    auto wait = scf::WhileOp::create(
-        b, loc, TypeRange{b.getI64Type()},
-        ValueRange{arith::ConstantIntOp::create(b, loc, 0, 64).getResult()},
-        [&](OpBuilder &b, Location loc, ValueRange args) {
-          Value arrived = memref::AtomicRMWOp::create(
-              b, loc, arith::AtomicRMWKind::ori,
-              arith::ConstantIntOp::create(b, loc, 0, 64), workspace,
-              ValueRange{c0});
-          Value waiting = arith::CmpIOp::create(
-              b, loc, arith::CmpIPredicate::slt, arrived, blocks);
-          scf::ConditionOp::create(b, loc, waiting, args);
-        },
-        [&](OpBuilder &b, Location loc, ValueRange args) {
-          Value polls = arith::AddIOp::create(
-              b, loc, args[0], arith::ConstantIntOp::create(b, loc, 1, 64));
-          // Not every block is resident (a GPU with too few SMs): trap
-          // rather than hang.
-          Value tooLong = arith::CmpIOp::create(
-              b, loc, arith::CmpIPredicate::sgt, polls,
-              arith::ConstantIntOp::create(b, loc, kBarrierPolls, 64));
-          auto trap = scf::IfOp::create(b, loc, tooLong, false);
-          {
-            OpBuilder::InsertionGuard g2(b);
-            b.setInsertionPoint(trap.thenBlock()->getTerminator());
-            LLVM::Trap::create(b, loc);
-          }
-          scf::YieldOp::create(b, loc, polls);
-        });
-    (void)wait;
-    NVVM::MembarOp::create(b, loc, gpuScope);
-  }
-  gpu::BarrierOp::create(b, loc);
-}
-
 } // namespace
 
 bool mlir::tessel::canUseGridScatter(func::FuncOp, ScatterOp scatter,
@@ -276,7 +224,8 @@ LogicalResult mlir::tessel::emitGridScatter(func::FuncOp kernel,
                  memref::StoreOp::create(b, loc, load(b, loc, i), out1d, i);
                });
   }
-  emitGridBarrier(b, loc, p.workspace, tid);
+  emitGridBarrier(b, loc, p.workspace, cIndex(b, loc, 0), tid,
+                  kGridScatterBlocks, /*generation=*/1);
 
   // Phase 2: the updates.
   ArrayRef<int64_t> map = scatter.getDimensionMap();

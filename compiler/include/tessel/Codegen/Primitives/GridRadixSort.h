@@ -1,0 +1,47 @@
+//===- GridRadixSort.h - GPU strategy for a radix tessel.sort ---*- C++ -*-===//
+//
+// The grid level of a radix sort (RadixKey.h): one persistent kernel of
+// gridRadixSortBlocks(n) blocks x 256 threads (4 per SM on a 132-SM GPU),
+// each block owning a contiguous run of 1024-element tiles. Per pass of 8
+// bits, least significant first:
+//  1. each block counts the digits of its run (shared-memory atomics) into
+//     counts[block][digit] of the counts workspace; grid barrier;
+//  2. each thread (= digit) sums its digit's counts over all blocks and
+//     over the blocks before its own; a block scan over the digit totals
+//     gives every (block, digit) its first output position;
+//  3. the block walks its tiles in order, 4 elements per thread: warps
+//     rank their elements among equal digits with 8 ballots each, a column
+//     scan in shared memory orders (element row, warp) per digit, and each
+//     element is stored, with its values, at its stable position; grid
+//     barrier before the next pass.
+// Passes alternate between the output bindings and the scratch
+// workspaces so that the last one writes the outputs. The grid barrier
+// needs every block resident: the kernel asks for 4 blocks per SM
+// (nvvm.minctasm) and traps, a reported launch failure, on a GPU with
+// fewer than 132 SMs.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_CODEGEN_PRIMITIVES_GRIDRADIXSORT_H
+#define TESSEL_CODEGEN_PRIMITIVES_GRIDRADIXSORT_H
+
+#include "tessel/Dialect/Tessel/TesselDialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+namespace mlir::tessel {
+
+inline constexpr int64_t kRadixTileElements = 1024;
+inline constexpr int64_t kRadixMaxBlocks = 4 * 132;
+
+/// Blocks of the GPU radix sort of `n` elements: every block has at least
+/// one tile and at most one tile more than any other.
+int64_t gridRadixSortBlocks(int64_t n);
+
+bool canUseGridRadixSort(func::FuncOp kernel, SortOp sort, std::string &why);
+std::string describeGridRadixSort(SortOp sort);
+LogicalResult emitGridRadixSort(func::FuncOp kernel, SortOp sort);
+
+} // namespace mlir::tessel
+
+#endif

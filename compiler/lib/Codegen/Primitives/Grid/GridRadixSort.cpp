@@ -1,0 +1,371 @@
+//===- GridRadixSort.cpp - the grid level of a radix sort (GPU) -*- C++ -*-===//
+//
+// See GridRadixSort.h. Emitted on the binding memrefs; the tensor sort
+// and its producers die afterwards.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessel/Codegen/Primitives/GridRadixSort.h"
+
+#include "tessel/Codegen/GPU/GPUWarpReduction.h"
+#include "tessel/Codegen/Primitives/GridBarrier.h"
+#include "tessel/Codegen/Primitives/RadixKey.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+namespace {
+
+constexpr int64_t kThreads = 256;
+constexpr int64_t kWarps = kThreads / 32;
+/// Elements per thread and tile: rows of kThreads consecutive elements.
+constexpr int64_t kItems = kRadixTileElements / kThreads;
+/// Blocks per SM that the grid barrier counts on.
+constexpr int64_t kBlocksPerSM = 4;
+
+struct RadixPlan {
+  SortOp sort;
+  RadixKey key;
+  int64_t n, blocks, tilesPerBlock;
+  SmallVector<Value> inputs, scratch, outputs;
+  SmallVector<bufferization::MaterializeInDestinationOp> stores;
+  Value counts;
+};
+
+/// The binding that operand `v` of the sort starts as: read directly, or
+/// through the copy that the kernel ABI makes of a read-only input.
+Value sourceBinding(Value v) {
+  if (auto copy = v.getDefiningOp<linalg::CopyOp>())
+    return bindingMemRef(copy.getInputs()[0]);
+  return bindingMemRef(v);
+}
+
+FailureOr<RadixPlan> plan(SortOp sort, std::string &why) {
+  RadixPlan p;
+  p.sort = sort;
+  if (!hasRadixWorkspaces(sort)) {
+    why = "no radix-sort workspaces";
+    return failure();
+  }
+  std::optional<RadixKey> key = matchRadixKey(sort, why);
+  if (!key)
+    return failure();
+  p.key = *key;
+  p.n = sort.getOperandType().getShape()[0];
+  p.blocks = gridRadixSortBlocks(p.n);
+  int64_t tiles = llvm::divideCeil(p.n, kRadixTileElements);
+  p.tilesPerBlock = llvm::divideCeil(tiles, p.blocks);
+  size_t operands = sort.getOutputs().size();
+  if (sort.getInputs().size() != operands + 1) {
+    why = "workspaces do not match the operands";
+    return failure();
+  }
+  for (size_t i = 0; i < operands; ++i) {
+    Value in = sourceBinding(sort.getOutputs()[i]);
+    Value ws = bindingMemRef(sort.getInputs()[i]);
+    auto store = bindingStore(sort.getResult(i));
+    if (!in || !ws || !store) {
+      why = "operand " + std::to_string(i) +
+            " is not read from and stored to bindings";
+      return failure();
+    }
+    p.inputs.push_back(in);
+    p.scratch.push_back(ws);
+    p.stores.push_back(store);
+    p.outputs.push_back(store.getDest());
+  }
+  p.counts = bindingMemRef(sort.getInputs().back());
+  auto countsType =
+      p.counts ? dyn_cast<MemRefType>(p.counts.getType()) : MemRefType();
+  if (!countsType || !countsType.getElementType().isInteger(32) ||
+      countsType.getRank() != 1 ||
+      countsType.getShape()[0] < radixCountWords(p.blocks)) {
+    why = "the counts workspace is not " +
+          std::to_string(radixCountWords(p.blocks)) + " i32 words";
+    return failure();
+  }
+  return p;
+}
+
+struct RadixEmitter {
+  OpBuilder &b;
+  Location loc;
+  const RadixPlan &p;
+  Value tid, bid, warp, lane, ltMask;
+  Value sHist, sCount, sWarp;
+  Value lo, hi;
+  int64_t generation = 0;
+
+  Value ci(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value c32(int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 32); }
+  Value add(Value l, Value r) { return arith::AddIOp::create(b, loc, l, r); }
+  Value mul(Value l, Value r) { return arith::MulIOp::create(b, loc, l, r); }
+  Value idx(Value i32) {
+    return arith::IndexCastOp::create(b, loc, b.getIndexType(), i32);
+  }
+  Value i32(Value index) {
+    return arith::IndexCastOp::create(b, loc, b.getI32Type(), index);
+  }
+  Value cmp(arith::CmpIPredicate pr, Value l, Value r) {
+    return arith::CmpIOp::create(b, loc, pr, l, r);
+  }
+  Value ballot(Value pred) {
+    return NVVM::VoteSyncOp::create(b, loc, b.getI32Type(), c32(-1), pred,
+                                    NVVM::VoteSyncKind::ballot);
+  }
+  Value popc(Value v) { return LLVM::CtPopOp::create(b, loc, v); }
+  void ifThen(Value cond, function_ref<void()> body) {
+    auto op = scf::IfOp::create(b, loc, cond, false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPoint(op.thenBlock()->getTerminator());
+    body();
+  }
+  void syncWarp() { NVVM::SyncWarpOp::create(b, loc, c32(-1)); }
+  /// counts / sCount entry of (row k, warp, digit).
+  Value slot(int64_t k, Value digit) {
+    return add(mul(add(ci(k * kWarps), warp), ci(kRadixBuckets)), idx(digit));
+  }
+
+  void emit(func::FuncOp kernel) {
+    tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+    bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+    warp = arith::DivUIOp::create(b, loc, tid, ci(32));
+    lane = arith::RemUIOp::create(b, loc, tid, ci(32));
+    ltMask = arith::SubIOp::create(
+        b, loc, arith::ShLIOp::create(b, loc, c32(1), i32(lane)), c32(1));
+    Type i32Type = b.getI32Type();
+    sHist = workgroupBuffer(b, loc, kernel, "_radix_hist", {kRadixBuckets},
+                            i32Type);
+    sCount = workgroupBuffer(b, loc, kernel, "_radix_count",
+                             {kItems * kWarps * kRadixBuckets}, i32Type);
+    sWarp = workgroupBuffer(b, loc, kernel, "_radix_warp", {kWarps}, i32Type);
+    int64_t run = p.tilesPerBlock * kRadixTileElements;
+    lo = mul(bid, ci(run));
+    hi = arith::MinUIOp::create(b, loc, add(lo, ci(run)), ci(p.n));
+    // Shared counters start at zero; each thread owns digit tid's column.
+    for (int64_t j = 0; j < kItems * kWarps; ++j)
+      memref::StoreOp::create(b, loc, c32(0), sCount,
+                              add(tid, ci(j * kRadixBuckets)));
+    memref::StoreOp::create(b, loc, c32(0), sHist, tid);
+    gpu::BarrierOp::create(b, loc);
+
+    int64_t passes = p.key.passes();
+    SmallVector<Value> src = p.inputs;
+    for (int64_t pass = 0; pass < passes; ++pass) {
+      const SmallVector<Value> &dst =
+          (passes - 1 - pass) % 2 == 0 ? p.outputs : p.scratch;
+      countDigits(src[0], pass);
+      Value offset = firstPositions();
+      scatterTiles(src, dst, pass, offset);
+      if (pass + 1 < passes)
+        gridBarrier();
+      src = dst;
+    }
+  }
+
+  void gridBarrier() {
+    emitGridBarrier(b, loc, p.counts, ci(p.blocks * kRadixBuckets), tid,
+                    p.blocks, ++generation);
+  }
+
+  /// Phase 1: this block's digit counts into counts[bid][*].
+  void countDigits(Value keys, int64_t pass) {
+    Value last = ci(p.n - 1);
+    scf::ForOp::create(
+        b, loc, add(lo, tid), hi, ci(kRadixTileElements), ValueRange{},
+        [&](OpBuilder &, Location, Value i, ValueRange) {
+          // Clamped loads first (kItems in flight), then the counts.
+          SmallVector<Value> at, digits;
+          for (int64_t k = 0; k < kItems; ++k) {
+            at.push_back(add(i, ci(k * kThreads)));
+            Value key = memref::LoadOp::create(
+                b, loc, keys,
+                ValueRange{arith::MinUIOp::create(b, loc, at.back(), last)});
+            digits.push_back(emitRadixDigit(b, loc, key, p.key, pass));
+          }
+          for (int64_t k = 0; k < kItems; ++k)
+            ifThen(cmp(arith::CmpIPredicate::ult, at[k], hi), [&] {
+              memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi,
+                                          c32(1), sHist,
+                                          ValueRange{idx(digits[k])});
+            });
+          scf::YieldOp::create(b, loc);
+        });
+    gpu::BarrierOp::create(b, loc);
+    Value mine = memref::LoadOp::create(b, loc, sHist, tid);
+    memref::StoreOp::create(b, loc, mine, p.counts,
+                            add(mul(bid, ci(kRadixBuckets)), tid));
+    memref::StoreOp::create(b, loc, c32(0), sHist, tid);
+    gridBarrier();
+  }
+
+  /// Phase 2: the first output position of digit `tid` in this block.
+  Value firstPositions() {
+    auto sums = scf::ForOp::create(
+        b, loc, ci(0), ci(p.blocks), ci(1), ValueRange{c32(0), c32(0)},
+        [&](OpBuilder &, Location, Value blk, ValueRange acc) {
+          Value c = memref::LoadOp::create(
+              b, loc, p.counts, add(mul(blk, ci(kRadixBuckets)), tid));
+          Value before = arith::SelectOp::create(
+              b, loc, cmp(arith::CmpIPredicate::ult, blk, bid), c, c32(0));
+          scf::YieldOp::create(
+              b, loc, ValueRange{add(acc[0], c), add(acc[1], before)});
+        });
+    Value total = sums.getResult(0), before = sums.getResult(1);
+    // Exclusive scan of the digit totals across the block.
+    Value incl = total;
+    for (int64_t off = 1; off < 32; off *= 2) {
+      auto up = gpu::ShuffleOp::create(b, loc, incl, off, 32,
+                                       gpu::ShuffleMode::UP);
+      Value has = cmp(arith::CmpIPredicate::uge, lane, ci(off));
+      incl = add(incl, arith::SelectOp::create(b, loc, has,
+                                               up.getShuffleResult(), c32(0)));
+    }
+    ifThen(cmp(arith::CmpIPredicate::eq, lane, ci(31)),
+           [&] { memref::StoreOp::create(b, loc, incl, sWarp, warp); });
+    gpu::BarrierOp::create(b, loc);
+    Value prior = c32(0);
+    for (int64_t w = 0; w < kWarps; ++w) {
+      Value t = memref::LoadOp::create(b, loc, sWarp, ci(w));
+      prior = add(prior, arith::SelectOp::create(
+                             b, loc, cmp(arith::CmpIPredicate::ult, ci(w), warp),
+                             t, c32(0)));
+    }
+    Value exclusive = arith::SubIOp::create(b, loc, add(prior, incl), total);
+    return add(exclusive, before);
+  }
+
+  /// Phase 3: every tile of this block's run to its stable positions.
+  void scatterTiles(ArrayRef<Value> src, ArrayRef<Value> dst, int64_t pass,
+                    Value offset) {
+    Value last = ci(p.n - 1);
+    Value tiles = arith::DivUIOp::create(
+        b, loc, add(arith::SubIOp::create(b, loc, hi, lo),
+                    ci(kRadixTileElements - 1)),
+        ci(kRadixTileElements));
+    scf::ForOp::create(
+        b, loc, ci(0), tiles, ci(1), ValueRange{offset},
+        [&](OpBuilder &, Location, Value j, ValueRange acc) {
+          Value base = add(lo, mul(j, ci(kRadixTileElements)));
+          struct Item {
+            Value valid, digit, rank, leader;
+            SmallVector<Value> values;
+          };
+          SmallVector<Item> items(kItems);
+          for (int64_t k = 0; k < kItems; ++k) {
+            Item &it = items[k];
+            Value e = add(base, add(tid, ci(k * kThreads)));
+            it.valid = cmp(arith::CmpIPredicate::ult, e, hi);
+            Value at = arith::MinUIOp::create(b, loc, e, last);
+            for (Value s : src)
+              it.values.push_back(memref::LoadOp::create(b, loc, s, at));
+            it.digit = emitRadixDigit(b, loc, it.values[0], p.key, pass);
+          }
+          // Lanes with the same digit (and in range), by 8 ballots.
+          for (Item &it : items) {
+            Value peers = ballot(it.valid);
+            for (int64_t bit = 0; bit < kRadixBits; ++bit) {
+              Value set = arith::TruncIOp::create(
+                  b, loc, b.getI1Type(),
+                  arith::ShRUIOp::create(b, loc, it.digit, c32(bit)));
+              Value votes = ballot(set);
+              Value same = arith::SelectOp::create(
+                  b, loc, set, votes,
+                  arith::XOrIOp::create(b, loc, votes, c32(-1)));
+              peers = arith::AndIOp::create(b, loc, peers, same);
+            }
+            it.rank = popc(arith::AndIOp::create(b, loc, peers, ltMask));
+            it.leader = arith::AndIOp::create(
+                b, loc, it.valid, cmp(arith::CmpIPredicate::eq, it.rank, c32(0)));
+            Value count = popc(peers);
+            ifThen(it.leader, [&] {
+              memref::StoreOp::create(b, loc, count, sCount,
+                                      slot(&it - items.data(), it.digit));
+            });
+          }
+          gpu::BarrierOp::create(b, loc);
+          // Column scan: digit tid's position for each (row, warp), in
+          // element order; empty slots stay zero.
+          Value next = acc[0];
+          for (int64_t r = 0; r < kItems * kWarps; ++r) {
+            Value at = add(tid, ci(r * kRadixBuckets));
+            Value c = memref::LoadOp::create(b, loc, sCount, at);
+            Value used = cmp(arith::CmpIPredicate::ne, c, c32(0));
+            memref::StoreOp::create(
+                b, loc, arith::SelectOp::create(b, loc, used, next, c32(0)),
+                sCount, at);
+            next = add(next, c);
+          }
+          gpu::BarrierOp::create(b, loc);
+          for (int64_t k = 0; k < kItems; ++k)
+            ifThen(items[k].valid, [&] {
+              Item &it = items[k];
+              Value first = memref::LoadOp::create(b, loc, sCount,
+                                                   slot(k, it.digit));
+              Value pos = idx(add(first, it.rank));
+              for (auto [v, d] : llvm::zip(it.values, dst))
+                memref::StoreOp::create(b, loc, v, d, pos);
+            });
+          // Every lane of the warp has read its slots: the leaders clear
+          // them for the next tile.
+          syncWarp();
+          for (int64_t k = 0; k < kItems; ++k)
+            ifThen(items[k].leader, [&] {
+              memref::StoreOp::create(b, loc, c32(0), sCount,
+                                      slot(k, items[k].digit));
+            });
+          syncWarp();
+          scf::YieldOp::create(b, loc, next);
+        });
+  }
+};
+
+} // namespace
+
+int64_t mlir::tessel::gridRadixSortBlocks(int64_t n) {
+  int64_t tiles = std::max<int64_t>(1, llvm::divideCeil(n, kRadixTileElements));
+  int64_t blocks = std::min(kRadixMaxBlocks, tiles);
+  int64_t perBlock = llvm::divideCeil(tiles, blocks);
+  return llvm::divideCeil(tiles, perBlock);
+}
+
+bool mlir::tessel::canUseGridRadixSort(func::FuncOp, SortOp sort,
+                                       std::string &why) {
+  return succeeded(plan(sort, why));
+}
+
+std::string mlir::tessel::describeGridRadixSort(SortOp sort) {
+  std::string why;
+  FailureOr<RadixPlan> p = plan(sort, why);
+  return "grid radix sort: " + std::to_string(p->key.passes()) +
+         " passes of 8 bits, " + std::to_string(p->blocks) +
+         " persistent blocks x 256 threads, " +
+         std::to_string(p->tilesPerBlock) +
+         " tiles of 1024 per block, counts / grid barrier / ranked scatter "
+         "per pass";
+}
+
+LogicalResult mlir::tessel::emitGridRadixSort(func::FuncOp kernel,
+                                              SortOp sort) {
+  std::string why;
+  FailureOr<RadixPlan> p = plan(sort, why);
+  if (failed(p))
+    return sort.emitOpError("grid radix sort: ") << why;
+  OpBuilder b(sort);
+  RadixEmitter{b, sort.getLoc(), *p}.emit(kernel);
+  for (auto store : p->stores)
+    store.erase();
+  setKernelLaunch(kernel, {p->blocks, 1, 1}, {kThreads, 1, 1});
+  kernel->setAttr("nvvm.minctasm",
+                  Builder(kernel.getContext()).getI32IntegerAttr(kBlocksPerSM));
+  return success();
+}

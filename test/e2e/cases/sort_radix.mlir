@@ -79,3 +79,14 @@ func.func @sort_rows_long(%x: tensor<3x2500xf32>) -> tensor<3x2500xf32> {
   } -> tensor<3x2500xf32>
   return %r : tensor<3x2500xf32>
 }
+
+// Operands too wide to reorder a tile in shared memory on the GPU (24 KiB
+// a tile): ranked elements are stored from their lanes.
+func.func @sort_i64_wide(%k: tensor<3001xi64>, %v: tensor<3001xi64>, %w: tensor<3001xf64>) -> (tensor<3001xi64>, tensor<3001xi64>, tensor<3001xf64>) {
+  %r:3 = tessel.sort dimension(0) outs(%k, %v, %w : tensor<3001xi64>, tensor<3001xi64>, tensor<3001xf64>) {
+  ^bb0(%a: i64, %b: i64, %x: i64, %y: i64, %s: f64, %t: f64):
+    %c = arith.cmpi ugt, %a, %b : i64
+    tessel.yield %c : i1
+  } -> tensor<3001xi64>, tensor<3001xi64>, tensor<3001xf64>
+  return %r#0, %r#1, %r#2 : tensor<3001xi64>, tensor<3001xi64>, tensor<3001xf64>
+}

@@ -14,6 +14,12 @@ def _by(order_keys):
     return ref
 
 
+def _desc_u64(k):
+    # Descending unsigned 64-bit order as an ascending key numpy can sort
+    # exactly: the bitwise complement.
+    return ~k.view(np.uint64)
+
+
 def _u32_keys(rng):
     # Full 32-bit range (negative as i32 = large as u32), with duplicates.
     pool = rng.integers(-2**31, 2**31, (5000,), dtype=np.int64).astype(np.int32)
@@ -49,6 +55,13 @@ ENTRIES = [
     ("sort_swapped",
      lambda rng: [rng.integers(-1000, 1000, (1500,), dtype=np.int32)],
      lambda k: [np.sort(k, kind="stable")], 0),
+    ("sort_i64_wide",
+     lambda rng: [rng.integers(-2**63, 2**63 - 1, (300,), dtype=np.int64)[
+                      rng.integers(0, 300, (3001,))],
+                  np.arange(3001, dtype=np.int64),
+                  rng.standard_normal((3001,))],
+     lambda k, v, w: [a[np.argsort(_desc_u64(k), kind="stable")]
+                      for a in (k, v, w)], 0),
     ("sort_abs_merge",
      lambda rng: [rng.integers(-60, 60, (3001,)).astype(np.float32) / 8,
                   _positions(3001)],

@@ -11,9 +11,12 @@
 //     gives every (block, digit) its first output position;
 //  3. the block walks its tiles in order, 4 elements per thread: warps
 //     rank their elements among equal digits with 8 ballots each, a column
-//     scan in shared memory orders (element row, warp) per digit, and each
-//     element is stored, with its values, at its stable position; grid
-//     barrier before the next pass.
+//     scan in shared memory orders (element row, warp) per digit, a block
+//     scan of the tile's digit counts places each digit's run in the tile;
+//     the tile is reordered by digit in shared memory (when a tile of
+//     every operand fits in 13 KiB) and each thread stores consecutive
+//     elements of a run, with their values (coalesced runs instead of a
+//     scattered store per element); grid barrier before the next pass.
 // Passes alternate between the output bindings and the scratch
 // workspaces so that the last one writes the outputs. The grid barrier
 // needs every block resident: the kernel asks for 4 blocks per SM

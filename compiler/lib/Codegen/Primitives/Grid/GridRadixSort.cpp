@@ -31,6 +31,8 @@ constexpr int64_t kWarps = kThreads / 32;
 constexpr int64_t kItems = kRadixTileElements / kThreads;
 /// Blocks per SM that the grid barrier counts on.
 constexpr int64_t kBlocksPerSM = 4;
+/// Shared memory for a reordered tile of every operand.
+constexpr int64_t kStageBytesBudget = 13 * 1024;
 
 struct RadixPlan {
   SortOp sort;
@@ -39,6 +41,8 @@ struct RadixPlan {
   SmallVector<Value> inputs, scratch, outputs;
   SmallVector<bufferization::MaterializeInDestinationOp> stores;
   Value counts;
+  /// Whether a tile of every operand fits the shared-memory budget.
+  bool stage;
 };
 
 /// The binding that operand `v` of the sort starts as: read directly, or
@@ -93,6 +97,12 @@ FailureOr<RadixPlan> plan(SortOp sort, std::string &why) {
           std::to_string(radixCountWords(p.blocks)) + " i32 words";
     return failure();
   }
+  // Static shared memory is 48 KiB a block: the counts take 34 KiB.
+  int64_t stageBytes = 0;
+  for (Value v : p.inputs)
+    stageBytes += kRadixTileElements *
+                  cast<MemRefType>(v.getType()).getElementTypeBitWidth() / 8;
+  p.stage = stageBytes <= kStageBytesBudget;
   return p;
 }
 
@@ -102,6 +112,11 @@ struct RadixEmitter {
   const RadixPlan &p;
   Value tid, bid, warp, lane, ltMask;
   Value sHist, sCount, sWarp;
+  /// Staging of a reordered tile: per digit its start in the tile and
+  /// (its next output position - start), and per operand the elements.
+  bool stage = false;
+  Value sStart, sBase;
+  SmallVector<Value> sStage;
   Value lo, hi;
   int64_t generation = 0;
 
@@ -148,6 +163,18 @@ struct RadixEmitter {
     sCount = workgroupBuffer(b, loc, kernel, "_radix_count",
                              {kItems * kWarps * kRadixBuckets}, i32Type);
     sWarp = workgroupBuffer(b, loc, kernel, "_radix_warp", {kWarps}, i32Type);
+    stage = p.stage;
+    if (stage) {
+      sStart = workgroupBuffer(b, loc, kernel, "_radix_start", {kRadixBuckets},
+                               i32Type);
+      sBase = workgroupBuffer(b, loc, kernel, "_radix_base", {kRadixBuckets},
+                              i32Type);
+      for (auto [i, v] : llvm::enumerate(p.inputs))
+        sStage.push_back(workgroupBuffer(
+            b, loc, kernel, ("_radix_stage" + std::to_string(i)),
+            {kRadixTileElements},
+            cast<MemRefType>(v.getType()).getElementType()));
+    }
     int64_t run = p.tilesPerBlock * kRadixTileElements;
     lo = mul(bid, ci(run));
     hi = arith::MinUIOp::create(b, loc, add(lo, ci(run)), ci(p.n));
@@ -221,8 +248,14 @@ struct RadixEmitter {
               b, loc, ValueRange{add(acc[0], c), add(acc[1], before)});
         });
     Value total = sums.getResult(0), before = sums.getResult(1);
-    // Exclusive scan of the digit totals across the block.
-    Value incl = total;
+    // Digits before this one, over all blocks.
+    return add(blockExclusiveSum(total), before);
+  }
+
+  /// Exclusive sum of `x` (i32) over the block's threads, through sWarp;
+  /// ends with a barrier after sWarp's writes.
+  Value blockExclusiveSum(Value x) {
+    Value incl = x;
     for (int64_t off = 1; off < 32; off *= 2) {
       auto up = gpu::ShuffleOp::create(b, loc, incl, off, 32,
                                        gpu::ShuffleMode::UP);
@@ -240,11 +273,16 @@ struct RadixEmitter {
                              b, loc, cmp(arith::CmpIPredicate::ult, ci(w), warp),
                              t, c32(0)));
     }
-    Value exclusive = arith::SubIOp::create(b, loc, add(prior, incl), total);
-    return add(exclusive, before);
+    return arith::SubIOp::create(b, loc, add(prior, incl), x);
   }
 
   /// Phase 3: every tile of this block's run to its stable positions.
+  /// Each tile's elements are ranked per digit: (row k, warp) slots in
+  /// sCount hold the number of lanes with that digit, a column scan per
+  /// digit turns them into offsets. With staging, the tile is first
+  /// reordered by digit in shared memory so that consecutive threads
+  /// store consecutive positions of a digit's run; without (operands too
+  /// wide for shared memory), each element is stored from its lane.
   void scatterTiles(ArrayRef<Value> src, ArrayRef<Value> dst, int64_t pass,
                     Value offset) {
     Value last = ci(p.n - 1);
@@ -271,7 +309,8 @@ struct RadixEmitter {
             it.digit = emitRadixDigit(b, loc, it.values[0], p.key, pass);
           }
           // Lanes with the same digit (and in range), by 8 ballots.
-          for (Item &it : items) {
+          for (int64_t k = 0; k < kItems; ++k) {
+            Item &it = items[k];
             Value peers = ballot(it.valid);
             for (int64_t bit = 0; bit < kRadixBits; ++bit) {
               Value set = arith::TruncIOp::create(
@@ -289,13 +328,15 @@ struct RadixEmitter {
             Value count = popc(peers);
             ifThen(it.leader, [&] {
               memref::StoreOp::create(b, loc, count, sCount,
-                                      slot(&it - items.data(), it.digit));
+                                      slot(k, it.digit));
             });
           }
           gpu::BarrierOp::create(b, loc);
-          // Column scan: digit tid's position for each (row, warp), in
-          // element order; empty slots stay zero.
-          Value next = acc[0];
+          // Column scan: digit tid's offset for each (row, warp), in
+          // element order (from this block's next position of the digit,
+          // or from the digit's start in the tile when staging); empty
+          // slots stay zero.
+          Value next = stage ? c32(0) : acc[0];
           for (int64_t r = 0; r < kItems * kWarps; ++r) {
             Value at = add(tid, ci(r * kRadixBuckets));
             Value c = memref::LoadOp::create(b, loc, sCount, at);
@@ -305,15 +346,33 @@ struct RadixEmitter {
                 sCount, at);
             next = add(next, c);
           }
+          Value following = next;
+          if (stage) {
+            // next = the tile's count of digit tid: where the digit's run
+            // starts in the reordered tile, and where it goes.
+            Value start = blockExclusiveSum(next);
+            memref::StoreOp::create(b, loc, start, sStart, tid);
+            memref::StoreOp::create(
+                b, loc, arith::SubIOp::create(b, loc, acc[0], start), sBase,
+                tid);
+            following = add(acc[0], next);
+          }
           gpu::BarrierOp::create(b, loc);
           for (int64_t k = 0; k < kItems; ++k)
             ifThen(items[k].valid, [&] {
               Item &it = items[k];
               Value first = memref::LoadOp::create(b, loc, sCount,
                                                    slot(k, it.digit));
-              Value pos = idx(add(first, it.rank));
-              for (auto [v, d] : llvm::zip(it.values, dst))
-                memref::StoreOp::create(b, loc, v, d, pos);
+              Value pos = add(first, it.rank);
+              if (stage) {
+                pos = add(pos, memref::LoadOp::create(b, loc, sStart,
+                                                      idx(it.digit)));
+                for (auto [v, s] : llvm::zip(it.values, sStage))
+                  memref::StoreOp::create(b, loc, v, s, idx(pos));
+              } else {
+                for (auto [v, d] : llvm::zip(it.values, dst))
+                  memref::StoreOp::create(b, loc, v, d, idx(pos));
+              }
             });
           // Every lane of the warp has read its slots: the leaders clear
           // them for the next tile.
@@ -324,7 +383,28 @@ struct RadixEmitter {
                                       slot(k, items[k].digit));
             });
           syncWarp();
-          scf::YieldOp::create(b, loc, next);
+          if (stage) {
+            // The reordered tile, element i to sBase[digit] + i.
+            gpu::BarrierOp::create(b, loc);
+            Value count = arith::SubIOp::create(
+                b, loc, arith::MinUIOp::create(
+                            b, loc, add(base, ci(kRadixTileElements)), hi),
+                base);
+            for (int64_t k = 0; k < kItems; ++k) {
+              Value i = add(tid, ci(k * kThreads));
+              ifThen(cmp(arith::CmpIPredicate::ult, i, count), [&] {
+                SmallVector<Value> values;
+                for (Value s : sStage)
+                  values.push_back(memref::LoadOp::create(b, loc, s, i));
+                Value digit = emitRadixDigit(b, loc, values[0], p.key, pass);
+                Value to = add(memref::LoadOp::create(b, loc, sBase, idx(digit)),
+                               i32(i));
+                for (auto [v, d] : llvm::zip(values, dst))
+                  memref::StoreOp::create(b, loc, v, d, idx(to));
+              });
+            }
+          }
+          scf::YieldOp::create(b, loc, following);
         });
   }
 };
@@ -350,8 +430,9 @@ std::string mlir::tessel::describeGridRadixSort(SortOp sort) {
          " passes of 8 bits, " + std::to_string(p->blocks) +
          " persistent blocks x 256 threads, " +
          std::to_string(p->tilesPerBlock) +
-         " tiles of 1024 per block, counts / grid barrier / ranked scatter "
-         "per pass";
+         " tiles of 1024 per block, counts / grid barrier / ranked " +
+         (p->stage ? "tiles reordered in shared memory" : "scatter") +
+         " per pass";
 }
 
 LogicalResult mlir::tessel::emitGridRadixSort(func::FuncOp kernel,

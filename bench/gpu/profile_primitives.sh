@@ -13,6 +13,7 @@ np.save('/tmp/p_scan.npy', r.integers(-1,2,1<<28).astype(np.float32))
 np.save('/tmp/p_rows.npy', r.standard_normal((8192,8192),dtype=np.float32))
 np.save('/tmp/p_topk.npy', r.standard_normal((4096,32000),dtype=np.float32))
 t=np.zeros((1<<20,768),np.float16); np.save('/tmp/p_table.npy', t); np.save('/tmp/p_ids.npy', r.integers(0,1<<20,32768,dtype=np.int32))
+np.save('/tmp/p_keys.npy', r.integers(0,1<<32,1<<26,dtype=np.uint64).astype(np.uint32).view(np.int32))
 n=1<<24; np.save('/tmp/p_dst.npy', np.zeros(n,np.float32)); np.save('/tmp/p_idx.npy', r.integers(0,n,n,dtype=np.int32)); np.save('/tmp/p_src.npy', np.ones(n,np.float32))
 "
 prof scan_incl_f32_2e28 scan scan_dispatch_1 /tmp/p_scan.npy
@@ -20,3 +21,8 @@ prof cumsum_rows_8192 cumsum cumsum_dispatch_0 /tmp/p_rows.npy
 prof gather_f16_32768x768 gather gather_dispatch_0 /tmp/p_table.npy /tmp/p_ids.npy
 prof scatter_add_f32_2e24 index_add index_add_dispatch_1 /tmp/p_dst.npy /tmp/p_idx.npy /tmp/p_src.npy
 prof topk_4096x32000 topk topk_dispatch_0 /tmp/p_topk.npy
+prof sort_u32_2e26 sort sort_dispatch_2 /tmp/p_keys.npy
+# The radix sort's own bottleneck metrics: shared-memory pipe (MIO)
+# throttling, bank conflicts, L2 write sectors, issue slots.
+M=gpu__time_duration.sum,smsp__warp_issue_stalled_mio_throttle_per_warp_active.pct,smsp__warp_issue_stalled_short_scoreboard_per_warp_active.pct,smsp__warp_issue_stalled_barrier_per_warp_active.pct,smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct,smsp__warp_issue_stalled_lg_throttle_per_warp_active.pct,smsp__warp_issue_stalled_math_pipe_throttle_per_warp_active.pct,smsp__issue_active.avg.pct_of_peak_sustained_active,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,lts__t_sectors_op_write.sum,lts__t_sectors_op_read.sum,smsp__inst_executed.sum,launch__occupancy_limit_shared_mem,sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread
+prof sort_u32_2e26 sort sort_dispatch_2 /tmp/p_keys.npy

@@ -92,14 +92,14 @@ func.func @scatter(%u: tensor<6xf32>, %i: tensor<6xi32>, %o: tensor<9xf32>) -> t
 
 // A radix sort (one dimension, keys ordered by one <) gets a scratch
 // buffer per operand and i32 digit counts: a count per bucket and GPU
-// block (70001 elements: 69 tiles of 1024, 69 blocks) plus the grid
+// block (70001 elements: 35 tiles of 2048, 35 blocks) plus the grid
 // barrier's counter. A sort by a comparator that is not one comparison
 // gets none.
 // CHECK-LABEL: func.func @radix
 // CHECK-DAG: %[[SK:.+]] = linalg.fill {tessel.workspace = {{.+}}} ins(%{{.+}} : i32) outs(%{{.+}} : tensor<70001xi32>)
 // CHECK-DAG: %[[SV:.+]] = linalg.fill {tessel.workspace = {{.+}}} ins(%{{.+}} : f32) outs(%{{.+}} : tensor<70001xf32>)
-// CHECK-DAG: %[[C:.+]] = linalg.fill {tessel.workspace = {{.+}}} ins(%{{.+}} : i32) outs(%{{.+}} : tensor<17665xi32>)
-// CHECK: tessel.sort dimension(0) ins(%[[SK]], %[[SV]], %[[C]] : tensor<70001xi32>, tensor<70001xf32>, tensor<17665xi32>) outs(
+// CHECK-DAG: %[[C:.+]] = linalg.fill {tessel.workspace = {{.+}}} ins(%{{.+}} : i32) outs(%{{.+}} : tensor<8961xi32>)
+// CHECK: tessel.sort dimension(0) ins(%[[SK]], %[[SV]], %[[C]] : tensor<70001xi32>, tensor<70001xf32>, tensor<8961xi32>) outs(
 // CHECK: tessel.sort dimension(0) outs(
 func.func @radix(%k: tensor<70001xi32>, %v: tensor<70001xf32>) -> (tensor<70001xi32>, tensor<70001xf32>, tensor<70001xi32>) {
   %r:2 = tessel.sort dimension(0) outs(%k, %v : tensor<70001xi32>, tensor<70001xf32>) {

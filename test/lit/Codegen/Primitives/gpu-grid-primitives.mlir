@@ -105,13 +105,13 @@ func.func @rows(%t: tensor<1000x64xf16>, %ids: tensor<77xi32>) -> tensor<77x64xf
 
 // -----
 
-// A radix sort: one persistent kernel (70001 elements: 69 blocks of one
-// 1024-element tile, 4 blocks per SM asked for); per pass the digits are
+// A radix sort: one persistent kernel (70001 elements: 35 blocks of one
+// 2048-element tile, 4 blocks per SM asked for); per pass the digits are
 // counted with shared atomics, a grid barrier publishes the counts, and
 // each tile is ranked with ballots and population counts and scattered
 // (a warp barrier before the ranks' slots are cleared).
-// REMARK: remark: kernel radix_dispatch_3: grid radix sort: 4 passes of 8 bits, 69 persistent blocks
-// CHECK: func.func private @radix_dispatch_3({{.*}}nvvm.minctasm = 4 : i32{{.*}}tessel.workgroup_count = array<i64: 69, 1, 1>, tessel.workgroup_size = array<i64: 256, 1, 1>
+// REMARK: remark: kernel radix_dispatch_3: grid radix sort: 4 passes of 8 bits, 35 persistent blocks
+// CHECK: func.func private @radix_dispatch_3({{.*}}nvvm.minctasm = 4 : i32{{.*}}tessel.workgroup_count = array<i64: 35, 1, 1>, tessel.workgroup_size = array<i64: 256, 1, 1>
 // CHECK: memref.atomic_rmw addi {{.+}} : (i32, memref<256xi32, #gpu.address_space<workgroup>>)
 // CHECK: scf.while
 // CHECK:   memref.atomic_rmw ori

@@ -2,21 +2,22 @@
 //
 // The grid level of a radix sort (RadixKey.h): one persistent kernel of
 // gridRadixSortBlocks(n) blocks x 256 threads (4 per SM on a 132-SM GPU),
-// each block owning a contiguous run of 1024-element tiles. Per pass of 8
+// each block owning a contiguous run of 2048-element tiles. Per pass of 8
 // bits, least significant first:
 //  1. each block counts the digits of its run (shared-memory atomics) into
 //     counts[block][digit] of the counts workspace; grid barrier;
 //  2. each thread (= digit) sums its digit's counts over all blocks and
 //     over the blocks before its own; a block scan over the digit totals
 //     gives every (block, digit) its first output position;
-//  3. the block walks its tiles in order, 4 elements per thread: warps
-//     rank their elements among equal digits with 8 ballots each, a column
-//     scan in shared memory orders (element row, warp) per digit, a block
-//     scan of the tile's digit counts places each digit's run in the tile;
-//     the tile is reordered by digit in shared memory (when a tile of
-//     every operand fits in 13 KiB) and each thread stores consecutive
-//     elements of a run, with their values (coalesced runs instead of a
-//     scattered store per element); grid barrier before the next pass.
+//  3. the block walks its tiles in order. Each warp ranks its 8 rows of
+//     32 consecutive elements against its own 256 digit counters (8
+//     ballots find the lanes with the same digit; the first adds their
+//     number), a column scan per digit over the warps and a block scan
+//     over the digits place each element in the tile reordered by digit;
+//     when a tile of every operand fits in 32 KiB of shared memory the
+//     tile is reordered there and each thread stores consecutive elements
+//     of a digit's run (coalesced), else each element is stored from its
+//     lane; grid barrier before the next pass.
 // Passes alternate between the output bindings and the scratch
 // workspaces so that the last one writes the outputs. The grid barrier
 // needs every block resident: the kernel asks for 4 blocks per SM
@@ -34,7 +35,7 @@
 
 namespace mlir::tessel {
 
-inline constexpr int64_t kRadixTileElements = 1024;
+inline constexpr int64_t kRadixTileElements = 2048;
 inline constexpr int64_t kRadixMaxBlocks = 4 * 132;
 
 /// Blocks of the GPU radix sort of `n` elements: every block has at least

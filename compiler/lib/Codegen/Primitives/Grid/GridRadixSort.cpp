@@ -31,8 +31,10 @@ constexpr int64_t kWarps = kThreads / 32;
 constexpr int64_t kItems = kRadixTileElements / kThreads;
 /// Blocks per SM that the grid barrier counts on.
 constexpr int64_t kBlocksPerSM = 4;
+/// Keys per thread in flight while counting digits.
+constexpr int64_t kCountUnroll = 8;
 /// Shared memory for a reordered tile of every operand.
-constexpr int64_t kStageBytesBudget = 13 * 1024;
+constexpr int64_t kStageBytesBudget = 32 * 1024;
 
 struct RadixPlan {
   SortOp sort;
@@ -97,7 +99,7 @@ FailureOr<RadixPlan> plan(SortOp sort, std::string &why) {
           std::to_string(radixCountWords(p.blocks)) + " i32 words";
     return failure();
   }
-  // Static shared memory is 48 KiB a block: the counts take 34 KiB.
+  // Static shared memory is 48 KiB a block: the counters take 11 KiB.
   int64_t stageBytes = 0;
   for (Value v : p.inputs)
     stageBytes += kRadixTileElements *
@@ -111,11 +113,12 @@ struct RadixEmitter {
   Location loc;
   const RadixPlan &p;
   Value tid, bid, warp, lane, ltMask;
-  Value sHist, sCount, sWarp;
-  /// Staging of a reordered tile: per digit its start in the tile and
-  /// (its next output position - start), and per operand the elements.
-  bool stage = false;
+  Value sHist, sWarpCount, sWarp;
+  /// Per digit its run's start in the reordered tile, and its next output
+  /// position minus that start.
   Value sStart, sBase;
+  /// Staging of a reordered tile: per operand its elements.
+  bool stage = false;
   SmallVector<Value> sStage;
   Value lo, hi;
   int64_t generation = 0;
@@ -145,11 +148,6 @@ struct RadixEmitter {
     body();
   }
   void syncWarp() { NVVM::SyncWarpOp::create(b, loc, c32(-1)); }
-  /// counts / sCount entry of (row k, warp, digit).
-  Value slot(int64_t k, Value digit) {
-    return add(mul(add(ci(k * kWarps), warp), ci(kRadixBuckets)), idx(digit));
-  }
-
   void emit(func::FuncOp kernel) {
     tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
     bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
@@ -160,15 +158,15 @@ struct RadixEmitter {
     Type i32Type = b.getI32Type();
     sHist = workgroupBuffer(b, loc, kernel, "_radix_hist", {kRadixBuckets},
                             i32Type);
-    sCount = workgroupBuffer(b, loc, kernel, "_radix_count",
-                             {kItems * kWarps * kRadixBuckets}, i32Type);
+    sWarpCount = workgroupBuffer(b, loc, kernel, "_radix_warp_count",
+                                 {kWarps * kRadixBuckets}, i32Type);
     sWarp = workgroupBuffer(b, loc, kernel, "_radix_warp", {kWarps}, i32Type);
+    sStart = workgroupBuffer(b, loc, kernel, "_radix_start", {kRadixBuckets},
+                             i32Type);
+    sBase = workgroupBuffer(b, loc, kernel, "_radix_base", {kRadixBuckets},
+                            i32Type);
     stage = p.stage;
     if (stage) {
-      sStart = workgroupBuffer(b, loc, kernel, "_radix_start", {kRadixBuckets},
-                               i32Type);
-      sBase = workgroupBuffer(b, loc, kernel, "_radix_base", {kRadixBuckets},
-                              i32Type);
       for (auto [i, v] : llvm::enumerate(p.inputs))
         sStage.push_back(workgroupBuffer(
             b, loc, kernel, ("_radix_stage" + std::to_string(i)),
@@ -179,8 +177,8 @@ struct RadixEmitter {
     lo = mul(bid, ci(run));
     hi = arith::MinUIOp::create(b, loc, add(lo, ci(run)), ci(p.n));
     // Shared counters start at zero; each thread owns digit tid's column.
-    for (int64_t j = 0; j < kItems * kWarps; ++j)
-      memref::StoreOp::create(b, loc, c32(0), sCount,
+    for (int64_t j = 0; j < kWarps; ++j)
+      memref::StoreOp::create(b, loc, c32(0), sWarpCount,
                               add(tid, ci(j * kRadixBuckets)));
     memref::StoreOp::create(b, loc, c32(0), sHist, tid);
     gpu::BarrierOp::create(b, loc);
@@ -208,18 +206,18 @@ struct RadixEmitter {
   void countDigits(Value keys, int64_t pass) {
     Value last = ci(p.n - 1);
     scf::ForOp::create(
-        b, loc, add(lo, tid), hi, ci(kRadixTileElements), ValueRange{},
+        b, loc, add(lo, tid), hi, ci(kCountUnroll * kThreads), ValueRange{},
         [&](OpBuilder &, Location, Value i, ValueRange) {
-          // Clamped loads first (kItems in flight), then the counts.
+          // Clamped loads first (kCountUnroll in flight), then the counts.
           SmallVector<Value> at, digits;
-          for (int64_t k = 0; k < kItems; ++k) {
+          for (int64_t k = 0; k < kCountUnroll; ++k) {
             at.push_back(add(i, ci(k * kThreads)));
             Value key = memref::LoadOp::create(
                 b, loc, keys,
                 ValueRange{arith::MinUIOp::create(b, loc, at.back(), last)});
             digits.push_back(emitRadixDigit(b, loc, key, p.key, pass));
           }
-          for (int64_t k = 0; k < kItems; ++k)
+          for (int64_t k = 0; k < kCountUnroll; ++k)
             ifThen(cmp(arith::CmpIPredicate::ult, at[k], hi), [&] {
               memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi,
                                           c32(1), sHist,
@@ -277,12 +275,16 @@ struct RadixEmitter {
   }
 
   /// Phase 3: every tile of this block's run to its stable positions.
-  /// Each tile's elements are ranked per digit: (row k, warp) slots in
-  /// sCount hold the number of lanes with that digit, a column scan per
-  /// digit turns them into offsets. With staging, the tile is first
-  /// reordered by digit in shared memory so that consecutive threads
-  /// store consecutive positions of a digit's run; without (operands too
-  /// wide for shared memory), each element is stored from its lane.
+  /// Warp w holds the tile's elements [w * 32 * kItems, (w + 1) * 32 *
+  /// kItems), kItems rows of 32 consecutive ones, and ranks them row by
+  /// row against its own digit counters (sWarpCount[w][*]): lanes with
+  /// the same digit find each other with 8 ballots, read the counter, and
+  /// the first of them adds their number. A column scan per digit over the
+  /// warps and a block scan over the digits then place every element in
+  /// the tile reordered by digit. With staging, the reordered tile goes
+  /// through shared memory so that consecutive threads store consecutive
+  /// positions of a digit's run; without (operands too wide for shared
+  /// memory), each element is stored from its lane.
   void scatterTiles(ArrayRef<Value> src, ArrayRef<Value> dst, int64_t pass,
                     Value offset) {
     Value last = ci(p.n - 1);
@@ -294,23 +296,30 @@ struct RadixEmitter {
         b, loc, ci(0), tiles, ci(1), ValueRange{offset},
         [&](OpBuilder &, Location, Value j, ValueRange acc) {
           Value base = add(lo, mul(j, ci(kRadixTileElements)));
+          Value count = arith::SubIOp::create(
+              b, loc,
+              arith::MinUIOp::create(b, loc, add(base, ci(kRadixTileElements)),
+                                     hi),
+              base);
+          Value warpStart = mul(warp, ci(32 * kItems));
           struct Item {
-            Value valid, digit, rank, leader;
+            Value valid, digit, rank, counter;
             SmallVector<Value> values;
           };
           SmallVector<Item> items(kItems);
           for (int64_t k = 0; k < kItems; ++k) {
             Item &it = items[k];
-            Value e = add(base, add(tid, ci(k * kThreads)));
-            it.valid = cmp(arith::CmpIPredicate::ult, e, hi);
-            Value at = arith::MinUIOp::create(b, loc, e, last);
+            Value i = add(warpStart, add(lane, ci(k * 32)));
+            it.valid = cmp(arith::CmpIPredicate::ult, i, count);
+            Value at = arith::MinUIOp::create(b, loc, add(base, i), last);
             for (Value s : src)
               it.values.push_back(memref::LoadOp::create(b, loc, s, at));
             it.digit = emitRadixDigit(b, loc, it.values[0], p.key, pass);
+            it.counter = add(mul(warp, ci(kRadixBuckets)), idx(it.digit));
           }
-          // Lanes with the same digit (and in range), by 8 ballots.
           for (int64_t k = 0; k < kItems; ++k) {
             Item &it = items[k];
+            // Lanes with the same digit (and in range), by 8 ballots.
             Value peers = ballot(it.valid);
             for (int64_t bit = 0; bit < kRadixBits; ++bit) {
               Value set = arith::TruncIOp::create(
@@ -322,89 +331,83 @@ struct RadixEmitter {
                   arith::XOrIOp::create(b, loc, votes, c32(-1)));
               peers = arith::AndIOp::create(b, loc, peers, same);
             }
-            it.rank = popc(arith::AndIOp::create(b, loc, peers, ltMask));
-            it.leader = arith::AndIOp::create(
-                b, loc, it.valid, cmp(arith::CmpIPredicate::eq, it.rank, c32(0)));
-            Value count = popc(peers);
-            ifThen(it.leader, [&] {
-              memref::StoreOp::create(b, loc, count, sCount,
-                                      slot(k, it.digit));
+            Value below = popc(arith::AndIOp::create(b, loc, peers, ltMask));
+            Value seen = memref::LoadOp::create(b, loc, sWarpCount, it.counter);
+            it.rank = add(seen, below);
+            syncWarp();
+            Value first = arith::AndIOp::create(
+                b, loc, it.valid, cmp(arith::CmpIPredicate::eq, below, c32(0)));
+            ifThen(first, [&] {
+              memref::StoreOp::create(b, loc, add(seen, popc(peers)),
+                                      sWarpCount, it.counter);
             });
+            syncWarp();
           }
           gpu::BarrierOp::create(b, loc);
-          // Column scan: digit tid's offset for each (row, warp), in
-          // element order (from this block's next position of the digit,
-          // or from the digit's start in the tile when staging); empty
-          // slots stay zero.
-          Value next = stage ? c32(0) : acc[0];
-          for (int64_t r = 0; r < kItems * kWarps; ++r) {
-            Value at = add(tid, ci(r * kRadixBuckets));
-            Value c = memref::LoadOp::create(b, loc, sCount, at);
+          // Digit tid: each warp's first rank in the tile's run of the
+          // digit (a column scan), the run's start in the reordered tile
+          // (a block scan of the tile's digit counts), and where it goes.
+          Value run = c32(0);
+          for (int64_t w = 0; w < kWarps; ++w) {
+            Value at = add(tid, ci(w * kRadixBuckets));
+            Value c = memref::LoadOp::create(b, loc, sWarpCount, at);
+            // Counters of digits the warp does not hold stay zero (the
+            // warp clears only the ones it used).
             Value used = cmp(arith::CmpIPredicate::ne, c, c32(0));
             memref::StoreOp::create(
-                b, loc, arith::SelectOp::create(b, loc, used, next, c32(0)),
-                sCount, at);
-            next = add(next, c);
+                b, loc, arith::SelectOp::create(b, loc, used, run, c32(0)),
+                sWarpCount, at);
+            run = add(run, c);
           }
-          Value following = next;
-          if (stage) {
-            // next = the tile's count of digit tid: where the digit's run
-            // starts in the reordered tile, and where it goes.
-            Value start = blockExclusiveSum(next);
-            memref::StoreOp::create(b, loc, start, sStart, tid);
-            memref::StoreOp::create(
-                b, loc, arith::SubIOp::create(b, loc, acc[0], start), sBase,
-                tid);
-            following = add(acc[0], next);
-          }
+          Value start = blockExclusiveSum(run);
+          memref::StoreOp::create(b, loc, start, sStart, tid);
+          memref::StoreOp::create(
+              b, loc, arith::SubIOp::create(b, loc, acc[0], start), sBase, tid);
           gpu::BarrierOp::create(b, loc);
           for (int64_t k = 0; k < kItems; ++k)
             ifThen(items[k].valid, [&] {
               Item &it = items[k];
-              Value first = memref::LoadOp::create(b, loc, sCount,
-                                                   slot(k, it.digit));
-              Value pos = add(first, it.rank);
+              Value d = idx(it.digit);
+              Value local = add(
+                  add(memref::LoadOp::create(b, loc, sStart, d),
+                      memref::LoadOp::create(b, loc, sWarpCount, it.counter)),
+                  it.rank);
               if (stage) {
-                pos = add(pos, memref::LoadOp::create(b, loc, sStart,
-                                                      idx(it.digit)));
-                for (auto [v, s] : llvm::zip(it.values, sStage))
-                  memref::StoreOp::create(b, loc, v, s, idx(pos));
+                for (auto [v, st] : llvm::zip(it.values, sStage))
+                  memref::StoreOp::create(b, loc, v, st, idx(local));
               } else {
-                for (auto [v, d] : llvm::zip(it.values, dst))
-                  memref::StoreOp::create(b, loc, v, d, idx(pos));
+                Value to = add(memref::LoadOp::create(b, loc, sBase, d), local);
+                for (auto [v, out] : llvm::zip(it.values, dst))
+                  memref::StoreOp::create(b, loc, v, out, idx(to));
               }
             });
-          // Every lane of the warp has read its slots: the leaders clear
-          // them for the next tile.
+          // Every lane of the warp has read its counters: clear them for
+          // the next tile.
           syncWarp();
           for (int64_t k = 0; k < kItems; ++k)
-            ifThen(items[k].leader, [&] {
-              memref::StoreOp::create(b, loc, c32(0), sCount,
-                                      slot(k, items[k].digit));
+            ifThen(items[k].valid, [&] {
+              memref::StoreOp::create(b, loc, c32(0), sWarpCount,
+                                      items[k].counter);
             });
           syncWarp();
           if (stage) {
             // The reordered tile, element i to sBase[digit] + i.
             gpu::BarrierOp::create(b, loc);
-            Value count = arith::SubIOp::create(
-                b, loc, arith::MinUIOp::create(
-                            b, loc, add(base, ci(kRadixTileElements)), hi),
-                base);
             for (int64_t k = 0; k < kItems; ++k) {
               Value i = add(tid, ci(k * kThreads));
               ifThen(cmp(arith::CmpIPredicate::ult, i, count), [&] {
                 SmallVector<Value> values;
-                for (Value s : sStage)
-                  values.push_back(memref::LoadOp::create(b, loc, s, i));
+                for (Value st : sStage)
+                  values.push_back(memref::LoadOp::create(b, loc, st, i));
                 Value digit = emitRadixDigit(b, loc, values[0], p.key, pass);
                 Value to = add(memref::LoadOp::create(b, loc, sBase, idx(digit)),
                                i32(i));
-                for (auto [v, d] : llvm::zip(values, dst))
-                  memref::StoreOp::create(b, loc, v, d, idx(to));
+                for (auto [v, out] : llvm::zip(values, dst))
+                  memref::StoreOp::create(b, loc, v, out, idx(to));
               });
             }
           }
-          scf::YieldOp::create(b, loc, following);
+          scf::YieldOp::create(b, loc, add(acc[0], run));
         });
   }
 };
@@ -430,7 +433,8 @@ std::string mlir::tessel::describeGridRadixSort(SortOp sort) {
          " passes of 8 bits, " + std::to_string(p->blocks) +
          " persistent blocks x 256 threads, " +
          std::to_string(p->tilesPerBlock) +
-         " tiles of 1024 per block, counts / grid barrier / ranked " +
+         " tiles of " + std::to_string(kRadixTileElements) +
+         " per block, counts / grid barrier / ranked " +
          (p->stage ? "tiles reordered in shared memory" : "scatter") +
          " per pass";
 }

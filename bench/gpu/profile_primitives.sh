@@ -3,9 +3,12 @@
 # machine, after prepare_primitives.sh: bash .carry/prim/profile_primitives.sh
 # (needs bin/tessel-run in the folder: prepare_primitives.sh copies it).
 # One launch per kernel, clocks not locked; prints metric = value.
+# ONLY=sort (a substring of the case names) profiles only those cases.
 cd "$(dirname "$0")"
 M=gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes.sum,sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread,l1tex__t_sector_hit_rate.pct,smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct,smsp__warp_issue_stalled_barrier_per_warp_active.pct,smsp__warp_issue_stalled_lg_throttle_per_warp_active.pct,smsp__warp_issue_stalled_membar_per_warp_active.pct,smsp__warp_issue_stalled_short_scoreboard_per_warp_active.pct,launch__grid_size,launch__block_size
-prof() { name=$1; fn=$2; kern=$3; shift 3; ins=""; for i in "$@"; do ins="$ins --input=@$i"; done
+prof() { name=$1; fn=$2; kern=$3; shift 3; ins=""
+  [[ -n "${ONLY:-}" && $name != *"$ONLY"* ]] && return 0
+  for i in "$@"; do ins="$ins --input=@$i"; done
   echo "=== $name ($kern)"; ncu --kernel-name regex:"$kern" --launch-count 1 --metrics $M --csv ./bin/tessel-run modules/$name.tmod --function=$fn $ins --cuda-command-buffer=stream 2>/dev/null | grep -v "^==" | awk -F'","' 'NR>1 {print $(NF-2) " = " $NF}' | tr -d '"' ; }
 python3 -c "
 import numpy as np; r=np.random.default_rng(1)

@@ -98,3 +98,31 @@ func.func @argmax_many_rows(%x: tensor<300x50xf32>) -> tensor<300xi32> {
   } -> tensor<300xf32>, tensor<300xi32>
   return %r#1 : tensor<300xi32>
 }
+
+// The 16 smallest of each row, many ties, rows shorter than 32 x 16 (on
+// the GPU some lanes hold fewer than k or no elements); i64 positions.
+func.func @mink_ties_rows(%x: tensor<5x37xi32>) -> (tensor<5x16xi32>, tensor<5x16xi64>) {
+  %v = tensor.empty() : tensor<5x16xi32>
+  %i = tensor.empty() : tensor<5x16xi64>
+  %r:2 = tessel.topk dimension(1)
+      ins(%x : tensor<5x37xi32>) outs(%v, %i : tensor<5x16xi32>, tensor<5x16xi64>) {
+    ^bb0(%a: i32, %b: i32):
+      %c = arith.cmpi slt, %a, %b : i32
+      tessel.yield %c : i1
+  } -> tensor<5x16xi32>, tensor<5x16xi64>
+  return %r#0, %r#1 : tensor<5x16xi32>, tensor<5x16xi64>
+}
+
+// Top-3 of rows with ties across lanes (equal values: the earlier
+// position first), 3-D with a batch of 2 x 3 rows.
+func.func @topk_ties_3d(%x: tensor<2x3x1030xf32>) -> (tensor<2x3x3xf32>, tensor<2x3x3xi32>) {
+  %v = tensor.empty() : tensor<2x3x3xf32>
+  %i = tensor.empty() : tensor<2x3x3xi32>
+  %r:2 = tessel.topk dimension(2)
+      ins(%x : tensor<2x3x1030xf32>) outs(%v, %i : tensor<2x3x3xf32>, tensor<2x3x3xi32>) {
+    ^bb0(%a: f32, %b: f32):
+      %c = arith.cmpf ogt, %a, %b : f32
+      tessel.yield %c : i1
+  } -> tensor<2x3x3xf32>, tensor<2x3x3xi32>
+  return %r#0, %r#1 : tensor<2x3x3xf32>, tensor<2x3x3xi32>
+}

@@ -18,6 +18,16 @@ def _mink(x):
     return [np.take_along_axis(x, idx, axis=0), idx.astype(np.int64)]
 
 
+def _mink_rows(x):
+    idx = np.argsort(x, axis=1, kind="stable")[:, :16]
+    return [np.take_along_axis(x, idx, axis=1), idx.astype(np.int64)]
+
+
+def _topk3_ties(x):
+    idx = np.argsort(-x.astype(np.float64), axis=2, kind="stable")[:, :, :3]
+    return [np.take_along_axis(x, idx, axis=2), idx.astype(np.int32)]
+
+
 ENTRIES = [
     ("argmax_many_rows", lambda rng: [rng.standard_normal((300, 50)).astype(np.float32)],
      lambda x: [np.argmax(x, axis=1).astype(np.int32)], 0),
@@ -31,4 +41,10 @@ ENTRIES = [
      _topk, 0),
     ("mink_ties", lambda rng: [rng.integers(0, 9, (97, 6), dtype=np.int32)],
      _mink, 0),
+    ("mink_ties_rows", lambda rng: [rng.integers(0, 6, (5, 37), dtype=np.int32)],
+     _mink_rows, 0),
+    # Values in quarters from -2 to 2: the top 3 are ties spread over lanes.
+    ("topk_ties_3d",
+     lambda rng: [(rng.integers(-8, 9, (2, 3, 1030)) / 4).astype(np.float32)],
+     _topk3_ties, 0),
 ]

@@ -50,6 +50,7 @@
 #include "tessel/Codegen/Primitives/GridScatter.h"
 #include "tessel/Codegen/Primitives/PrimitiveTiling.h"
 #include "tessel/Codegen/Primitives/RadixKey.h"
+#include "tessel/Codegen/Primitives/WarpTopk.h"
 
 using namespace mlir;
 using namespace mlir::tessel;
@@ -130,6 +131,14 @@ GPUKernelConfig mlir::tessel::getGPUKernelConfig(
                             : "grid radix sort (not applicable: " +
                                   whyNotGrid + ")";
       return config;
+    }
+    if (auto topk = dyn_cast<TopkOp>(primitive)) {
+      if (canUseWarpTopk(kernel, topk, whyNotGrid)) {
+        config.warpTopk = true;
+        config.strategy = describeWarpTopk(topk);
+        return config;
+      }
+      whyNotGrid = "; no warp top-k: " + whyNotGrid;
     }
     if (auto gather = dyn_cast<GatherOp>(primitive)) {
       if (canUseGridGather(kernel, gather, whyNotGrid)) {

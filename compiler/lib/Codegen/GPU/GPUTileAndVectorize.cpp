@@ -19,6 +19,7 @@
 #include "tessel/Codegen/Primitives/GridScan.h"
 #include "tessel/Codegen/Primitives/GridRadixSort.h"
 #include "tessel/Codegen/Primitives/GridScatter.h"
+#include "tessel/Codegen/Primitives/WarpTopk.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -80,6 +81,9 @@ LogicalResult tileAndVectorizeGPUKernel(func::FuncOp kernel,
   } else if (config.gridRadixSort) {
     if (failed(emitGridRadixSort(kernel, cast<SortOp>(config.primitive))))
       return kernel.emitError("grid radix sort failed");
+  } else if (config.warpTopk) {
+    if (failed(emitWarpTopk(kernel, cast<TopkOp>(config.primitive))))
+      return kernel.emitError("warp top-k failed");
   } else if (config.gridScatter) {
     if (failed(emitGridScatter(kernel, cast<ScatterOp>(config.primitive))))
       return kernel.emitError("grid scatter failed");

@@ -128,3 +128,28 @@ func.func @radix(%k: tensor<70001xi32>, %v: tensor<70001xf32>) -> (tensor<70001x
   } -> tensor<70001xi32>, tensor<70001xf32>
   return %r#0, %r#1 : tensor<70001xi32>, tensor<70001xf32>
 }
+
+// -----
+
+// Top-k along the rows: a warp per row (8 a block: 23 rows, 3 blocks);
+// each lane keeps its 8 best in registers (the loop carries 8 values, 8
+// positions and a count), then 8 rounds of xor-shuffle butterflies merge
+// the lanes and lane 0 stores the winners.
+// REMARK: remark: kernel topk_dispatch_0: warp top-k: a warp per row, 8 best per lane
+// CHECK: func.func private @topk_dispatch_0({{.*}}tessel.workgroup_count = array<i64: 3, 1, 1>, tessel.workgroup_size = array<i64: 32, 8, 1>
+// CHECK: scf.for {{.+}} step %c128 iter_args({{.+}}) -> (f32, f32, f32, f32, f32, f32, f32, f32, i32, i32, i32, i32, i32, i32, i32, i32, i32)
+// CHECK: arith.cmpf ogt
+// CHECK: gpu.shuffle  xor
+// CHECK: memref.store {{.+}} : memref<23x8xf32>
+// CHECK: memref.store {{.+}} : memref<23x8xi32>
+func.func @topk(%x: tensor<23x1000xf32>) -> (tensor<23x8xf32>, tensor<23x8xi32>) {
+  %v = tensor.empty() : tensor<23x8xf32>
+  %i = tensor.empty() : tensor<23x8xi32>
+  %r:2 = tessel.topk dimension(1)
+      ins(%x : tensor<23x1000xf32>) outs(%v, %i : tensor<23x8xf32>, tensor<23x8xi32>) {
+    ^bb0(%a: f32, %b: f32):
+      %c = arith.cmpf ogt, %a, %b : f32
+      tessel.yield %c : i1
+  } -> tensor<23x8xf32>, tensor<23x8xi32>
+  return %r#0, %r#1 : tensor<23x8xf32>, tensor<23x8xi32>
+}

@@ -29,6 +29,8 @@ struct GPUKernelConfig {
   /// Run `primitive`, a tessel.sort with radix workspaces, as a grid radix
   /// sort (GridRadixSort.h).
   bool gridRadixSort = false;
+  /// Run `primitive`, a tessel.topk, as a warp per row (WarpTopk.h).
+  bool warpTopk = false;
   std::string serialReason;
   /// Reduce `root` with one warp per output element (GPUWarpReduction.h)
   /// instead of tiling it.

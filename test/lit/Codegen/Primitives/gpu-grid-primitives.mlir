@@ -59,8 +59,8 @@ func.func @rows(%x: tensor<9x5000xi32>) -> (tensor<9x5000xi32>, tensor<9x5000xi3
 
 // Scatter-add: persistent grid, original copied, grid barrier (membar,
 // counter, trap after too many polls), hardware atomic add.
-// REMARK: remark: kernel add_dispatch_1: grid scatter: 132 persistent blocks x 256 threads, original written, grid barrier, updates grid-stride with atomic addf
-// CHECK: func.func private @add_dispatch_1({{.*}}tessel.workgroup_count = array<i64: 132, 1, 1>
+// REMARK: remark: kernel add_dispatch_1: grid scatter: 528 persistent blocks x 256 threads, original written, grid barrier, updates grid-stride with atomic addf
+// CHECK: func.func private @add_dispatch_1({{.*}}nvvm.minctasm = 5 : i32{{.*}}tessel.workgroup_count = array<i64: 528, 1, 1>
 // CHECK: nvvm.memory.barrier <gpu>
 // CHECK: memref.atomic_rmw addi
 // CHECK: scf.while

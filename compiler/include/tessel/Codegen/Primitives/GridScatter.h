@@ -8,9 +8,11 @@
 // (out of range: skipped) and combines them into the result: plain loads
 // and stores with unique_indices, else a hardware atomic when the combiner
 // is one (add, min, max, and, or, xor, replace) and a compare-and-swap
-// loop otherwise. The barrier needs every block resident at once: 132
-// blocks fit on any GPU with 17 or more SMs; a barrier that waits too long
-// traps (a launch failure the runtime reports) instead of hanging.
+// loop otherwise. The barrier needs every block resident at once: 528
+// blocks (4 per SM on a 132-SM GPU, for enough updates in flight) fit on
+// any GPU with 106 or more SMs at the 5 blocks per SM the kernel asks for
+// (nvvm.minctasm); a barrier that waits too long traps (a launch failure
+// the runtime reports) instead of hanging.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,7 +25,8 @@
 
 namespace mlir::tessel {
 
-inline constexpr int64_t kGridScatterBlocks = 132;
+inline constexpr int64_t kGridScatterBlocks = 4 * 132;
+inline constexpr int64_t kGridScatterMinBlocksPerSM = 5;
 
 bool canUseGridScatter(func::FuncOp kernel, ScatterOp scatter,
                        std::string &why);

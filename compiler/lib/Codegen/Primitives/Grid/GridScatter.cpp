@@ -358,5 +358,8 @@ LogicalResult mlir::tessel::emitGridScatter(func::FuncOp kernel,
              });
   p.store.erase();
   setKernelLaunch(kernel, {kGridScatterBlocks, 1, 1}, {kThreads, 1, 1});
+  kernel->setAttr("nvvm.minctasm", Builder(kernel.getContext())
+                                       .getI32IntegerAttr(
+                                           kGridScatterMinBlocksPerSM));
   return success();
 }

@@ -43,6 +43,20 @@ def LegalizeInput : Pass<"tessel-legalize-input", "ModuleOp"> {
                            "arith::ArithDialect", "math::MathDialect"];
 }
 
+def RaiseToPrimitives : Pass<"tessel-raise-to-primitives", "ModuleOp"> {
+  let summary = "Rewrite the linalg forms of primitives as tessel ops";
+  let description = [{
+    Pre: legalized input after elementwise fusion. Post: a linalg.generic
+    whose body only yields `tensor.extract %table[...]` at indices that are
+    one index-tensor element (read at the leading, batch loops; through an
+    arith.index_cast or not) and the remaining loops in order (whole table
+    dimensions) is a tessel.gather of %table with that index tensor
+    (indices out of range clamp). Generics that do more (fused consumers)
+    are unchanged.
+  }];
+  let dependentDialects = ["tessel::TesselDialect"];
+}
+
 def CollapseContractionDims
     : Pass<"tessel-collapse-contraction-dims", "ModuleOp"> {
   let summary = "Bring contractions to one M, N and K loop (and 1x1 convs "

@@ -32,6 +32,7 @@ void mlir::tessel::buildInputPipeline(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createLegalizeInput());
   pm.addPass(createLinalgElementwiseOpFusionPass());
+  pm.addPass(createRaiseToPrimitives());
   pm.addPass(createCollapseContractionDims());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

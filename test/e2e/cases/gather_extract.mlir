@@ -1,6 +1,7 @@
 // Data-dependent indexing: tensor.extract with indices computed inside a
-// linalg.generic body (an embedding lookup / gather), and a generic that
-// reads a reversed neighbour via linalg.index arithmetic.
+// linalg.generic body (an embedding lookup / gather: raised to
+// tessel.gather by tessel-raise-to-primitives), and a generic that reads a
+// reversed neighbour via linalg.index arithmetic (stays a generic).
 #id = affine_map<(i, j) -> (i, j)>
 #row = affine_map<(i, j) -> (i)>
 func.func @gather(%table: tensor<50x13xf32>, %ids: tensor<37xi32>, %x: tensor<9x23xf32>)

@@ -51,8 +51,12 @@ def RaiseToPrimitives : Pass<"tessel-raise-to-primitives", "ModuleOp"> {
     one index-tensor element (read at the leading, batch loops; through an
     arith.index_cast or not) and the remaining loops in order (whole table
     dimensions) is a tessel.gather of %table with that index tensor
-    (indices out of range clamp). Generics that do more (fused consumers)
-    are unchanged.
+    (indices out of range clamp); a reduction over one loop r with two
+    results, the best element and its position, selected by one
+    comparison of the element and the best (`select(c, a, best)`,
+    `select(c, index_cast(linalg.index r), best_index)`), is a
+    tessel.arg_compare dimension(r) with that comparison as its region.
+    Generics that do more (fused consumers) are unchanged.
   }];
   let dependentDialects = ["tessel::TesselDialect"];
 }

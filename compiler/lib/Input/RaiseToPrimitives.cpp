@@ -1,10 +1,13 @@
 //===- RaiseToPrimitives.cpp - tessel-raise-to-primitives -------*- C++ -*-===//
 //
-// Recognises the linalg form of a gather that users already write, a
-// linalg.generic whose body only reads a table with tensor.extract at
-// indices taken from an index tensor, and rewrites it as tessel.gather,
-// which has a GPU strategy of its own (Grid/GridGather.cpp) and defined
-// out-of-range behaviour (clamp; tensor.extract out of range is undefined).
+// Recognises the linalg forms of primitives that users already write and
+// rewrites them as tessel ops:
+//  - a linalg.generic whose body only reads a table with tensor.extract at
+//    indices taken from an index tensor: tessel.gather, which has a GPU
+//    strategy of its own (Grid/GridGather.cpp) and defined out-of-range
+//    behaviour (clamp; tensor.extract out of range is undefined);
+//  - a two-result reduction keeping the best element and its position
+//    (select on one comparison): tessel.arg_compare.
 // Runs after elementwise fusion, so that a gather fused with its consumers
 // stays one generic.
 //
@@ -13,6 +16,7 @@
 #include "tessel/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::tessel {
@@ -106,6 +110,75 @@ struct RaiseExtractGenericToGather : OpRewritePattern<linalg::GenericOp> {
   }
 };
 
+/// A reduction carrying the position of its best element:
+///   linalg.generic ins(%x : id) outs(%best, %pos : id without loop r) {
+///   ^(%a, %b, %bi): %j = linalg.index r ; %ji = arith.index_cast %j
+///     %c = <one comparison of %a and %b>
+///     linalg.yield select(%c, %a, %b), select(%c, %ji, %bi) }
+/// is tessel.arg_compare dimension(r) with the comparison as its region.
+struct RaiseArgReductionToArgCompare : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 2 ||
+        op.getNumReductionLoops() != 1 || !op.hasPureTensorSemantics())
+      return rewriter.notifyMatchFailure(op, "not 1 input, 2 outputs, 1 reduction");
+    SmallVector<unsigned> red;
+    op.getReductionDims(red);
+    unsigned r = red[0];
+    int64_t loops = op.getNumLoops();
+    AffineMap id = AffineMap::getMultiDimIdentityMap(loops, getContext());
+    AffineMap without = id.dropResult(r);
+    if (op.getMatchingIndexingMap(op.getDpsInputOperand(0)) != id ||
+        op.getMatchingIndexingMap(op.getDpsInitOperand(0)) != without ||
+        op.getMatchingIndexingMap(op.getDpsInitOperand(1)) != without)
+      return rewriter.notifyMatchFailure(op, "maps");
+    Block &body = op.getRegion().front();
+    Value a = body.getArgument(0), best = body.getArgument(1),
+          bestIdx = body.getArgument(2);
+    auto yield = cast<linalg::YieldOp>(body.getTerminator());
+    auto selV = yield.getOperand(0).getDefiningOp<arith::SelectOp>();
+    auto selI = yield.getOperand(1).getDefiningOp<arith::SelectOp>();
+    if (!selV || !selI || selV.getCondition() != selI.getCondition() ||
+        selV.getTrueValue() != a || selV.getFalseValue() != best ||
+        selI.getFalseValue() != bestIdx)
+      return rewriter.notifyMatchFailure(op, "not a select of (a, best)");
+    Value pos = selI.getTrueValue();
+    if (auto cast = pos.getDefiningOp<arith::IndexCastOp>())
+      pos = cast.getIn();
+    auto index = pos.getDefiningOp<linalg::IndexOp>();
+    if (!index || index.getDim() != r)
+      return rewriter.notifyMatchFailure(op, "the index is not the position");
+    Operation *cmp = selV.getCondition().getDefiningOp();
+    if (!cmp || cmp->getBlock() != &body || cmp->getNumRegions() != 0 ||
+        cmp->getNumResults() != 1 || !isa<arith::CmpFOp, arith::CmpIOp>(cmp) ||
+        cmp->getOperand(0) != a || cmp->getOperand(1) != best)
+      return rewriter.notifyMatchFailure(op, "not one comparison of (a, best)");
+    // Nothing else in the body.
+    for (Operation &o : body.without_terminator())
+      if (&o != cmp && &o != selV.getOperation() && &o != selI.getOperation() &&
+          &o != index.getOperation() &&
+          !(isa<arith::IndexCastOp>(o) && o.getResult(0) == selI.getTrueValue()))
+        return rewriter.notifyMatchFailure(op, "other ops in the body");
+    auto arg = ArgCompareOp::create(
+        rewriter, op.getLoc(), op.getResultTypes(),
+        ValueRange{op.getDpsInputOperand(0)->get()},
+        ValueRange{op.getDpsInitOperand(0)->get(),
+                   op.getDpsInitOperand(1)->get()},
+        /*index_base=*/Value(), rewriter.getI64IntegerAttr(r));
+    Block *region = rewriter.createBlock(&arg.getRegion(), {},
+                                         {a.getType(), a.getType()},
+                                         {op.getLoc(), op.getLoc()});
+    IRMapping map;
+    map.map(a, region->getArgument(0));
+    map.map(best, region->getArgument(1));
+    Operation *c = rewriter.clone(*cmp, map);
+    YieldOp::create(rewriter, op.getLoc(), c->getResult(0));
+    rewriter.replaceOp(op, arg.getResults());
+    return success();
+  }
+};
+
 } // namespace
 
 namespace mlir::tessel {
@@ -114,7 +187,8 @@ struct RaiseToPrimitivesPass
     : impl::RaiseToPrimitivesBase<RaiseToPrimitivesPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<RaiseExtractGenericToGather>(&getContext());
+    patterns.add<RaiseExtractGenericToGather, RaiseArgReductionToArgCompare>(
+        &getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

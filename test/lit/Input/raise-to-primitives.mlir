@@ -77,3 +77,61 @@ func.func @not_gathers(%table: tensor<50x13xf32>, %ids: tensor<37xi32>, %sq: ten
   } -> tensor<13x13xf32>
   return %scaled, %part, %swap : tensor<37x13xf32>, tensor<37x7xf32>, tensor<13x13xf32>
 }
+
+// -----
+
+// argmax as a two-result reduction (the first maximum kept: ogt) becomes
+// tessel.arg_compare along the reduction loop, its comparison the region;
+// the inits stay the starting best.
+// CHECK-LABEL: func.func @argmax
+// CHECK-SAME: (%[[X:.+]]: tensor<29x515xf32>, %[[V:.+]]: tensor<29xf32>, %[[I:.+]]: tensor<29xi64>)
+// CHECK: %[[R:.+]]:2 = tessel.arg_compare dimension(1) ins(%[[X]] : tensor<29x515xf32>) outs(%[[V]], %[[I]] : tensor<29xf32>, tensor<29xi64>) {
+// CHECK: ^bb0(%[[A:.+]]: f32, %[[B:.+]]: f32):
+// CHECK:   %[[C:.+]] = arith.cmpf ogt, %[[A]], %[[B]] : f32
+// CHECK:   tessel.yield %[[C]] : i1
+// CHECK: return %[[R]]#1
+func.func @argmax(%x: tensor<29x515xf32>, %v: tensor<29xf32>, %i: tensor<29xi64>) -> tensor<29xi64> {
+  %r:2 = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<29x515xf32>) outs(%v, %i : tensor<29xf32>, tensor<29xi64>) {
+  ^bb0(%a: f32, %best: f32, %bi: i64):
+    %j = linalg.index 1 : index
+    %ji = arith.index_cast %j : index to i64
+    %gt = arith.cmpf ogt, %a, %best : f32
+    %nv = arith.select %gt, %a, %best : f32
+    %ni = arith.select %gt, %ji, %bi : i64
+    linalg.yield %nv, %ni : f32, i64
+  } -> (tensor<29xf32>, tensor<29xi64>)
+  return %r#1 : tensor<29xi64>
+}
+
+// -----
+
+// Not arg_compare: the position of another loop, and a best value that is
+// not the element itself.
+// CHECK-LABEL: func.func @not_argmax
+// CHECK-NOT: tessel.arg_compare
+// CHECK-COUNT-2: linalg.generic
+func.func @not_argmax(%x: tensor<29x515xf32>, %v: tensor<29xf32>, %i: tensor<29xi64>) -> (tensor<29xi64>, tensor<29xi64>) {
+  %r:2 = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<29x515xf32>) outs(%v, %i : tensor<29xf32>, tensor<29xi64>) {
+  ^bb0(%a: f32, %best: f32, %bi: i64):
+    %j = linalg.index 0 : index
+    %ji = arith.index_cast %j : index to i64
+    %gt = arith.cmpf ogt, %a, %best : f32
+    %nv = arith.select %gt, %a, %best : f32
+    %ni = arith.select %gt, %ji, %bi : i64
+    linalg.yield %nv, %ni : f32, i64
+  } -> (tensor<29xf32>, tensor<29xi64>)
+  %s:2 = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<29x515xf32>) outs(%v, %i : tensor<29xf32>, tensor<29xi64>) {
+  ^bb0(%a: f32, %best: f32, %bi: i64):
+    %j = linalg.index 1 : index
+    %ji = arith.index_cast %j : index to i64
+    %aa = math.absf %a : f32
+    %gt = arith.cmpf ogt, %aa, %best : f32
+    %nv = arith.select %gt, %aa, %best : f32
+    %ni = arith.select %gt, %ji, %bi : i64
+    linalg.yield %nv, %ni : f32, i64
+  } -> (tensor<29xf32>, tensor<29xi64>)
+  return %r#1, %s#1 : tensor<29xi64>, tensor<29xi64>
+}

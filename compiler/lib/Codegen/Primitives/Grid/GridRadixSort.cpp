@@ -37,7 +37,6 @@ constexpr int64_t kCountUnroll = 8;
 constexpr int64_t kStageBytesBudget = 32 * 1024;
 
 struct RadixPlan {
-  SortOp sort;
   RadixKey key;
   int64_t n, blocks, tilesPerBlock;
   SmallVector<Value> inputs, scratch, outputs;
@@ -57,7 +56,6 @@ Value sourceBinding(Value v) {
 
 FailureOr<RadixPlan> plan(SortOp sort, std::string &why) {
   RadixPlan p;
-  p.sort = sort;
   if (!hasRadixWorkspaces(sort)) {
     why = "no radix-sort workspaces";
     return failure();
@@ -70,12 +68,9 @@ FailureOr<RadixPlan> plan(SortOp sort, std::string &why) {
   p.blocks = gridRadixSortBlocks(p.n);
   int64_t tiles = llvm::divideCeil(p.n, kRadixTileElements);
   p.tilesPerBlock = llvm::divideCeil(tiles, p.blocks);
-  size_t operands = sort.getOutputs().size();
-  if (sort.getInputs().size() != operands + 1) {
-    why = "workspaces do not match the operands";
-    return failure();
-  }
-  for (size_t i = 0; i < operands; ++i) {
+  // The verifier holds the workspaces to one scratch buffer per operand,
+  // then the counts.
+  for (size_t i = 0, e = sort.getOutputs().size(); i < e; ++i) {
     Value in = sourceBinding(sort.getOutputs()[i]);
     Value ws = bindingMemRef(sort.getInputs()[i]);
     auto store = bindingStore(sort.getResult(i));
@@ -117,8 +112,7 @@ struct RadixEmitter {
   /// Per digit its run's start in the reordered tile, and its next output
   /// position minus that start.
   Value sStart, sBase;
-  /// Staging of a reordered tile: per operand its elements.
-  bool stage = false;
+  /// Staging of a reordered tile (p.stage): per operand its elements.
   SmallVector<Value> sStage;
   Value lo, hi;
   int64_t generation = 0;
@@ -165,14 +159,12 @@ struct RadixEmitter {
                              i32Type);
     sBase = workgroupBuffer(b, loc, kernel, "_radix_base", {kRadixBuckets},
                             i32Type);
-    stage = p.stage;
-    if (stage) {
+    if (p.stage)
       for (auto [i, v] : llvm::enumerate(p.inputs))
         sStage.push_back(workgroupBuffer(
             b, loc, kernel, ("_radix_stage" + std::to_string(i)),
             {kRadixTileElements},
             cast<MemRefType>(v.getType()).getElementType()));
-    }
     int64_t run = p.tilesPerBlock * kRadixTileElements;
     lo = mul(bid, ci(run));
     hi = arith::MinUIOp::create(b, loc, add(lo, ci(run)), ci(p.n));
@@ -372,7 +364,7 @@ struct RadixEmitter {
                   add(memref::LoadOp::create(b, loc, sStart, d),
                       memref::LoadOp::create(b, loc, sWarpCount, it.counter)),
                   it.rank);
-              if (stage) {
+              if (p.stage) {
                 for (auto [v, st] : llvm::zip(it.values, sStage))
                   memref::StoreOp::create(b, loc, v, st, idx(local));
               } else {
@@ -390,7 +382,7 @@ struct RadixEmitter {
                                       items[k].counter);
             });
           syncWarp();
-          if (stage) {
+          if (p.stage) {
             // The reordered tile, element i to sBase[digit] + i.
             gpu::BarrierOp::create(b, loc);
             for (int64_t k = 0; k < kItems; ++k) {

@@ -114,17 +114,16 @@ struct TopkEmitter {
     }
     List r;
     for (int64_t j = 0; j < k; ++j) {
-      // Slot j keeps its element, takes x (where x lands), or its
-      // predecessor (shifted down).
-      Value lands = j == 0 ? notI(stays[0]) : andI(stays[j - 1], notI(stays[j]));
-      Value v = l.v[j], i = l.i[j];
+      // Slot j keeps its element, or takes x where x lands (slot 0, or
+      // after the last slot that stays), or else its predecessor (shifted
+      // down).
+      Value v = x, i = xi;
       if (j > 0) {
-        v = sel(stays[j], v, sel(lands, x, l.v[j - 1]));
-        i = sel(stays[j], i, sel(lands, xi, l.i[j - 1]));
-      } else {
-        v = sel(stays[0], v, x);
-        i = sel(stays[0], i, xi);
+        v = sel(stays[j - 1], x, l.v[j - 1]);
+        i = sel(stays[j - 1], xi, l.i[j - 1]);
       }
+      v = sel(stays[j], l.v[j], v);
+      i = sel(stays[j], l.i[j], i);
       r.v.push_back(sel(inRange, v, l.v[j]));
       r.i.push_back(sel(inRange, i, l.i[j]));
     }

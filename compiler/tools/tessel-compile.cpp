@@ -181,6 +181,9 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
   bool cudaOnly = llvm::all_of(targetList,
                                [](StringRef t) { return t == "cuda"; });
   dispatchOptions.fuseRows = cudaOnly;
+  // Likewise a scan's elementwise neighbours (the cpu backend runs one
+  // primitive per dispatch).
+  dispatchOptions.fusePrimitives = cudaOnly;
   dispatchOptions.fuseEpilogues = llvm::is_contained(targetList, "cuda");
   // Split-K serves GPUs, whose grids must fill ~100+ SMs: on by default
   // when cuda is a target (a cuda,cpu module shares the host program, and

@@ -165,12 +165,20 @@ def FormDispatches : Pass<"tessel-form-dispatches", "ModuleOp"> {
     only use, element for element) join its dispatch, so the result is
     stored once, after them (cuda today: GPUSharedMemoryMatmul applies them
     in its epilogue).
+    With `fuse-primitives`, a scan joins the elementwise generic computing
+    its input, the elementwise generics reading its output element for
+    element and a scatter of those elements into an empty destination
+    (Dispatch/ScanGroups.h): stream compaction is one dispatch (cuda
+    today: the grid scan evaluates them per element in registers).
   }];
   let options = [
     Option<"fuseRows", "fuse-rows", "bool", /*default=*/"false",
            "Put chains of row ops (softmax, layernorm) into one dispatch">,
     Option<"fuseEpilogues", "fuse-epilogues", "bool", /*default=*/"false",
            "Put elementwise consumers of an f32 matmul into its dispatch">,
+    Option<"fusePrimitives", "fuse-primitives", "bool", /*default=*/"false",
+           "Put a scan's elementwise producer, consumers and scatter into "
+           "its dispatch">,
   ];
   let dependentDialects = ["tessel::TesselDialect"];
 }

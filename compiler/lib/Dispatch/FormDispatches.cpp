@@ -7,16 +7,19 @@
 // fuse into the root's tiles instead of costing a buffer round trip.
 // Elementwise chains were already fused into single linalg.generic ops by
 // elementwise fusion, so "one root per dispatch" keeps them in one kernel.
-// Two options (for targets whose codegen runs the result as one kernel)
-// join more roots: `fuse-rows` (chains of row ops: softmax, layernorm) and
+// Three options (for targets whose codegen runs the result as one kernel)
+// join more roots: `fuse-rows` (chains of row ops: softmax, layernorm),
 // `fuse-epilogues` (elementwise consumers of a float matmul, e.g. bias and
-// activation, applied before its result is stored).
+// activation, applied before its result is stored) and `fuse-primitives`
+// (a scan with its elementwise producer, consumers and a scatter of its
+// elements: stream compaction in one kernel).
 //
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Passes.h"
 
 #include "tessel/Dispatch/RowGroups.h"
+#include "tessel/Dispatch/ScanGroups.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -191,25 +194,88 @@ bool canJoinEpilogue(Operation *op, const EpilogueGroup &eg,
   });
 }
 
+/// With `fuse-primitives`: the scan groups (ScanGroups.h) of `roots` that
+/// can be outlined as one dispatch, by op. A group's tensors from outside
+/// must become bindings (arguments, host reshapes or other dispatches'
+/// results, none of them computed from the group), and every use of its
+/// results outside it must come after its last op (where its dispatch
+/// goes). Without that the producer is left out, then the whole group.
+/// Groups are numbered from 0.
+DenseMap<Operation *, unsigned> findScanGroups(ArrayRef<Operation *> roots) {
+  DenseMap<Operation *, unsigned> groupOf;
+  unsigned count = 0;
+  for (Operation *root : roots) {
+    auto scan = dyn_cast<ScanOp>(root);
+    if (!scan)
+      continue;
+    auto isExternal = [&](Value v) {
+      Operation *def = v.getDefiningOp();
+      if (!def)
+        return isa<BlockArgument>(v);
+      // Constants and fills are cloned into dispatches, not bindings.
+      return def->getBlock() == scan->getBlock() &&
+             def->isBeforeInBlock(scan) &&
+             (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(def) ||
+              !isClonableProducer(def));
+    };
+    if (!scanGroupBlocker(scan, isExternal).empty())
+      continue;
+    ScanGroup group = findScanGroup(scan, isExternal);
+    auto usesFollow = [&](const ScanGroup &g) {
+      SmallVector<Operation *> ops = g.ops();
+      SetVector<Operation *> members(ops.begin(), ops.end());
+      return llvm::all_of(ops, [&](Operation *op) {
+        return !groupOf.count(op) &&
+               llvm::all_of(op->getUsers(), [&](Operation *user) {
+                 return members.contains(user) ||
+                        ops.back()->isBeforeInBlock(user);
+               });
+      });
+    };
+    if (!usesFollow(group))
+      group.producer = nullptr;
+    if (!group.hasNeighbours() || !usesFollow(group))
+      continue;
+    for (Operation *op : group.ops())
+      groupOf[op] = count;
+    ++count;
+  }
+  return groupOf;
+}
+
 /// Groups root ops into dispatches. A tensor.insert_slice chain (what pad
 /// and concat decompose into) whose intermediate results have one use
 /// becomes one dispatch, so the destination is copied once. With
 /// `fuseRows`, a row reduction starts a row group that later row ops of the
 /// same space join when they read it (softmax, layernorm: one dispatch).
 /// With `fuseEpilogues`, an f32 matmul starts a group that a chain of
-/// elementwise consumers joins (matmul + bias + relu: one dispatch).
+/// elementwise consumers joins (matmul + bias + relu: one dispatch). With
+/// `fusePrimitives`, scan groups are formed first.
 SmallVector<SmallVector<Operation *>> groupRoots(ArrayRef<Operation *> roots,
                                                  bool fuseRows,
-                                                 bool fuseEpilogues) {
+                                                 bool fuseEpilogues,
+                                                 bool fusePrimitives) {
   SmallVector<SmallVector<Operation *>> groups;
   SmallVector<RowGroup> rowGroups;
   SmallVector<EpilogueGroup> epilogueGroups;
+  DenseMap<Operation *, unsigned> scanGroupOf;
+  DenseMap<unsigned, unsigned> scanGroupIndex; // scan group -> groups[i]
+  if (fusePrimitives)
+    scanGroupOf = findScanGroups(roots);
   DenseMap<Operation *, unsigned> groupOf;
   auto addTo = [&](unsigned g, Operation *root) {
     groups[g].push_back(root);
     groupOf[root] = g;
   };
   for (Operation *root : roots) {
+    if (auto it = scanGroupOf.find(root); it != scanGroupOf.end()) {
+      auto [index, first] =
+          scanGroupIndex.try_emplace(it->second, groups.size());
+      if (first)
+        groups.push_back({});
+      addTo(index->second, root);
+      continue;
+    }
     auto insert = dyn_cast<tensor::InsertSliceOp>(root);
     Operation *destDef = insert ? insert.getDest().getDefiningOp() : nullptr;
     if (destDef && groupOf.count(destDef) && destDef->hasOneUse()) {
@@ -322,7 +388,8 @@ namespace mlir::tessel {
 
 /// Turns the body of public function `fn` into a host program.
 LogicalResult formDispatches(func::FuncOp fn, SymbolTable &symbols,
-                             bool fuseRows, bool fuseEpilogues) {
+                             bool fuseRows, bool fuseEpilogues,
+                             bool fusePrimitives) {
   if (!fn.getBody().hasOneBlock())
     return fn.emitError() << "function '" << fn.getSymName()
                           << "' has control flow; Tessel needs one block";
@@ -336,7 +403,7 @@ LogicalResult formDispatches(func::FuncOp fn, SymbolTable &symbols,
       roots.push_back(&op);
   }
   for (ArrayRef<Operation *> group :
-       groupRoots(roots, fuseRows, fuseEpilogues))
+       groupRoots(roots, fuseRows, fuseEpilogues, fusePrimitives))
     outlineGroup(fn, group, ordinal++, symbols);
 
   // Clonable producers now have uses only if the host needs their value
@@ -369,7 +436,8 @@ struct FormDispatchesPass : impl::FormDispatchesBase<FormDispatchesPass> {
       if (fn.isPublic() && !fn->hasAttr(kDispatchFunctionAttr))
         publics.push_back(fn);
     for (func::FuncOp fn : publics)
-      if (failed(formDispatches(fn, symbols, fuseRows, fuseEpilogues)))
+      if (failed(formDispatches(fn, symbols, fuseRows, fuseEpilogues,
+                                fusePrimitives)))
         return signalPassFailure();
     // Private helpers called from public functions are not supported; any
     // left are unreferenced after dispatch formation.

@@ -44,7 +44,8 @@ void mlir::tessel::buildDispatchPipeline(OpPassManager &pm,
     pm.addPass(createSplitContractionK({options.splitKTargetBlocks}));
   pm.addPass(createExpandLongSorts());
   pm.addPass(createAddPrimitiveWorkspaces());
-  pm.addPass(createFormDispatches({options.fuseRows, options.fuseEpilogues}));
+  pm.addPass(createFormDispatches(
+      {options.fuseRows, options.fuseEpilogues, options.fusePrimitives}));
   pm.addPass(createCSEPass());
 }
 

@@ -29,6 +29,12 @@ struct DispatchOptions : PassPipelineOptions<DispatchOptions> {
                      "activation) in its dispatch; only for targets that "
                      "support it (cuda)"),
       llvm::cl::init(false)};
+  Option<bool> fusePrimitives{
+      *this, "fuse-primitives",
+      llvm::cl::desc("A scan with its elementwise producer, consumers and "
+                     "scatter in one dispatch (stream compaction); only for "
+                     "targets that support it (cuda)"),
+      llvm::cl::init(false)};
   Option<int64_t> splitKTargetBlocks{
       *this, "split-k-target-blocks",
       llvm::cl::desc("Split the K loop of contractions with fewer than half "

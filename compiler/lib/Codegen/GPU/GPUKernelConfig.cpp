@@ -1,6 +1,8 @@
 //===- GPUKernelConfig.cpp - per-kernel GPU strategy -----------*- C++ -*-===//
 //
 // Heuristics, in one place:
+// - a scan with elementwise neighbours in its dispatch (fuse-primitives:
+//   stream compaction): the grid scan, evaluating them per element;
 // - fused row dispatches (softmax, layernorm): a warp per row (a block of
 //   up to 8 warps for rows longer than 1024) holding the row in registers
 //   (GPURowFusion.cpp);
@@ -101,6 +103,15 @@ GPUKernelConfig mlir::tessel::getGPUKernelConfig(
   if (canUseRowFusion(kernel)) {
     config.rowFusion = true;
     config.strategy = "row fusion (a warp or block per row)";
+    return config;
+  }
+  if (ScanOp scan = findFusedScan(kernel)) {
+    config.primitive = scan;
+    config.gridScan = true;
+    std::string why;
+    config.strategy = canUseGridScan(kernel, scan, why)
+                          ? describeGridScan(scan)
+                          : "fused grid scan (not applicable: " + why + ")";
     return config;
   }
   if (Operation *primitive = findPrimitiveRoot(kernel)) {

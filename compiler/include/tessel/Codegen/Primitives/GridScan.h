@@ -9,7 +9,11 @@
 //    aggregate, looks back over its predecessors' published values until
 //    one carries an inclusive prefix, and publishes its own inclusive
 //    prefix. One pass over the data: n reads and n writes.
-// Tiles are scanned by the workgroup level (ScanLevels.h).
+// Tiles are scanned by the workgroup level (ScanLevels.h). Elementwise
+// neighbours in the scan's dispatch (a producer, consumers, a scatter of
+// the row's elements; Dispatch/ScanGroups.h) are evaluated per element in
+// registers: the producer as the tile is loaded, the rest as it is
+// stored, so that stream compaction reads its input once.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,6 +29,12 @@ namespace mlir::tessel {
 /// Elements of a look-back tile: the workspace of a scan of n elements has
 /// ceil(n / kLookbackTileElements) status words plus a ticket counter.
 inline constexpr int64_t kLookbackTileElements = 256 * 16;
+
+/// The scan of `kernel` that has elementwise neighbours in it
+/// (tessel-form-dispatches{fuse-primitives}, Dispatch/ScanGroups.h: a
+/// producer, consumers, a scatter), or null. Such a kernel has no other
+/// strategy: where the grid scan does not apply, emitting it says why.
+ScanOp findFusedScan(func::FuncOp kernel);
 
 /// Whether `scan`, the root of `kernel`, can run as a grid scan; if not,
 /// `why` says why.

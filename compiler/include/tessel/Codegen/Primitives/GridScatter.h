@@ -21,12 +21,25 @@
 
 #include "tessel/Dialect/Tessel/TesselDialect.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
 namespace mlir::tessel {
 
 inline constexpr int64_t kGridScatterBlocks = 4 * 132;
 inline constexpr int64_t kGridScatterMinBlocksPerSM = 5;
+
+/// The atomic that implements the combiner `yield op(update, current)`
+/// (either operand order for commutative ops; assign for a replace), if
+/// there is one.
+std::optional<arith::AtomicRMWKind> scatterAtomicKind(ScatterOp scatter);
+
+/// Combines `update` into `output` (a memref) at `at`: a load, the
+/// combiner and a store with unique indices, else `atomic` when there is
+/// one, else a compare-and-swap loop.
+void emitScatterCombine(OpBuilder &b, Location loc, ScatterOp scatter,
+                        Value output, ValueRange at, Value update,
+                        std::optional<arith::AtomicRMWKind> atomic);
 
 bool canUseGridScatter(func::FuncOp kernel, ScatterOp scatter,
                        std::string &why);

@@ -20,6 +20,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Region.h"
 
+#include <functional>
+
 namespace mlir::tessel {
 
 /// A value that may be absent: `value` means something only where
@@ -81,9 +83,22 @@ WorkgroupScanResult emitWorkgroupScan(OpBuilder &b, Location loc,
 
 /// One tile of a row: `threads` threads with `items` consecutive elements
 /// each, starting at `tileStart` of the row at `rowIndices` (every index
-/// but the last) of `input`.
+/// but the last).
 struct ScanTile {
-  Value input, output;
+  /// Memrefs of the scanned shape read at every element of the tile; the
+  /// scanned item of an element is `item` of their values there (null: the
+  /// first stream's value).
+  SmallVector<Value> streams;
+  std::function<Value(OpBuilder &, Location, ArrayRef<Value> values,
+                      ValueRange indices)>
+      item;
+  /// Where the scan's values go: `output` (128-bit stores when the tile is
+  /// whole), or, when `store` is set, `store` called for each element in
+  /// the row with its item number, indices and scanned value.
+  Value output;
+  std::function<void(OpBuilder &, Location, int64_t item, ValueRange indices,
+                     Value scanned)>
+      store;
   SmallVector<Value> rowIndices;
   Value tileStart;
   int64_t rowLength, items, threads;
@@ -94,8 +109,10 @@ struct ScanTile {
 
 /// What a thread holds after scanning its part of a tile.
 struct ScannedTile {
-  SmallVector<Value> inclusive; // the thread's items, scanned
-  WorkgroupScanResult block;    // across the block
+  SmallVector<SmallVector<Value>> loaded; // per item: the streams' values
+  SmallVector<Value> items;               // per item: the scanned item
+  SmallVector<Value> inclusive;           // the thread's items, scanned
+  WorkgroupScanResult block;              // across the block
 };
 
 /// Loads the tile and scans it within the block.

@@ -1,15 +1,19 @@
 //===- GridScan.cpp - the grid level of a scan (GPU strategy) --*- C++ -*-===//
 //
 // See GridScan.h. The kernel is emitted directly on the binding memrefs:
-// the scan's input must be a binding, its results are stored into
-// bindings, and everything else in the kernel dies with the tensor scan.
+// the scan's input is a binding or computed per element from bindings (a
+// fused producer), its results and those of its fused neighbours are
+// stored into bindings, and everything else in the kernel dies with the
+// tensor ops.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Codegen/Primitives/GridScan.h"
 
 #include "tessel/Codegen/GPU/GPUWarpReduction.h"
+#include "tessel/Codegen/Primitives/GridScatter.h"
 #include "tessel/Codegen/Primitives/ScanLevels.h"
+#include "tessel/Dispatch/ScanGroups.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -28,40 +32,103 @@ constexpr int64_t kItems = kLookbackTileElements / kThreads;
 /// Status word: flag in the high 32 bits, the value's bits in the low 32.
 constexpr int64_t kAggregate = 1, kInclusive = 2;
 
+/// The scan group's ops evaluated per element (fuse-primitives).
+struct FusedNeighbours {
+  ScanGroup group;
+  /// Element values stored into bindings at their element.
+  SmallVector<std::pair<Value, Value>> stored; // (tensor, memref)
+  Value scatterOutput;                         // memref
+  std::optional<arith::AtomicRMWKind> atomic;
+};
+
 struct GridScanPlan {
   ScanOp scan;
-  Value input, output, accumulator, workspace; // memrefs; acc may be null
+  /// The bindings read at every element: the scan's input, or its fused
+  /// producer's inputs.
+  SmallVector<Value> streams, streamTensors;
+  Value output, accumulator, workspace; // memrefs; output, acc may be null
   SmallVector<bufferization::MaterializeInDestinationOp> stores;
   /// Exclusive scans: the seed, a constant or per-row values in a binding.
   TypedAttr seedConstant;
   Value seedMemRef;
   SmallVector<int64_t> rowShape;
   int64_t length = 0;
+  FusedNeighbours fused;
+  bool isFused() const { return fused.group.hasNeighbours(); }
 };
+
+/// The binding store of `v` among its uses (fused values also have uses
+/// in the kernel), or null.
+bufferization::MaterializeInDestinationOp storeOf(Value v) {
+  for (Operation *user : v.getUsers())
+    if (auto store = dyn_cast<bufferization::MaterializeInDestinationOp>(user))
+      if (store.getSource() == v)
+        return store;
+  return {};
+}
+
+/// Plans the scan group's neighbours in `kernel`: every use of a value it
+/// computes is another op of the group or a binding store.
+LogicalResult planNeighbours(GridScanPlan &p, std::string &why) {
+  auto isBinding = [](Value v) { return bool(bindingMemRef(v)); };
+  ScanGroup group = findScanGroup(p.scan, isBinding);
+  FusedNeighbours &f = p.fused;
+  f.group = group;
+  if (!group.hasNeighbours())
+    return success();
+  SmallVector<Operation *> ops = group.ops();
+  for (Value v : group.elementValues()) {
+    for (Operation *user : v.getUsers())
+      if (!llvm::is_contained(ops, user) &&
+          !isa<bufferization::MaterializeInDestinationOp>(user)) {
+        why = "a value of the fused scan is used by '" +
+              user->getName().getStringRef().str() +
+              "', not by an elementwise op, a scatter or a store";
+        return failure();
+      }
+    if (auto store = storeOf(v)) {
+      f.stored.push_back({v, store.getDest()});
+      p.stores.push_back(store);
+    }
+  }
+  if (group.scatter) {
+    auto store = bindingStore(group.scatter.getResult(0));
+    if (!store) {
+      why = "the fused scatter's result is not stored into a binding";
+      return failure();
+    }
+    f.scatterOutput = store.getDest();
+    f.atomic = scatterAtomicKind(group.scatter);
+    p.stores.push_back(store);
+  }
+  return success();
+}
 
 FailureOr<GridScanPlan> plan(func::FuncOp kernel, ScanOp scan,
                              std::string &why) {
   GridScanPlan p;
   p.scan = scan;
+  auto isBinding = [](Value v) { return bool(bindingMemRef(v)); };
+  why = scanGroupBlocker(scan, isBinding);
+  if (!why.empty())
+    return failure();
   auto type = cast<RankedTensorType>(scan.getInput().getType());
-  Type e = type.getElementType();
-  if (!e.isF32() && !e.isSignlessInteger(32)) {
-    why = "element type is not f32 or i32";
-    return failure();
-  }
-  if (scan.getDimension() != type.getRank() - 1) {
-    why = "scans a dimension that is not the innermost";
-    return failure();
-  }
   p.length = type.getShape().back();
-  if (p.length == 0) {
-    why = "the scanned dimension is empty";
-    return failure();
-  }
   p.rowShape.assign(type.getShape().begin(), type.getShape().end() - 1);
-  p.input = bindingMemRef(scan.getInput());
-  if (!p.input) {
-    why = "the input is computed in the kernel, not read from a binding";
+  if (failed(planNeighbours(p, why)))
+    return failure();
+  if (linalg::GenericOp producer = p.fused.group.producer) {
+    for (Value in : producer.getDpsInputs())
+      if (!llvm::is_contained(p.streamTensors, in)) {
+        p.streamTensors.push_back(in);
+        p.streams.push_back(bindingMemRef(in));
+      }
+  } else if (Value input = bindingMemRef(scan.getInput())) {
+    p.streamTensors.push_back(scan.getInput());
+    p.streams.push_back(input);
+  } else {
+    why = "the input is computed in the kernel, not read from a binding or "
+          "by an elementwise op of bindings";
     return failure();
   }
   if (scan.getInputs().size() == 2) {
@@ -82,13 +149,19 @@ FailureOr<GridScanPlan> plan(func::FuncOp kernel, ScanOp scan,
       return failure();
     }
   }
-  auto outStore = bindingStore(scan.getResult(0));
-  if (!outStore) {
-    why = "the scan's output is not stored into a binding";
-    return failure();
+  if (!p.isFused()) {
+    auto outStore = bindingStore(scan.getResult(0));
+    if (!outStore) {
+      why = "the scan's output is not stored into a binding";
+      return failure();
+    }
+    p.output = outStore.getDest();
+    p.stores.push_back(outStore);
+  } else if (p.fused.stored.size() == 1 && !p.fused.group.scatter &&
+             p.fused.stored.front().first == scan.getResult(0)) {
+    // Only a producer fused: the scan's output stored as usual.
+    p.output = p.fused.stored.front().second;
   }
-  p.output = outStore.getDest();
-  p.stores.push_back(outStore);
   if (!scan.getResult(1).use_empty()) {
     auto accStore = bindingStore(scan.getResult(1));
     if (!accStore) {
@@ -112,11 +185,59 @@ FailureOr<GridScanPlan> plan(func::FuncOp kernel, ScanOp scan,
       return failure();
     }
   }
-  // The combiner is cloned into the kernel.
-  if (!isScalarCombiner(scan.getRegion(), why))
-    return failure();
   return p;
 }
+
+/// The results of `op` (an elementwise generic) at one element: its body
+/// cloned on `inputs`, linalg.index d being `indices[d]`.
+SmallVector<Value> cloneElementwiseBody(OpBuilder &b, linalg::GenericOp op,
+                                        ArrayRef<Value> inputs,
+                                        ValueRange indices) {
+  IRMapping map;
+  Block *body = op.getBody();
+  for (auto [arg, v] : llvm::zip(
+           body->getArguments().take_front(op.getNumDpsInputs()), inputs))
+    map.map(arg, v);
+  for (Operation &inner : body->without_terminator()) {
+    if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
+      map.map(index.getResult(), indices[index.getDim()]);
+      continue;
+    }
+    b.clone(inner, map);
+  }
+  return llvm::to_vector(llvm::map_range(
+      body->getTerminator()->getOperands(),
+      [&](Value v) { return map.lookupOrDefault(v); }));
+}
+
+/// Values of the scanned shape at one element: what was loaded or
+/// computed there already, more bindings loaded and generics of the group
+/// evaluated on demand.
+struct ElementValues {
+  ValueRange indices;
+  DenseMap<Value, Value> known;
+
+  Value get(OpBuilder &b, Location loc, Value tensor) {
+    if (auto it = known.find(tensor); it != known.end())
+      return it->second;
+    Value v;
+    if (Value mem = bindingMemRef(tensor)) {
+      v = memref::LoadOp::create(b, loc, mem, indices);
+    } else {
+      auto result = cast<OpResult>(tensor);
+      auto generic = cast<linalg::GenericOp>(result.getOwner());
+      SmallVector<Value> inputs;
+      for (Value in : generic.getDpsInputs())
+        inputs.push_back(get(b, loc, in));
+      SmallVector<Value> outs = cloneElementwiseBody(b, generic, inputs, indices);
+      for (auto [r, o] : llvm::zip(generic->getResults(), outs))
+        known[r] = o;
+      v = outs[result.getResultNumber()];
+    }
+    known[tensor] = v;
+    return v;
+  }
+};
 
 Value cIndex(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
@@ -146,12 +267,84 @@ void storeTotal(OpBuilder &b, Location loc, const GridScanPlan &p,
   memref::StoreOp::create(b, loc, last.first, p.accumulator, rowIndices);
 }
 
+/// A tile of the plan's row at `rowIndices` from `start`: the streams
+/// loaded, the scan's item computed from them (a fused producer), results
+/// stored into the output (see attachStore for fused neighbours).
+ScanTile makeTile(const GridScanPlan &p, ValueRange rowIndices, Value start,
+                  bool full) {
+  ScanTile tile;
+  tile.streams = p.streams;
+  if (p.fused.group.producer) {
+    tile.item = [&p](OpBuilder &b, Location loc, ArrayRef<Value> values,
+                     ValueRange indices) {
+      ElementValues element;
+      element.indices = indices;
+      for (auto [t, v] : llvm::zip(p.streamTensors, values))
+        element.known[t] = v;
+      ScanOp scan = p.scan;
+      return element.get(b, loc, scan.getInput());
+    };
+  }
+  tile.output = p.output;
+  tile.rowIndices.assign(rowIndices.begin(), rowIndices.end());
+  tile.tileStart = start;
+  tile.rowLength = p.length;
+  tile.items = kItems;
+  tile.threads = kThreads;
+  tile.full = full;
+  return tile;
+}
+
+/// For a fused scan whose results go elsewhere than the scan's output:
+/// each element's stored values and scatter update, evaluated from what
+/// the thread loaded and scanned (`scanned`, which must outlive the tile).
+void attachStore(ScanTile &tile, const GridScanPlan &p,
+                 const ScannedTile &scanned) {
+  if (p.output)
+    return;
+  tile.store = [&p, &scanned](OpBuilder &b, Location loc, int64_t j,
+                              ValueRange indices, Value out) {
+    const ScanGroup &group = p.fused.group;
+    ScanOp scan = p.scan;
+    ElementValues element;
+    element.indices = indices;
+    for (auto [t, v] : llvm::zip(p.streamTensors, scanned.loaded[j]))
+      element.known[t] = v;
+    if (group.producer)
+      element.known[scan.getInput()] = scanned.items[j];
+    element.known[scan.getResult(0)] = out;
+    for (auto [tensor, mem] : p.fused.stored)
+      memref::StoreOp::create(b, loc, element.get(b, loc, tensor), mem,
+                              indices);
+    ScatterOp scatter = group.scatter;
+    if (!scatter)
+      return;
+    Value update = element.get(b, loc, scatter.getUpdates());
+    Value raw = element.get(b, loc, scatter.getIndices());
+    Value at = raw.getType().isIndex()
+                   ? raw
+                   : arith::IndexCastOp::create(b, loc, b.getIndexType(), raw)
+                         .getResult();
+    int64_t size =
+        cast<MemRefType>(p.fused.scatterOutput.getType()).getShape()[0];
+    // Out of range: skipped (the scatter's rule).
+    Value inRange = arith::AndIOp::create(
+        b, loc, cmpI(b, loc, arith::CmpIPredicate::sge, at, cIndex(b, loc, 0)),
+        cmpI(b, loc, arith::CmpIPredicate::slt, at, cIndex(b, loc, size)));
+    auto guard = scf::IfOp::create(b, loc, inRange, false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPoint(guard.thenBlock()->getTerminator());
+    emitScatterCombine(b, loc, scatter, p.fused.scatterOutput, at, update,
+                       p.fused.atomic);
+  };
+}
+
 /// A block per row, tiles walked in order with the running value carried.
 void emitBlockPerRow(OpBuilder &b, Location loc, func::FuncOp kernel,
                      const GridScanPlan &p) {
   ScanOp scan = p.scan;
   Region &combiner = scan.getRegion();
-  Type e = cast<MemRefType>(p.input.getType()).getElementType();
+  Type e = getElementTypeOrSelf(scan.getInput().getType());
   bool inclusive = scan.getInclusive();
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   Value row = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
@@ -166,19 +359,15 @@ void emitBlockPerRow(OpBuilder &b, Location loc, func::FuncOp kernel,
                        arith::ConstantIntOp::create(b, loc, 1, 1)};
   int64_t tileSize = kThreads * kItems;
   int64_t fullTiles = p.length / tileSize;
-  auto makeTile = [&](Value start, bool full) {
-    ScanTile tile{p.input, p.output, rowIndices, start, p.length, kItems,
-                  kThreads, full};
-    return tile;
-  };
   if (fullTiles > 0) {
     auto loop = scf::ForOp::create(
         b, loc, cIndex(b, loc, 0), cIndex(b, loc, fullTiles * tileSize),
         cIndex(b, loc, tileSize), ValueRange{carry.value, carry.present},
         [&](OpBuilder &b, Location loc, Value start, ValueRange iter) {
-          ScanTile tile = makeTile(start, /*full=*/true);
+          ScanTile tile = makeTile(p, rowIndices, start, /*full=*/true);
           ScannedTile scanned =
               emitScanTile(b, loc, combiner, tile, tid, warpTotals);
+          attachStore(tile, p, scanned);
           MaybeValue before{iter[0], iter[1]};
           auto last = emitStoreScanTile(b, loc, combiner, tile, tid, scanned,
                                         before, inclusive);
@@ -191,8 +380,10 @@ void emitBlockPerRow(OpBuilder &b, Location loc, func::FuncOp kernel,
     carry = {loop.getResult(0), loop.getResult(1)};
   }
   if (p.length % tileSize != 0) {
-    ScanTile tile = makeTile(cIndex(b, loc, fullTiles * tileSize), false);
+    ScanTile tile =
+        makeTile(p, rowIndices, cIndex(b, loc, fullTiles * tileSize), false);
     ScannedTile scanned = emitScanTile(b, loc, combiner, tile, tid, warpTotals);
+    attachStore(tile, p, scanned);
     auto last = emitStoreScanTile(b, loc, combiner, tile, tid, scanned, carry,
                                   inclusive);
     storeTotal(b, loc, p, rowIndices, last);
@@ -323,7 +514,7 @@ void emitLookback(OpBuilder &b, Location loc, func::FuncOp kernel,
                   const GridScanPlan &p) {
   ScanOp scan = p.scan;
   Region &combiner = scan.getRegion();
-  Type e = cast<MemRefType>(p.input.getType()).getElementType();
+  Type e = getElementTypeOrSelf(scan.getInput().getType());
   Type i32 = b.getI32Type(), i64 = b.getI64Type();
   bool inclusive = scan.getInclusive();
   int64_t tileSize = kThreads * kItems;
@@ -363,9 +554,9 @@ void emitLookback(OpBuilder &b, Location loc, func::FuncOp kernel,
 
   auto emitTile = [&](OpBuilder &b, Location loc, bool full) {
     Value start = arith::MulIOp::create(b, loc, tileId, cIndex(b, loc, tileSize));
-    ScanTile tile{p.input, p.output, rowIndices, start, p.length, kItems,
-                  kThreads, full};
+    ScanTile tile = makeTile(p, rowIndices, start, full);
     ScannedTile scanned = emitScanTile(b, loc, combiner, tile, tid, warpTotals);
+    attachStore(tile, p, scanned);
     Value aggregate = scanned.block.total;
     // Warp 0 looks back (lane 0 publishes); the prefix goes to shared memory.
     Value isWarp0 = cmpI(b, loc, arith::CmpIPredicate::ult, tid, cIndex(b, loc, 32));
@@ -448,6 +639,14 @@ bool mlir::tessel::canUseGridScan(func::FuncOp kernel, ScanOp scan,
   return succeeded(plan(kernel, scan, why));
 }
 
+ScanOp mlir::tessel::findFusedScan(func::FuncOp kernel) {
+  for (auto scan : kernel.getBody().front().getOps<ScanOp>())
+    if (findScanGroup(scan, [](Value v) { return bool(bindingMemRef(v)); })
+            .hasNeighbours())
+      return scan;
+  return {};
+}
+
 std::string mlir::tessel::describeGridScan(ScanOp scan) {
   auto type = cast<RankedTensorType>(scan.getInput().getType());
   std::string out = scan.getInputs().size() == 2
@@ -456,6 +655,19 @@ std::string mlir::tessel::describeGridScan(ScanOp scan) {
                         : "grid scan: a block per row, tiles of 4096";
   out += " (256 threads x 16 items; warp shuffles, shared memory), " +
          std::to_string(type.getShape().back()) + " elements per row";
+  ScanGroup group =
+      findScanGroup(scan, [](Value v) { return bool(bindingMemRef(v)); });
+  if (group.hasNeighbours()) {
+    SmallVector<std::string> parts;
+    if (group.producer)
+      parts.push_back("its producer");
+    if (!group.consumers.empty())
+      parts.push_back(std::to_string(group.consumers.size()) +
+                      " elementwise consumer(s)");
+    if (group.scatter)
+      parts.push_back("a scatter of its elements");
+    out += "; fused in registers: " + llvm::join(parts, ", ");
+  }
   return out;
 }
 

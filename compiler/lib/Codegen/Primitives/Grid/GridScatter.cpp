@@ -44,9 +44,10 @@ Value cIndex(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }
 
-/// The atomic that implements the combiner `yield op(update, current)`
-/// (either operand order for commutative ops), if there is one.
-std::optional<arith::AtomicRMWKind> atomicKind(ScatterOp scatter) {
+} // namespace
+
+std::optional<arith::AtomicRMWKind>
+mlir::tessel::scatterAtomicKind(ScatterOp scatter) {
   Block &body = scatter.getRegion().front();
   Value update = body.getArgument(0), current = body.getArgument(1);
   Value yielded = body.getTerminator()->getOperand(0);
@@ -73,6 +74,29 @@ std::optional<arith::AtomicRMWKind> atomicKind(ScatterOp scatter) {
       .Case<arith::XOrIOp>([](auto) { return K::xori; })
       .Default([](Operation *) { return std::nullopt; });
 }
+
+void mlir::tessel::emitScatterCombine(
+    OpBuilder &b, Location loc, ScatterOp scatter, Value output,
+    ValueRange at, Value update, std::optional<arith::AtomicRMWKind> atomic) {
+  Region &combiner = scatter.getRegion();
+  if (scatter.getUniqueIndices()) {
+    Value current = memref::LoadOp::create(b, loc, output, at);
+    memref::StoreOp::create(b, loc,
+                            emitCombine(b, loc, combiner, update, current),
+                            output, at);
+  } else if (atomic) {
+    memref::AtomicRMWOp::create(b, loc, *atomic, update, output, at);
+  } else {
+    auto cas = memref::GenericAtomicRMWOp::create(b, loc, output, at);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&cas.getAtomicBody().front());
+    Value combined =
+        emitCombine(b, loc, combiner, update, cas.getCurrentValue());
+    memref::AtomicYieldOp::create(b, loc, combined);
+  }
+}
+
+namespace {
 
 FailureOr<GridScatterPlan> plan(ScatterOp scatter, std::string &why) {
   GridScatterPlan p;
@@ -124,7 +148,7 @@ FailureOr<GridScatterPlan> plan(ScatterOp scatter, std::string &why) {
   // The combiner is cloned into the kernel.
   if (!isScalarCombiner(scatter.getRegion(), why))
     return failure();
-  p.atomic = atomicKind(scatter);
+  p.atomic = scatterAtomicKind(scatter);
   return p;
 }
 
@@ -314,21 +338,7 @@ LogicalResult mlir::tessel::emitGridScatter(func::FuncOp kernel,
     auto guard = scf::IfOp::create(b, loc, u.inRange, false);
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPoint(guard.thenBlock()->getTerminator());
-    if (scatter.getUniqueIndices()) {
-      Value current = memref::LoadOp::create(b, loc, p.output, u.at);
-      memref::StoreOp::create(
-          b, loc, emitCombine(b, loc, combiner, u.value, current), p.output,
-          u.at);
-    } else if (p.atomic) {
-      memref::AtomicRMWOp::create(b, loc, *p.atomic, u.value, p.output, u.at);
-    } else {
-      auto cas = memref::GenericAtomicRMWOp::create(b, loc, p.output, u.at);
-      OpBuilder::InsertionGuard g2(b);
-      b.setInsertionPointToStart(&cas.getAtomicBody().front());
-      Value combined =
-          emitCombine(b, loc, combiner, u.value, cas.getCurrentValue());
-      memref::AtomicYieldOp::create(b, loc, combined);
-    }
+    emitScatterCombine(b, loc, scatter, p.output, u.at, u.value, p.atomic);
   };
   // kUnroll updates per thread and step: their loads first, then their
   // combines, so that kUnroll index loads (and atomics) are in flight at

@@ -35,10 +35,11 @@ Value cmp(OpBuilder &b, Location loc, arith::CmpIPredicate p, Value l,
   return arith::CmpIOp::create(b, loc, p, l, r);
 }
 
-/// Elements per 128-bit vector, or 1 when the tile's rows cannot be read
-/// with aligned vectors (row length not a multiple of the vector).
-int64_t vectorWidth(const ScanTile &tile) {
-  auto type = cast<MemRefType>(tile.input.getType());
+/// Elements of `memref` per 128-bit vector, or 1 when the tile's rows
+/// cannot be read with aligned vectors (row length not a multiple of the
+/// vector).
+int64_t vectorWidth(const ScanTile &tile, Value memref) {
+  auto type = cast<MemRefType>(memref.getType());
   int64_t bytes = type.getElementTypeBitWidth() / 8;
   int64_t width = kVectorBytes / std::max<int64_t>(1, bytes);
   if (width <= 1 || tile.items % width != 0 ||
@@ -125,35 +126,45 @@ WorkgroupScanResult mlir::tessel::emitWorkgroupScan(OpBuilder &b, Location loc,
 ScannedTile mlir::tessel::emitScanTile(OpBuilder &b, Location loc,
                                        Region &combiner, const ScanTile &tile,
                                        Value tid, Value warpTotals) {
-  Type elementType = cast<MemRefType>(tile.input.getType()).getElementType();
   Value first = arith::AddIOp::create(
       b, loc, tile.tileStart,
       arith::MulIOp::create(b, loc, tid, cIndex(b, loc, tile.items)));
-  SmallVector<Value> items;
-  int64_t width = tile.full ? vectorWidth(tile) : 1;
-  if (width > 1) {
-    auto vecType = VectorType::get({width}, elementType);
+  ScannedTile scanned;
+  scanned.loaded.resize(tile.items);
+  SmallVector<Value> columns;
+  // Past the row's end, load its last element (the value is never stored
+  // and only reaches items after it).
+  Value last = cIndex(b, loc, tile.rowLength - 1);
+  for (int64_t j = 0; j < tile.items; ++j) {
+    Value column = arith::AddIOp::create(b, loc, first, cIndex(b, loc, j));
+    if (!tile.full)
+      column = arith::MinUIOp::create(b, loc, column, last);
+    columns.push_back(column);
+  }
+  for (Value stream : tile.streams) {
+    int64_t width = tile.full ? vectorWidth(tile, stream) : 1;
+    if (width == 1) {
+      for (int64_t j = 0; j < tile.items; ++j)
+        scanned.loaded[j].push_back(
+            memref::LoadOp::create(b, loc, stream, at(tile, columns[j])));
+      continue;
+    }
+    auto vecType = VectorType::get(
+        {width}, cast<MemRefType>(stream.getType()).getElementType());
     for (int64_t k = 0; k < tile.items; k += width) {
-      Value column = arith::AddIOp::create(b, loc, first, cIndex(b, loc, k));
-      Value vec = vector::LoadOp::create(b, loc, vecType, tile.input,
-                                         at(tile, column), false,
+      Value vec = vector::LoadOp::create(b, loc, vecType, stream,
+                                         at(tile, columns[k]), false,
                                          llvm::MaybeAlign(kVectorBytes));
       for (int64_t j = 0; j < width; ++j)
-        items.push_back(vector::ExtractOp::create(b, loc, vec, j));
-    }
-  } else {
-    // Past the row's end, load its last element (the value is never
-    // stored and only reaches items after it).
-    Value last = cIndex(b, loc, tile.rowLength - 1);
-    for (int64_t j = 0; j < tile.items; ++j) {
-      Value column = arith::AddIOp::create(b, loc, first, cIndex(b, loc, j));
-      if (!tile.full)
-        column = arith::MinUIOp::create(b, loc, column, last);
-      items.push_back(memref::LoadOp::create(b, loc, tile.input, at(tile, column)));
+        scanned.loaded[k + j].push_back(
+            vector::ExtractOp::create(b, loc, vec, j));
     }
   }
-  ScannedTile scanned;
-  scanned.inclusive = emitThreadInclusiveScan(b, loc, combiner, items);
+  for (int64_t j = 0; j < tile.items; ++j)
+    scanned.items.push_back(
+        tile.item ? tile.item(b, loc, scanned.loaded[j], at(tile, columns[j]))
+                  : scanned.loaded[j].front());
+  scanned.inclusive = emitThreadInclusiveScan(b, loc, combiner, scanned.items);
   scanned.block = emitWorkgroupScan(b, loc, combiner, scanned.inclusive.back(),
                                     tid, tile.threads, warpTotals);
   return scanned;
@@ -163,7 +174,6 @@ std::pair<Value, Value> mlir::tessel::emitStoreScanTile(
     OpBuilder &b, Location loc, Region &combiner, const ScanTile &tile,
     Value tid, const ScannedTile &scanned, MaybeValue tilePrefix,
     bool inclusive) {
-  Type elementType = cast<MemRefType>(tile.input.getType()).getElementType();
   MaybeValue prefix =
       emitCombineMaybe(b, loc, combiner, tilePrefix, scanned.block.exclusive);
   // out[j] and the inclusive value at j.
@@ -185,9 +195,10 @@ std::pair<Value, Value> mlir::tessel::emitStoreScanTile(
   Value first = arith::AddIOp::create(
       b, loc, tile.tileStart,
       arith::MulIOp::create(b, loc, tid, cIndex(b, loc, tile.items)));
-  int64_t width = tile.full ? vectorWidth(tile) : 1;
+  int64_t width =
+      tile.full && !tile.store ? vectorWidth(tile, tile.output) : 1;
   if (width > 1) {
-    auto vecType = VectorType::get({width}, elementType);
+    auto vecType = VectorType::get({width}, outs.front().getType());
     for (int64_t k = 0; k < tile.items; k += width) {
       Value column = arith::AddIOp::create(b, loc, first, cIndex(b, loc, k));
       Value vec = vector::FromElementsOp::create(
@@ -198,18 +209,19 @@ std::pair<Value, Value> mlir::tessel::emitStoreScanTile(
   } else {
     for (int64_t j = 0; j < tile.items; ++j) {
       Value column = arith::AddIOp::create(b, loc, first, cIndex(b, loc, j));
-      if (tile.full) {
-        memref::StoreOp::create(b, loc, outs[j], tile.output, at(tile, column));
-        continue;
-      }
-      auto guard = scf::IfOp::create(
-          b, loc,
-          cmp(b, loc, arith::CmpIPredicate::ult, column,
-              cIndex(b, loc, tile.rowLength)),
-          false);
       OpBuilder::InsertionGuard g(b);
-      b.setInsertionPoint(guard.thenBlock()->getTerminator());
-      memref::StoreOp::create(b, loc, outs[j], tile.output, at(tile, column));
+      if (!tile.full) {
+        auto guard = scf::IfOp::create(
+            b, loc,
+            cmp(b, loc, arith::CmpIPredicate::ult, column,
+                cIndex(b, loc, tile.rowLength)),
+            false);
+        b.setInsertionPoint(guard.thenBlock()->getTerminator());
+      }
+      if (tile.store)
+        tile.store(b, loc, j, at(tile, column), outs[j]);
+      else
+        memref::StoreOp::create(b, loc, outs[j], tile.output, at(tile, column));
     }
   }
   // The row's last element: which thread holds it and its inclusive value.

@@ -179,6 +179,8 @@ CASES = [
      check_rows, [copy_floor(2 * 8192 * 8192 * 4), torch_ref("cumsum")], 0.9, 20, "cuda"),
     ("compact_f32_2e28", "compact", lambda r: [r.standard_normal(N28, dtype=np.float32)],
      check_compact, [cub("select", N28)], 0.9, 10, "cuda"),
+    ("compact_empty_f32_2e28", "compact", lambda r: [r.standard_normal(N28, dtype=np.float32)],
+     check_compact, [cub("select", N28)], 0.9, 10, "cuda"),
     ("sort_u32_2e26", "sort", lambda r: [r.integers(0, 1 << 32, N26, dtype=np.uint64).astype(np.uint32).view(np.int32)],
      check_sort, [cub("sort_keys", N26)], 0.6, 20, "cuda"),
     ("sort_kv_u32_2e26", "sort", lambda r: [r.integers(0, 1 << 32, N26, dtype=np.uint64).astype(np.uint32).view(np.int32),

@@ -2,6 +2,8 @@
 
 #include "tessel/Codegen/GPU/GPUMatmulEpilogue.h"
 
+#include "tessel/Codegen/Common/CloneGenericBody.h"
+
 #include "tessel/Codegen/GPU/GPUWarpReduction.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -120,14 +122,7 @@ Value mlir::tessel::applyMatmulEpilogue(OpBuilder &b, Location loc,
                            : tensor::ExtractOp::create(b, loc, constant, at)
                                  .getResult());
     }
-    for (Operation &inner : body.without_terminator()) {
-      if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
-        mapping.map(index.getResult(), indices[index.getDim()]);
-        continue;
-      }
-      b.clone(inner, mapping);
-    }
-    v = mapping.lookup(body.getTerminator()->getOperand(0));
+    v = cloneGenericBody(b, body, mapping, indices).front();
   }
   return v;
 }

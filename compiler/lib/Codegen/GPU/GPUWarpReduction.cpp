@@ -15,6 +15,8 @@
 
 #include "tessel/Codegen/GPU/GPUWarpReduction.h"
 
+#include "tessel/Codegen/Common/CloneGenericBody.h"
+
 #include "tessel/Dialect/Tessel/TesselDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -339,18 +341,11 @@ LogicalResult mlir::tessel::emitWarpReduction(func::FuncOp kernel,
                                    .getResult()
                              : value);
       mapping.map(body.getArguments().back(), acc);
-      Value kj = j == 0 ? k
-                        : arith::AddIOp::create(b, loc, k, cIndex(j))
-                              .getResult();
-      for (Operation &op : body.without_terminator()) {
-        if (auto index = dyn_cast<linalg::IndexOp>(op)) {
-          mapping.map(index.getResult(), index.getDim() == n - 1
-                                             ? kj
-                                             : ivs[index.getDim()]);
-          continue;
-        }
-        b.clone(op, mapping);
-      }
+      SmallVector<Value> at(ivs);
+      at[n - 1] = j == 0 ? k
+                         : arith::AddIOp::create(b, loc, k, cIndex(j))
+                               .getResult();
+      cloneGenericBody(b, body, mapping, at);
       acc = mapping.lookup(plan.combiner->getResult(0));
     }
     return acc;

@@ -10,6 +10,7 @@
 
 #include "tessel/Codegen/Primitives/GridScan.h"
 
+#include "tessel/Codegen/Common/CloneGenericBody.h"
 #include "tessel/Codegen/GPU/GPUWarpReduction.h"
 #include "tessel/Codegen/Primitives/GridScatter.h"
 #include "tessel/Codegen/Primitives/ScanLevels.h"
@@ -57,6 +58,10 @@ struct GridScanPlan {
   bool isFused() const { return fused.group.hasNeighbours(); }
 };
 
+/// Whether `v` is read from a binding (the group's `isExternal` in a
+/// kernel).
+bool isBinding(Value v) { return bool(bindingMemRef(v)); }
+
 /// The binding store of `v` among its uses (fused values also have uses
 /// in the kernel), or null.
 bufferization::MaterializeInDestinationOp storeOf(Value v) {
@@ -70,7 +75,6 @@ bufferization::MaterializeInDestinationOp storeOf(Value v) {
 /// Plans the scan group's neighbours in `kernel`: every use of a value it
 /// computes is another op of the group or a binding store.
 LogicalResult planNeighbours(GridScanPlan &p, std::string &why) {
-  auto isBinding = [](Value v) { return bool(bindingMemRef(v)); };
   ScanGroup group = findScanGroup(p.scan, isBinding);
   FusedNeighbours &f = p.fused;
   f.group = group;
@@ -108,7 +112,6 @@ FailureOr<GridScanPlan> plan(func::FuncOp kernel, ScanOp scan,
                              std::string &why) {
   GridScanPlan p;
   p.scan = scan;
-  auto isBinding = [](Value v) { return bool(bindingMemRef(v)); };
   why = scanGroupBlocker(scan, isBinding);
   if (!why.empty())
     return failure();
@@ -188,28 +191,6 @@ FailureOr<GridScanPlan> plan(func::FuncOp kernel, ScanOp scan,
   return p;
 }
 
-/// The results of `op` (an elementwise generic) at one element: its body
-/// cloned on `inputs`, linalg.index d being `indices[d]`.
-SmallVector<Value> cloneElementwiseBody(OpBuilder &b, linalg::GenericOp op,
-                                        ArrayRef<Value> inputs,
-                                        ValueRange indices) {
-  IRMapping map;
-  Block *body = op.getBody();
-  for (auto [arg, v] : llvm::zip(
-           body->getArguments().take_front(op.getNumDpsInputs()), inputs))
-    map.map(arg, v);
-  for (Operation &inner : body->without_terminator()) {
-    if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
-      map.map(index.getResult(), indices[index.getDim()]);
-      continue;
-    }
-    b.clone(inner, map);
-  }
-  return llvm::to_vector(llvm::map_range(
-      body->getTerminator()->getOperands(),
-      [&](Value v) { return map.lookupOrDefault(v); }));
-}
-
 /// Values of the scanned shape at one element: what was loaded or
 /// computed there already, more bindings loaded and generics of the group
 /// evaluated on demand.
@@ -229,7 +210,12 @@ struct ElementValues {
       SmallVector<Value> inputs;
       for (Value in : generic.getDpsInputs())
         inputs.push_back(get(b, loc, in));
-      SmallVector<Value> outs = cloneElementwiseBody(b, generic, inputs, indices);
+      IRMapping mapping;
+      mapping.map(generic.getBody()->getArguments().take_front(inputs.size()),
+                  inputs);
+      SmallVector<Value> outs =
+          cloneGenericBody(b, *generic.getBody(), mapping,
+                           llvm::to_vector(indices));
       for (auto [r, o] : llvm::zip(generic->getResults(), outs))
         known[r] = o;
       v = outs[result.getResultNumber()];
@@ -641,8 +627,7 @@ bool mlir::tessel::canUseGridScan(func::FuncOp kernel, ScanOp scan,
 
 ScanOp mlir::tessel::findFusedScan(func::FuncOp kernel) {
   for (auto scan : kernel.getBody().front().getOps<ScanOp>())
-    if (findScanGroup(scan, [](Value v) { return bool(bindingMemRef(v)); })
-            .hasNeighbours())
+    if (findScanGroup(scan, isBinding).hasNeighbours())
       return scan;
   return {};
 }
@@ -655,8 +640,7 @@ std::string mlir::tessel::describeGridScan(ScanOp scan) {
                         : "grid scan: a block per row, tiles of 4096";
   out += " (256 threads x 16 items; warp shuffles, shared memory), " +
          std::to_string(type.getShape().back()) + " elements per row";
-  ScanGroup group =
-      findScanGroup(scan, [](Value v) { return bool(bindingMemRef(v)); });
+  ScanGroup group = findScanGroup(scan, isBinding);
   if (group.hasNeighbours()) {
     SmallVector<std::string> parts;
     if (group.producer)

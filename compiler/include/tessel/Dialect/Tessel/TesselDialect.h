@@ -53,6 +53,23 @@ inline constexpr llvm::StringLiteral kSharedMemoryBytesAttr =
 /// each, passed by value): an array of dictionaries, one per map, read by
 /// the CUDA target into the module's Export.tensor_maps.
 inline constexpr llvm::StringLiteral kTensorMapsAttr = "tessel.tensor_maps";
+
+// --- Imported CUDA kernels (Frontend/CUDA, Transpile/) ----------------------
+/// Marks a func.func that is a CUDA `__global__` kernel. Its body is the
+/// code of one thread (ids from gpu.thread_id etc.) until
+/// tessel-cuda-to-parallel-loops gives it explicit grid and block loops.
+inline constexpr llvm::StringLiteral kCUDAKernelAttr = "tessel.cuda_kernel";
+/// Marks the scf.parallel over a kernel's blocks (the grid loop).
+inline constexpr llvm::StringLiteral kCUDABlocksAttr = "tessel.cuda_blocks";
+/// Marks an scf.parallel over the threads of one block: barriers inside
+/// synchronize its iterations.
+inline constexpr llvm::StringLiteral kCUDAThreadsAttr = "tessel.cuda_threads";
+/// Marks the llvm.mlir.global in address space 3 that an `extern
+/// __shared__` array names: the launch's dynamic shared memory.
+inline constexpr llvm::StringLiteral kCUDADynamicSharedAttr =
+    "tessel.cuda_dynamic_shared";
+/// Address space of `__shared__` variables (NVPTX's numbering).
+inline constexpr unsigned kCUDASharedAddressSpace = 3;
 } // namespace mlir::tessel
 
 #endif

@@ -60,5 +60,6 @@ def Tessel_BindingOp : Tessel_Op<"binding", [Pure]> {
 }
 
 include "tessel/Dialect/Tessel/TesselPrimitiveOps.td"
+include "tessel/Dialect/Tessel/TesselCUDAOps.td"
 
 #endif // TESSEL_OPS

@@ -1,0 +1,309 @@
+//===- CodeGenBuiltins.cpp - NVVM builtins and libdevice calls ------------===//
+//
+// clang's CUDA headers define threadIdx, atomicAdd, expf, ... as inline
+// device functions over NVVM builtins (__nvvm_read_ptx_sreg_tid_x,
+// __nvvm_atom_add_gen_f, __syncthreads) and libdevice declarations
+// (__nv_expf). Those are what this file translates, into target-neutral
+// ops (gpu ids, tessel.barrier, LLVM atomics, math and arith), so that the
+// GPU and the CPU lowering both understand them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CodeGen.h"
+
+#include "tessel/Dialect/Tessel/TesselDialect.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace mlir;
+using namespace mlir::tessel;
+using namespace mlir::tessel::cuda;
+
+namespace {
+enum class MathKind {
+  None, Exp, Exp2, Log, Log2, Log10, Sqrt, Rsqrt, Sin, Cos, Tan, Tanh, Sinh,
+  Cosh, Asin, Acos, Atan, Atan2, Abs, Floor, Ceil, Round, Trunc, Pow, Min,
+  Max, Erf, Expm1, Log1p, Cbrt, Fma, Fmod, Copysign, Rint, Div, Powi, Exp10
+};
+
+/// libdevice name (without `__nv_`, with the `f` of the float version
+/// removed) to the operation.
+MathKind mathKind(StringRef base) {
+  return llvm::StringSwitch<MathKind>(base)
+      .Cases({"exp", "fast_exp"}, MathKind::Exp)
+      .Cases({"exp2", "fast_exp2"}, MathKind::Exp2)
+      .Cases({"exp10", "fast_exp10"}, MathKind::Exp10)
+      .Cases({"log", "fast_log"}, MathKind::Log)
+      .Cases({"log2", "fast_log2"}, MathKind::Log2)
+      .Cases({"log10", "fast_log10"}, MathKind::Log10)
+      .Case("sqrt", MathKind::Sqrt)
+      .Case("rsqrt", MathKind::Rsqrt)
+      .Cases({"sin", "fast_sin"}, MathKind::Sin)
+      .Cases({"cos", "fast_cos"}, MathKind::Cos)
+      .Cases({"tan", "fast_tan"}, MathKind::Tan)
+      .Case("tanh", MathKind::Tanh)
+      .Case("sinh", MathKind::Sinh)
+      .Case("cosh", MathKind::Cosh)
+      .Case("asin", MathKind::Asin)
+      .Case("acos", MathKind::Acos)
+      .Case("atan", MathKind::Atan)
+      .Case("atan2", MathKind::Atan2)
+      .Case("fabs", MathKind::Abs)
+      .Case("floor", MathKind::Floor)
+      .Case("ceil", MathKind::Ceil)
+      .Case("round", MathKind::Round)
+      .Case("trunc", MathKind::Trunc)
+      .Cases({"pow", "fast_pow"}, MathKind::Pow)
+      .Case("fmin", MathKind::Min)
+      .Case("fmax", MathKind::Max)
+      .Case("erf", MathKind::Erf)
+      .Case("expm1", MathKind::Expm1)
+      .Case("log1p", MathKind::Log1p)
+      .Case("cbrt", MathKind::Cbrt)
+      .Case("fma", MathKind::Fma)
+      .Case("fmod", MathKind::Fmod)
+      .Case("copysign", MathKind::Copysign)
+      .Cases({"rint", "nearbyint"}, MathKind::Rint)
+      .Cases({"fdivide", "fast_fdivide", "frcp_rn"}, MathKind::Div)
+      .Case("powi", MathKind::Powi)
+      .Default(MathKind::None);
+}
+} // namespace
+
+Value FunctionEmitter::emitBuiltinCall(const clang::CallExpr *e,
+                                       const clang::FunctionDecl *callee,
+                                       bool &handled) {
+  // Functions with a body (the header wrappers included) are translated
+  // like any other device function.
+  handled = !callee->hasBody();
+  if (!handled)
+    return nullptr;
+  clang::SourceLocation sl = e->getExprLoc();
+  Location l = loc(sl);
+  StringRef name = callee->getName();
+  if (!callee->getIdentifier())
+    name = "";
+  clang::QualType resultType = e->getType();
+  auto args = [&](SmallVectorImpl<Value> &out) -> bool {
+    for (const clang::Expr *a : e->arguments()) {
+      Value v = emitRValue(a);
+      if (!v)
+        return false;
+      out.push_back(v);
+    }
+    return true;
+  };
+  auto fromIndex = [&](Value index) -> Value {
+    Type t = m.valueType(resultType, sl);
+    return t ? arith::IndexCastUIOp::create(builder, l, t, index) : nullptr;
+  };
+
+  // Thread and block ids.
+  if (name.consume_front("__nvvm_read_ptx_sreg_")) {
+    auto dim = [&](StringRef s) {
+      return s.ends_with("_x")   ? gpu::Dimension::x
+             : s.ends_with("_y") ? gpu::Dimension::y
+                                 : gpu::Dimension::z;
+    };
+    if (name.starts_with("tid_"))
+      return fromIndex(gpu::ThreadIdOp::create(builder, l, dim(name)));
+    if (name.starts_with("ntid_"))
+      return fromIndex(gpu::BlockDimOp::create(builder, l, dim(name)));
+    if (name.starts_with("ctaid_"))
+      return fromIndex(gpu::BlockIdOp::create(builder, l, dim(name)));
+    if (name.starts_with("nctaid_"))
+      return fromIndex(gpu::GridDimOp::create(builder, l, dim(name)));
+    if (name == "warpsize")
+      return constInt(m.valueType(resultType, sl), 32);
+    if (name == "laneid")
+      return fromIndex(gpu::LaneIdOp::create(builder, l, nullptr));
+    return fail(sl, "special register '__nvvm_read_ptx_sreg_" + name +
+                        "' is not supported");
+  }
+  if (name == "__syncthreads" || name == "__nvvm_bar_sync" ||
+      name == "__nvvm_barrier_sync") {
+    // Every form is the block-wide barrier 0 here.
+    for (const clang::Expr *a : e->arguments()) {
+      clang::Expr::EvalResult r;
+      if (!a->EvaluateAsInt(r, m.ast()) || r.Val.getInt() != 0)
+        return fail(sl, "named barriers other than 0 are not supported");
+    }
+    BarrierOp::create(builder, l);
+    return nullptr;
+  }
+  if (name == "__nvvm_membar_gl" || name == "__nvvm_membar_cta" ||
+      name == "__nvvm_membar_sys" || name == "__nvvm_fence_sc_cta") {
+    LLVM::FenceOp::create(builder, l, LLVM::AtomicOrdering::seq_cst,
+                          StringRef());
+    return nullptr;
+  }
+  if (name == "__builtin_expect" || name == "__builtin_expect_with_probability") {
+    SmallVector<Value> v;
+    if (!args(v))
+      return nullptr;
+    return v[0];
+  }
+  if (name == "__builtin_assume" || name == "__builtin_unreachable") {
+    return nullptr;
+  }
+
+  // Atomics: __nvvm_atom[_cta|_sys]_<op>_gen_<type>(ptr, value[, value]).
+  if (name.consume_front("__nvvm_atom_")) {
+    name.consume_front("cta_");
+    name.consume_front("sys_");
+    StringRef op = name.take_until([](char c) { return c == '_'; });
+    StringRef type = name.rsplit('_').second;
+    bool isFloat = type == "f" || type == "d";
+    bool isUnsigned = type.starts_with("u");
+    SmallVector<Value> v;
+    if (!args(v))
+      return nullptr;
+    if (op == "cas") {
+      auto cas = LLVM::AtomicCmpXchgOp::create(
+          builder, l, v[0], v[1], v[2], LLVM::AtomicOrdering::monotonic,
+          LLVM::AtomicOrdering::monotonic);
+      return LLVM::ExtractValueOp::create(builder, l, cas, 0);
+    }
+    std::optional<LLVM::AtomicBinOp> bin =
+        llvm::StringSwitch<std::optional<LLVM::AtomicBinOp>>(op)
+            .Case("add", isFloat ? LLVM::AtomicBinOp::fadd : LLVM::AtomicBinOp::add)
+            .Case("xchg", LLVM::AtomicBinOp::xchg)
+            .Case("max", isUnsigned ? LLVM::AtomicBinOp::umax : LLVM::AtomicBinOp::max)
+            .Case("min", isUnsigned ? LLVM::AtomicBinOp::umin : LLVM::AtomicBinOp::min)
+            .Case("and", LLVM::AtomicBinOp::_and)
+            .Case("or", LLVM::AtomicBinOp::_or)
+            .Case("xor", LLVM::AtomicBinOp::_xor)
+            .Case("inc", LLVM::AtomicBinOp::uinc_wrap)
+            .Case("dec", LLVM::AtomicBinOp::udec_wrap)
+            .Default(std::nullopt);
+    if (!bin || v.size() != 2)
+      return fail(sl, "atomic '" + callee->getName() + "' is not supported");
+    return LLVM::AtomicRMWOp::create(builder, l, *bin, v[0], v[1],
+                                     LLVM::AtomicOrdering::monotonic);
+  }
+
+  // __ldg and friends: a plain load.
+  if (name.starts_with("__nvvm_ldg_") || name.starts_with("__nvvm_ldu_")) {
+    SmallVector<Value> v;
+    if (!args(v))
+      return nullptr;
+    return load(v[0], resultType, sl);
+  }
+
+  // libdevice.
+  if (name.consume_front("__nv_")) {
+    SmallVector<Value> v;
+    if (!args(v))
+      return nullptr;
+    Type rt = m.valueType(resultType, sl);
+    if (!rt)
+      return nullptr;
+    // Integer helpers.
+    if (name == "min" || name == "umin" || name == "llmin" || name == "ullmin")
+      return name.starts_with("u")
+                 ? Value(arith::MinUIOp::create(builder, l, v[0], v[1]))
+                 : Value(arith::MinSIOp::create(builder, l, v[0], v[1]));
+    if (name == "max" || name == "umax" || name == "llmax" || name == "ullmax")
+      return name.starts_with("u")
+                 ? Value(arith::MaxUIOp::create(builder, l, v[0], v[1]))
+                 : Value(arith::MaxSIOp::create(builder, l, v[0], v[1]));
+    if (name == "abs" || name == "llabs")
+      return math::AbsIOp::create(builder, l, v[0]);
+    if (name == "isnanf" || name == "isnand")
+      return convertScalar(arith::CmpFOp::create(builder, l,
+                                                 arith::CmpFPredicate::UNO,
+                                                 v[0], v[0]),
+                           m.ast().BoolTy, resultType, sl);
+    if (name == "isinff" || name == "isinfd") {
+      Value a = math::AbsFOp::create(builder, l, v[0]);
+      Value inf = arith::ConstantOp::create(
+          builder, l,
+          builder.getFloatAttr(a.getType(), std::numeric_limits<double>::infinity()));
+      return convertScalar(arith::CmpFOp::create(
+                               builder, l, arith::CmpFPredicate::OEQ, a, inf),
+                           m.ast().BoolTy, resultType, sl);
+    }
+    if (name == "saturatef") {
+      Value zero = arith::ConstantOp::create(builder, l, builder.getFloatAttr(rt, 0));
+      Value one = arith::ConstantOp::create(builder, l, builder.getFloatAttr(rt, 1));
+      Value lo = arith::MaximumFOp::create(builder, l, v[0], zero);
+      return arith::MinimumFOp::create(builder, l, lo, one);
+    }
+    if (!isa<FloatType>(rt))
+      return fail(sl, "libdevice function '__nv_" + name +
+                          "' is not supported");
+    // The float version ends in `f` (expf); fast_ and f-less names share
+    // the double table. fdividef / powif keep their own names.
+    StringRef base = name;
+    if (rt.isF32() && base.ends_with("f") && mathKind(base) == MathKind::None)
+      base = base.drop_back();
+    MathKind kind = mathKind(base);
+    if (kind == MathKind::None && base.ends_with("f"))
+      kind = mathKind(base.drop_back());
+    auto c = [&](double x) {
+      return arith::ConstantOp::create(builder, l, builder.getFloatAttr(rt, x));
+    };
+    switch (kind) {
+    case MathKind::Exp: return math::ExpOp::create(builder, l, v[0]);
+    case MathKind::Exp2: return math::Exp2Op::create(builder, l, v[0]);
+    case MathKind::Exp10:
+      return math::ExpOp::create(
+          builder, l, arith::MulFOp::create(builder, l, v[0], c(2.302585092994046)));
+    case MathKind::Log: return math::LogOp::create(builder, l, v[0]);
+    case MathKind::Log2: return math::Log2Op::create(builder, l, v[0]);
+    case MathKind::Log10: return math::Log10Op::create(builder, l, v[0]);
+    case MathKind::Sqrt: return math::SqrtOp::create(builder, l, v[0]);
+    case MathKind::Rsqrt: return math::RsqrtOp::create(builder, l, v[0]);
+    case MathKind::Sin: return math::SinOp::create(builder, l, v[0]);
+    case MathKind::Cos: return math::CosOp::create(builder, l, v[0]);
+    case MathKind::Tan: return math::TanOp::create(builder, l, v[0]);
+    case MathKind::Tanh: return math::TanhOp::create(builder, l, v[0]);
+    case MathKind::Sinh: return math::SinhOp::create(builder, l, v[0]);
+    case MathKind::Cosh: return math::CoshOp::create(builder, l, v[0]);
+    case MathKind::Asin: return math::AsinOp::create(builder, l, v[0]);
+    case MathKind::Acos: return math::AcosOp::create(builder, l, v[0]);
+    case MathKind::Atan: return math::AtanOp::create(builder, l, v[0]);
+    case MathKind::Atan2: return math::Atan2Op::create(builder, l, v[0], v[1]);
+    case MathKind::Abs: return math::AbsFOp::create(builder, l, v[0]);
+    case MathKind::Floor: return math::FloorOp::create(builder, l, v[0]);
+    case MathKind::Ceil: return math::CeilOp::create(builder, l, v[0]);
+    case MathKind::Round: return math::RoundOp::create(builder, l, v[0]);
+    case MathKind::Trunc: return math::TruncOp::create(builder, l, v[0]);
+    case MathKind::Rint: return math::RoundEvenOp::create(builder, l, v[0]);
+    case MathKind::Pow: return math::PowFOp::create(builder, l, v[0], v[1]);
+    case MathKind::Powi: return math::FPowIOp::create(builder, l, v[0], v[1]);
+    case MathKind::Min: return arith::MinNumFOp::create(builder, l, v[0], v[1]);
+    case MathKind::Max: return arith::MaxNumFOp::create(builder, l, v[0], v[1]);
+    case MathKind::Erf: return math::ErfOp::create(builder, l, v[0]);
+    case MathKind::Expm1: return math::ExpM1Op::create(builder, l, v[0]);
+    case MathKind::Log1p: return math::Log1pOp::create(builder, l, v[0]);
+    case MathKind::Cbrt: return math::CbrtOp::create(builder, l, v[0]);
+    case MathKind::Fma: return math::FmaOp::create(builder, l, v[0], v[1], v[2]);
+    case MathKind::Fmod: return arith::RemFOp::create(builder, l, v[0], v[1]);
+    case MathKind::Copysign:
+      return math::CopySignOp::create(builder, l, v[0], v[1]);
+    case MathKind::Div:
+      if (v.size() == 1)
+        return arith::DivFOp::create(builder, l, c(1.0), v[0]);
+      return arith::DivFOp::create(builder, l, v[0], v[1]);
+    case MathKind::None:
+      break;
+    }
+    return fail(sl, "libdevice function '__nv_" + name +
+                        "' is not supported yet");
+  }
+
+  if (name == "printf" || name == "vprintf")
+    return fail(sl, "printf in device code is not supported yet");
+  if (name.starts_with("__nvvm_shfl") || name.starts_with("__nvvm_vote") ||
+      name.starts_with("__nvvm_match") || name.starts_with("__nvvm_activemask"))
+    return fail(sl, "warp-level intrinsic '" + callee->getName() +
+                        "' (shuffles, votes) is not supported yet");
+  if (callee->getBuiltinID() != 0 || name.starts_with("__nvvm_"))
+    return fail(sl, "builtin '" + callee->getName() + "' is not supported");
+  handled = false;
+  return nullptr;
+}

@@ -915,19 +915,23 @@ def cmd_reference_only(prog):
     return status
 
 
-def cmd_build_nvcc(prog, out):
-    status = 0
-    for t in select(prog):
+def cmd_build_nvcc(prog, out, jobs):
+    from concurrent.futures import ThreadPoolExecutor
+
+    def one(t):
         bdir = os.path.abspath(os.path.join(out, t.name))
         shutil.rmtree(bdir, ignore_errors=True)
         os.makedirs(bdir)
         try:
-            exe = t.nvcc_build(bdir)
-            print("built %s" % exe)
+            return "built %s" % t.nvcc_build(bdir)
         except RuntimeError as e:
-            print("FAIL %s: %s" % (t.name, e))
-            status = 1
-    return status
+            return "FAIL %s: %s" % (t.name, e)
+
+    with ThreadPoolExecutor(max(1, jobs)) as ex:
+        msgs = list(ex.map(one, select(prog)))
+    for m in msgs:
+        print(m)
+    return int(any(m.startswith("FAIL") for m in msgs))
 
 
 def cmd_clang_syntax(prog):
@@ -1013,6 +1017,7 @@ def main():
     ap.add_argument("--print-build", metavar="PROG")
     ap.add_argument("--build-nvcc", metavar="PROG")
     ap.add_argument("--out", metavar="DIR", default=os.path.join(WORK, "nvcc"))
+    ap.add_argument("--jobs", type=int, default=1, help="parallel nvcc builds")
     ap.add_argument("--write-golden", metavar="PROG")
     ap.add_argument("--nvcc-dir", metavar="DIR", default=os.path.join(WORK, "nvcc"))
     ap.add_argument("--selftest", action="store_true")
@@ -1035,7 +1040,7 @@ def main():
         how = a.reference if a.reference else ("golden" if a.golden else ("omp" if a.omp else None))
         return cmd_check(a.check, a.candidate, how)
     if a.build_nvcc:
-        return cmd_build_nvcc(a.build_nvcc, a.out)
+        return cmd_build_nvcc(a.build_nvcc, a.out, a.jobs)
     if a.write_golden:
         return cmd_write_golden(a.write_golden, a.nvcc_dir)
     if a.selftest:

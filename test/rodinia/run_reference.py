@@ -51,6 +51,7 @@ NVCC = os.environ.get("NVCC", "/usr/local/cuda/bin/nvcc")
 NVCC_ARCH = os.environ.get("NVCC_ARCH", "sm_90")
 NVCC_EXTRA = shlex.split(os.environ.get("NVCC_FLAGS_EXTRA", ""))
 CLANG = os.environ.get("CLANG", "clang++-22")
+OMP_EXTRA = shlex.split(os.environ.get("OMP_CFLAGS_EXTRA", ""))
 CUDA_PATH = os.environ.get("CUDA_PATH", "/usr/local/cuda")
 CC = os.environ.get("CC", "gcc")
 CXX = os.environ.get("CXX", "g++")
@@ -184,6 +185,7 @@ class Test:
         for tmpl in o["cmds"]:
             cmd = [a.format(S=sdir, H=HARNESS, B=bdir, EXE=exe, CC=CC, CXX=CXX)
                    for a in tmpl]
+            cmd[1:1] = OMP_EXTRA
             run_checked(cmd, cwd=bdir)
         return exe
 
@@ -221,8 +223,8 @@ class Test:
         return exe
 
     def build_info(self):
-        s = os.path.relpath(self.src(), HERE)
-        lines = ["test %s (Rodinia %s), sources under test/rodinia/%s" % (self.name, self.program, s)]
+        s = "test/rodinia/" + os.path.relpath(self.src(), HERE)
+        lines = ["test %s (Rodinia %s), sources under %s" % (self.name, self.program, s)]
         lines.append("  CUDA translation units: %s" % " ".join(self.cu))
         if self.cpp:
             lines.append("  C++ host files: %s" % " ".join(self.cpp))
@@ -233,9 +235,13 @@ class Test:
         if self.defines:
             lines.append("  defines: %s" % " ".join(self.defines))
         if self.hooks:
-            lines.append("  link in: %s (C, -I%s), link flags: %s" % (
-                " ".join("test/rodinia/harness/" + h for h in self.hooks), s,
+            lines.append("  link in: %s (C, %s), link flags: %s" % (
+                " ".join("test/rodinia/harness/" + h for h in self.hooks),
+                " ".join("-I" + os.path.join(s, i).rstrip("/") for i in [""] + self.incdirs),
                 " ".join("-Wl,--wrap=" + w for w in self.wraps)))
+        lines.append("  run as: CANDIDATE %s" % " ".join(self.cuda_args("<inputs>")))
+        if self.preload_time:
+            lines.append("  runs with LD_PRELOAD=fixed_time.so (time() fixed): link libc dynamically")
         lines.append("  reference: %s" % self.reference)
         return "\n".join(lines)
 
@@ -265,9 +271,14 @@ class Backprop(Test):
     # N/4 and the sigmoid saturates to exactly 1.0f above N ~ 70 (1040: every
     # hidden unit 1, every hidden delta 0, nothing left to compare)
     N = 32
-    tol = {k: (1e-4, 1e-6) for k in ("hidden_units", "output_units", "output_delta",
-                                      "hidden_delta", "hidden_weights",
-                                      "hidden_prev_weights")}
+    # the sums are ~8.5, so 1-h is 3e-5..5e-4: one float ulp of a hidden unit
+    # (6e-8) is up to 0.2% of 1-h, and the deltas (h(1-h)...) and the weight
+    # changes (proportional to the deltas) inherit that; units and weights
+    # themselves are compared tightly (a hidden sum off by 0.01 shows)
+    tol = {"hidden_units": (2e-6, 0.0), "output_units": (2e-6, 0.0),
+           "hidden_weights": (1e-6, 1e-9),
+           "output_delta": (1e-2, 1e-12), "hidden_delta": (2e-2, 1e-12),
+           "hidden_prev_weights": (1e-2, 1e-12)}
 
     def cuda_args(self, d):
         return [str(self.N)]
@@ -422,7 +433,7 @@ class Lud(Test):
         "{CC}", "-O3", "-fopenmp", "-w", "-I{S}/common", "{S}/omp/lud.c", "{S}/omp/lud_omp.c",
         "{S}/common/common.c", "{H}/lud_dump.c", "-Wl,--wrap=lud_verify", "-lm", "-o", "{EXE}"]])
     N = 80  # a multiple of 16 (BLOCK_SIZE; no bounds checks)
-    tol = {"lu": (1e-4, 1e-5)}
+    tol = {"lu": (1e-4, 5e-5)}
 
     def gen(self, d):
         r = Rng(51)
@@ -682,7 +693,7 @@ class PfFloat(Test):
     reference = "golden"
     # <= 512 particles: one block (CENSUS.md: cross-block races otherwise)
     ARGS = ["-x", "37", "-y", "37", "-z", "7", "-np", "400"]
-    tol = {k: (1e-6, 1e-9) for k in ("xe", "ye", "distance")}
+    tol = {k: (1e-6, 2e-6) for k in ("xe", "ye", "distance")}  # printed %lf
 
     def cuda_args(self, d):
         return list(self.ARGS)
@@ -703,7 +714,7 @@ class PfNaive(Test):
                                             "{S}/ex_particle_OPENMP_seq.c", "-lm", "-o", "{EXE}"]])
     omp_env = {"OMP_NUM_THREADS": "1"}  # its reductions then sum in the naive version's order
     ARGS = ["-x", "37", "-y", "37", "-z", "7", "-np", "301"]
-    tol = {k: (1e-6, 1e-9) for k in ("xe", "ye", "distance")}
+    tol = {k: (1e-6, 2e-6) for k in ("xe", "ye", "distance")}  # printed %lf
 
     def cuda_args(self, d):
         return list(self.ARGS)
@@ -733,14 +744,17 @@ def select(prog):
 # ----------------------------------------------------------------------------
 # running
 
+_generated = set()
+
+
 def inputs(t):
+    """The test's input directory, generated afresh once per process."""
     d = os.path.join(WORK, t.name, "inputs")
-    stamp = os.path.join(d, ".done")
-    if not os.path.exists(stamp):
+    if t.name not in _generated:
         shutil.rmtree(d, ignore_errors=True)
         os.makedirs(d)
         t.gen(d)
-        write(stamp, "")
+        _generated.add(t.name)
     return d
 
 
@@ -749,8 +763,6 @@ def input_digest(t):
     h = hashlib.sha256()
     for root, _, files in sorted(os.walk(d)):
         for f in sorted(files):
-            if f == ".done":
-                continue
             p = os.path.join(root, f)
             h.update(os.path.relpath(p, d).encode())
             with open(p, "rb") as fh:
@@ -780,8 +792,7 @@ def run_prog(t, label, cmd, args, extra_env=None):
         os.makedirs(rundir)
     # inputs visible from the run directory (nn's filelist, srad_v1's ../../../data)
     for f in os.listdir(d):
-        if f != ".done":
-            os.symlink(os.path.join(d, f), os.path.join(top, f))
+        os.symlink(os.path.join(d, f), os.path.join(top, f))
     env = dict(os.environ)
     env["MALLOC_PERTURB_"] = "255"
     if t.preload_time:
@@ -814,12 +825,20 @@ def omp_reference(t):
     env = {"OMP_NUM_THREADS": OMP_THREADS}
     env.update(t.omp_env)
     rundir, out, err = run_prog(t, "run-omp", [exe], t.omp_args(inputs(t)), env)
-    return t.parse_omp(rundir, out, err)
+    return parsed(t.parse_omp, "run-omp", rundir, out, err)
 
 
 def cuda_run(t, label, cmd):
     rundir, out, err = run_prog(t, label, cmd, t.cuda_args(inputs(t)))
-    return t.parse_cuda(rundir, out, err)
+    return parsed(t.parse_cuda, label, rundir, out, err)
+
+
+def parsed(parse, label, rundir, out, err):
+    try:
+        return parse(rundir, out, err)
+    except (OSError, ValueError, IndexError) as e:
+        raise RuntimeError("%s: could not read the results (%s: %s); output was:\n%s" % (
+            label, type(e).__name__, e, (out + err)[-2000:]))
 
 
 def golden(t):

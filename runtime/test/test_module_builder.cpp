@@ -82,10 +82,11 @@ std::vector<uint8_t> buildFlatBuffer(const ModuleDesc &m) {
                                            b.CreateVector(t.boxDims),
                                            b.CreateVector(t.elementStrides), t.interleave,
                                            t.swizzle, t.l2Promotion, t.oobFill));
-      exports.push_back(fb::CreateExport(b, b.CreateString(x.name), b.CreateVector(x.workgroupCount),
-                                         b.CreateVector(x.workgroupSize), x.bindingCount,
-                                         x.sharedMemoryBytes,
-                                         maps.empty() ? 0 : b.CreateVector(maps)));
+      exports.push_back(fb::CreateExport(
+          b, b.CreateString(x.name), b.CreateVector(x.workgroupCount),
+          b.CreateVector(x.workgroupSize), x.bindingCount, x.sharedMemoryBytes,
+          maps.empty() ? 0 : b.CreateVector(maps), static_cast<fb::KernelAbi>(x.abi),
+          x.parameterSizes.empty() ? 0 : b.CreateVector(x.parameterSizes)));
     }
     std::vector<flatbuffers::Offset<fb::Binary>> binaries;
     for (const BinaryDesc &bin : e.binaries) {
@@ -136,6 +137,13 @@ ModuleDesc testModule() {
       BinaryDesc{"elf-shared-object", hostArchName(), {}, testKernelLibrary(), std::nullopt});
   m.executables.push_back(std::move(e));
   return m;
+}
+
+ExportDesc cudaCExport(const std::string &name, std::vector<uint32_t> parameterSizes) {
+  ExportDesc x{name, {1, 1, 1}, 0};
+  x.abi = fb::KernelAbi_CudaC;
+  x.parameterSizes = std::move(parameterSizes);
+  return x;
 }
 
 uint32_t addExport(ModuleDesc &m, const std::string &symbol, uint32_t workgroupsX,

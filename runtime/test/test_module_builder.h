@@ -60,7 +60,12 @@ struct ExportDesc {
   std::vector<uint32_t> workgroupSize{1, 1, 1};
   uint32_t sharedMemoryBytes = 0;
   std::vector<TensorMapDesc> tensorMaps = {};
+  uint8_t abi = 0; // fb::KernelAbi: 0 Bindings, 1 CudaC
+  std::vector<uint32_t> parameterSizes = {};
 };
+/// A CUDA C kernel export (abi CudaC) taking parameters of `parameterSizes`
+/// bytes; workgroup counts and sizes 1,1,1, no bindings.
+ExportDesc cudaCExport(const std::string &name, std::vector<uint32_t> parameterSizes);
 
 struct BinaryDesc {
   std::string format = "elf-shared-object";
@@ -78,7 +83,7 @@ struct ExecutableDesc {
 };
 
 struct ModuleDesc {
-  uint32_t version = 3;
+  uint32_t version = 4;
   std::string producer = "tessel-runtime-test";
   std::vector<FunctionDesc> functions;
   std::vector<ExecutableDesc> executables;

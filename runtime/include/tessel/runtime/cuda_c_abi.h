@@ -8,9 +8,12 @@
  * and are called once per block id (bx, by, bz) of the grid, x fastest,
  * possibly concurrently for different blocks. args[0] points to a
  * TesselLaunch; args[1 + i] points to the value of kernel parameter i
- * (Export.parameter_sizes[i] bytes, 64-byte aligned). The kernel runs every
- * thread of its block and allocates its own shared memory (static and the
- * dynamic_shared_bytes of the launch) and per-thread storage.
+ * (Export.parameter_sizes[i] bytes, 64-byte aligned). The launch and the
+ * values are shared by every block of the launch (and by later submits of
+ * the command): read-only, so a kernel that assigns to a parameter works on
+ * its own copy. The kernel runs every thread of its block and allocates its
+ * own shared memory (static and the dynamic_shared_bytes of the launch) and
+ * per-thread storage.
  *
  * cuda kernels of a CudaC export are ordinary CUDA kernels, launched with
  * cuLaunchKernel(grid, block, dynamic shared bytes, kernelParams). */

@@ -3,6 +3,7 @@
 #include "test_module_builder.h"
 
 #include "module_generated.h"
+#include "tessel/runtime/cuda_c_abi.h"
 
 #include <zlib.h>
 
@@ -106,6 +107,14 @@ std::vector<uint8_t> buildFlatBuffer(const ModuleDesc &m) {
                                b.CreateVector(executables));
   fb::FinishModuleBuffer(b, root);
   return std::vector<uint8_t>(b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize());
+}
+
+std::vector<uint8_t> cudaBlob(const std::vector<uint8_t> &module) {
+  std::vector<uint8_t> blob(TESSEL_CUDA_BLOB_MAGIC, TESSEL_CUDA_BLOB_MAGIC + 8);
+  for (int i = 0; i < 8; ++i)
+    blob.push_back(static_cast<uint8_t>(uint64_t(module.size()) >> (8 * i)));
+  blob.insert(blob.end(), module.begin(), module.end());
+  return blob;
 }
 
 std::vector<uint8_t> testKernelLibrary() {

@@ -101,6 +101,11 @@ constexpr size_t kTrailerSize = 24;
 /// zlib's crc32.
 uint32_t crc32Of(const std::vector<uint8_t> &bytes);
 
+/// The BLOB that tessel-cc embeds for libtessel_cudart.a
+/// (tessel/runtime/cuda_c_abi.h): magic "TSLCUDA1", the module's length as
+/// a little-endian uint64, then `module` (a .tmod file image).
+std::vector<uint8_t> cudaBlob(const std::vector<uint8_t> &module);
+
 /// The bytes of the test kernel library (kernels/test_kernels.c).
 std::vector<uint8_t> testKernelLibrary();
 /// "x86_64" / "aarch64".

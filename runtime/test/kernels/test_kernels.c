@@ -115,3 +115,11 @@ void launch_info_cuda_c(void **args, int64_t bx, int64_t by, int64_t bz) {
   }
   o[6] = l->dynamic_shared_bytes + 1000 * (long long)tag;
 }
+
+/* The cpu form of test/cudart/axpb_program.cu's kernel
+ *   __global__ void axpb(float *out, const float *in, int a, float b,
+ *                        long long n)
+ * under its mangled name, as tessel-cc would emit it. */
+void _Z4axpbPfPKfifx(void **args, int64_t bx, int64_t by, int64_t bz) {
+  axpb_cuda_c(args, bx, by, bz);
+}

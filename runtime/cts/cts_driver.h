@@ -33,7 +33,8 @@ struct CtsDriver {
   std::function<StatusOr<std::shared_ptr<hal::Device>>(DeviceOptions)> createWith;
   bool optional = false;
   /// Binaries holding the test kernels (add_f32, scale_f32, exp_f32,
-  /// wg_ids_i32, step_u32 and, where supported, fault_write); the data has
+  /// wg_ids_i32, step_u32, the CUDA C kernels axpb_cuda_c and
+  /// launch_info_cuda_c and, where supported, fault_write); the data has
   /// static lifetime.
   std::vector<hal::BinaryInfo> kernelBinaries;
   /// Feature name -> why this driver does not support it.
@@ -48,8 +49,9 @@ const std::vector<CtsDriver> &ctsDrivers();
 StatusOr<std::shared_ptr<hal::Device>> sharedDevice(const CtsDriver &driver);
 
 /// An executable spec of the driver's test kernels with one export per name
-/// in `kernels` (ordinal = position), each with `bindings` bindings from the
-/// table of kernel signatures.
+/// in `kernels` (ordinal = position), each with its bindings from the table
+/// of kernel signatures, or, for the CUDA C kernels, abi kCudaC and their
+/// parameter sizes.
 hal::ExecutableSpec kernelSpec(const CtsDriver &driver, const std::vector<std::string> &kernels);
 
 /// Why `driver` does not support `feature`, if it does not.

@@ -77,6 +77,17 @@ uint32_t bindingsOf(const std::string &kernel) {
   return it == table.end() ? 0 : it->second;
 }
 
+// Parameter sizes of the CUDA C test kernels (abi CudaC); nullptr for the
+// others.
+const std::vector<uint32_t> *cudaCParameters(const std::string &kernel) {
+  static const std::map<std::string, std::vector<uint32_t>> table = {
+      {"axpb_cuda_c", {8, 8, 4, 4, 8}}, // float *out, const float *in, int a, float b, long long n
+      {"launch_info_cuda_c", {8, 1}},   // long long *out, char tag
+  };
+  auto it = table.find(kernel);
+  return it == table.end() ? nullptr : &it->second;
+}
+
 } // namespace
 
 const std::vector<CtsDriver> &ctsDrivers() {
@@ -101,8 +112,13 @@ hal::ExecutableSpec kernelSpec(const CtsDriver &driver, const std::vector<std::s
   for (const std::string &k : kernels) {
     hal::ExportInfo e;
     e.name = k;
-    e.workgroupSize = {kKernelWorkgroupSize, 1, 1};
-    e.bindingCount = bindingsOf(k);
+    if (const std::vector<uint32_t> *sizes = cudaCParameters(k)) {
+      e.abi = hal::KernelAbi::kCudaC;
+      e.parameterSizes = *sizes;
+    } else {
+      e.workgroupSize = {kKernelWorkgroupSize, 1, 1};
+      e.bindingCount = bindingsOf(k);
+    }
     spec.exports.push_back(e);
   }
   spec.binaries = driver.kernelBinaries;

@@ -568,6 +568,202 @@ TEST_P(HalCts, RecordingErrorsNameTheProblem) {
   CTS_ASSERT_OK(submit(*cb));
 }
 
+// ---- CUDA C kernels (abi CudaC): CommandBuffer::launch ----------------------
+
+enum CudaCKernel : uint32_t { kAxpb, kLaunchInfo, kNotCudaC };
+const std::vector<std::string> kCudaCKernels = {"axpb_cuda_c", "launch_info_cuda_c", "add_f32"};
+
+// A parameter value: the bytes of `v`.
+template <typename T> std::vector<uint8_t> param(const T &v) {
+  std::vector<uint8_t> out(sizeof(T));
+  std::memcpy(out.data(), &v, sizeof(T));
+  return out;
+}
+
+class HalCtsLaunch : public HalCts {
+protected:
+  StatusOr<std::shared_ptr<hal::Executable>> cudaCKernels() {
+    static std::map<std::string, std::shared_ptr<hal::Executable>> cache;
+    auto it = cache.find(driver().name);
+    if (it != cache.end())
+      return it->second;
+    TESSEL_ASSIGN_OR_RETURN(auto exe,
+                            device().prepareExecutable(kernelSpec(driver(), kCudaCKernels)));
+    cache[driver().name] = exe;
+    return exe;
+  }
+
+  /// axpb_cuda_c's parameters: out, in (device addresses), a, b, n.
+  static std::vector<std::vector<uint8_t>> axpbParams(const hal::Buffer &out,
+                                                      const hal::Buffer &in, int a, float b,
+                                                      long long n) {
+    return {param(out.deviceAddress()), param(in.deviceAddress()), param(a), param(b), param(n)};
+  }
+};
+
+TEST_P(HalCtsLaunch, AxpbOverOddGridsAndBlocks) {
+  CTS_ASSERT_OK_AND_ASSIGN(auto exe, cudaCKernels());
+  struct Case {
+    hal::LaunchConfig config;
+    long long short_; // threads of the grid that have no element
+  };
+  const Case cases[] = {
+      {{{7, 1, 1}, {33, 1, 1}, 0}, 5},      {{{3, 5, 2}, {5, 3, 7}, 0}, 0},
+      {{{1, 1, 1}, {1, 1, 1}, 0}, 0},       {{{1001, 1, 1}, {1, 1, 1}, 0}, 1},
+      {{{2, 3, 1}, {1024, 1, 1}, 0}, 1023}, {{{5, 1, 3}, {1, 1, 64}, 0}, 77},
+      {{{1, 65535, 1}, {3, 1, 1}, 0}, 2},
+  };
+  std::mt19937 r = rng();
+  std::uniform_int_distribution<int> dist(-1000, 1000);
+  for (const Case &c : cases) {
+    SCOPED_TRACE(hal::describeLaunch(c.config));
+    const hal::LaunchConfig &l = c.config;
+    long long threads = (long long)l.grid[0] * l.grid[1] * l.grid[2] * l.block[0] * l.block[1] *
+                        l.block[2];
+    long long n = threads - c.short_;
+    // Integer-valued inputs: a * in + b is exact however the kernel rounds
+    // (a GPU contracts it into an fma).
+    std::vector<float> in(n);
+    for (float &v : in)
+      v = static_cast<float>(dist(r));
+    const int a = dist(r);
+    const float b = 0.25f;
+    CTS_ASSERT_OK_AND_ASSIGN(auto inBuf, upload(in));
+    // One element more than n, to catch a write past the end.
+    CTS_ASSERT_OK_AND_ASSIGN(auto outBuf, allocate((n + 1) * 4));
+    auto cb = device().createCommandBuffer();
+    CTS_ASSERT_OK(cb->fill(*outBuf, 0, (n + 1) * 4, kPoison));
+    CTS_ASSERT_OK(cb->launch(*exe, kAxpb, l, axpbParams(*outBuf, *inBuf, a, b, n)));
+    CTS_ASSERT_OK(submit(*cb));
+    CTS_ASSERT_OK_AND_ASSIGN(auto got, download<float>(*outBuf, n + 1));
+    std::vector<float> want(n + 1);
+    for (long long i = 0; i < n; ++i)
+      want[i] = static_cast<float>(a) * in[i] + b;
+    std::memset(&want[n], kPoison, 4);
+    long bad = firstMismatch(got, want);
+    EXPECT_EQ(bad, -1) << "element " << bad << " of " << n << ": got "
+                       << (bad >= 0 ? got[bad] : 0) << ", want " << (bad >= 0 ? want[bad] : 0);
+  }
+}
+
+TEST_P(HalCtsLaunch, EveryBlockSeesItsLaunch) {
+  CTS_ASSERT_OK_AND_ASSIGN(auto exe, cudaCKernels());
+  // 100 KiB of dynamic shared memory needs the opt-in attribute on cuda.
+  for (hal::LaunchConfig l : {hal::LaunchConfig{{3, 2, 2}, {4, 3, 2}, 100},
+                              hal::LaunchConfig{{5, 1, 1}, {32, 1, 1}, 0},
+                              hal::LaunchConfig{{2, 1, 3}, {256, 1, 1}, 100 * 1024}}) {
+    SCOPED_TRACE(hal::describeLaunch(l));
+    const size_t blocks = size_t(l.grid[0]) * l.grid[1] * l.grid[2];
+    const char tag = 5;
+    CTS_ASSERT_OK_AND_ASSIGN(auto out, allocate(blocks * 7 * 8));
+    auto cb = device().createCommandBuffer();
+    CTS_ASSERT_OK(cb->fill(*out, 0, blocks * 7 * 8, kPoison));
+    CTS_ASSERT_OK(cb->launch(*exe, kLaunchInfo, l, {param(out->deviceAddress()), param(tag)}));
+    CTS_ASSERT_OK(submit(*cb));
+    CTS_ASSERT_OK_AND_ASSIGN(auto got, download<int64_t>(*out, blocks * 7));
+    std::vector<int64_t> want;
+    for (size_t b = 0; b < blocks; ++b)
+      want.insert(want.end(), {l.grid[0], l.grid[1], l.grid[2], l.block[0], l.block[1],
+                               l.block[2], int64_t(l.dynamicSharedBytes) + 1000 * tag});
+    long bad = firstMismatch(got, want);
+    EXPECT_EQ(bad, -1) << "block " << bad / 7 << " field " << bad % 7 << ": got "
+                       << (bad >= 0 ? got[bad] : 0) << ", want " << (bad >= 0 ? want[bad] : 0);
+  }
+}
+
+TEST_P(HalCtsLaunch, ValuesAreCopiedAtRecordTimeAndMixWithOtherCommands) {
+  CTS_ASSERT_OK_AND_ASSIGN(auto exe, cudaCKernels());
+  CTS_ASSERT_OK_AND_ASSIGN(auto standard, kernels());
+  const long long n = 333;
+  std::mt19937 r = rng();
+  std::vector<float> in(n);
+  for (float &v : in)
+    v = static_cast<float>(r() % 2000) - 1000.0f;
+  CTS_ASSERT_OK_AND_ASSIGN(auto inBuf, upload(in));
+  CTS_ASSERT_OK_AND_ASSIGN(auto mid, allocate(n * 4));
+  CTS_ASSERT_OK_AND_ASSIGN(auto out, allocate(n * 4));
+  CTS_ASSERT_OK_AND_ASSIGN(auto count, upload(std::vector<int64_t>{n}));
+  CTS_ASSERT_OK_AND_ASSIGN(auto sum, allocate(n * 4));
+  hal::LaunchConfig l{{11, 1, 1}, {32, 1, 1}, 0};
+  auto cb = device().createCommandBuffer();
+  CTS_ASSERT_OK(cb->fill(*mid, 0, n * 4, kPoison));
+  CTS_ASSERT_OK(cb->fill(*out, 0, n * 4, kPoison));
+  auto params = axpbParams(*mid, *inBuf, 3, 1.0f, n);
+  CTS_ASSERT_OK(cb->launch(*exe, kAxpb, l, params));
+  // The recorded values, not these, must be used.
+  params[2] = param(100);
+  // mid = 3 in + 1; out = -2 mid + 0.5; sum = mid + out (a dispatch).
+  CTS_ASSERT_OK(cb->launch(*exe, kAxpb, l, axpbParams(*out, *mid, -2, 0.5f, n)));
+  CTS_ASSERT_OK(cb->dispatch(*standard, kAdd, {workgroupsFor(n), 1, 1},
+                             {count.get(), mid.get(), out.get(), sum.get()}));
+  std::vector<float> wantMid(n), wantOut(n), wantSum(n);
+  for (long long i = 0; i < n; ++i) {
+    wantMid[i] = 3.0f * in[i] + 1.0f;
+    wantOut[i] = -2.0f * wantMid[i] + 0.5f;
+    wantSum[i] = wantMid[i] + wantOut[i];
+  }
+  for (int run = 0; run < 3; ++run) {
+    SCOPED_TRACE("submit " + std::to_string(run));
+    CTS_ASSERT_OK(submit(*cb));
+    CTS_ASSERT_OK_AND_ASSIGN(auto gotMid, download<float>(*mid, n));
+    CTS_ASSERT_OK_AND_ASSIGN(auto gotOut, download<float>(*out, n));
+    CTS_ASSERT_OK_AND_ASSIGN(auto gotSum, download<float>(*sum, n));
+    EXPECT_EQ(firstMismatch(gotMid, wantMid), -1);
+    EXPECT_EQ(firstMismatch(gotOut, wantOut), -1);
+    EXPECT_EQ(firstMismatch(gotSum, wantSum), -1);
+    CTS_ASSERT_OK(mid->write(0, std::vector<float>(n, 7.0f).data(), n * 4));
+  }
+}
+
+TEST_P(HalCtsLaunch, LaunchErrorsNameTheProblem) {
+  CTS_ASSERT_OK_AND_ASSIGN(auto exe, cudaCKernels());
+  CTS_ASSERT_OK_AND_ASSIGN(auto b, allocate(64));
+  auto cb = device().createCommandBuffer();
+  auto ok = axpbParams(*b, *b, 1, 1.0f, 16);
+  hal::LaunchConfig one{{1, 1, 1}, {16, 1, 1}, 0};
+  struct Case {
+    const char *what;
+    uint32_t ordinal;
+    hal::LaunchConfig config;
+    std::vector<std::vector<uint8_t>> params;
+    std::string needle;
+  } cases[] = {
+      {"not CUDA C", kNotCudaC, one, {}, "launch of 'add_f32': not a CUDA C kernel (abi Bindings): "
+                                         "record it with dispatch()"},
+      {"ordinal", 7, one, ok, "launch of export 7 but the executable has 3"},
+      {"parameter count", kAxpb, one, {ok[0], ok[1]},
+       "launch of 'axpb_cuda_c' with 2 parameter values, expected 5"},
+      {"parameter size", kAxpb, one, {ok[0], ok[1], ok[2], param(1.0), ok[4]},
+       "launch of 'axpb_cuda_c': parameter 3 has 8 bytes, expected 4"},
+      {"zero grid", kAxpb, {{1, 0, 1}, {16, 1, 1}, 0}, ok,
+       "launch of 'axpb_cuda_c' (grid 1x0x1, block 16x1x1): every grid and block dimension must "
+       "be at least 1"},
+      {"zero block", kAxpb, {{1, 1, 1}, {0, 1, 1}, 0}, ok, "must be at least 1"},
+      {"block too large", kAxpb, {{1, 1, 1}, {33, 33, 1}, 0}, ok,
+       "(grid 1x1x1, block 33x33x1): 1089 threads per block (at most 1024)"},
+      {"block z", kAxpb, {{1, 1, 1}, {1, 1, 65}, 0}, ok, "block z is 65 (at most 64)"},
+      {"grid y", kAxpb, {{1, 65536, 1}, {1, 1, 1}, 0}, ok, "grid y is 65536 (at most 65535)"},
+      {"grid z", kAxpb, {{1, 1, 70000}, {1, 1, 1}, 0}, ok, "grid z is 70000 (at most 65535)"},
+      {"grid x", kAxpb, {{0x80000000u, 1, 1}, {1, 1, 1}, 0}, ok,
+       "grid x is 2147483648 (at most 2147483647)"},
+  };
+  for (const Case &c : cases) {
+    Status s = cb->launch(*exe, c.ordinal, c.config, c.params);
+    EXPECT_NE(s.message().find(c.needle), std::string::npos) << c.what << ": " << s.toString();
+    EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << c.what << ": " << s.toString();
+  }
+  // A CUDA C kernel is not dispatched.
+  Status s = cb->dispatch(*exe, kAxpb, {1, 1, 1}, {});
+  EXPECT_NE(s.message().find("dispatch of 'axpb_cuda_c': a CUDA C kernel (abi CudaC) takes "
+                             "parameters and a grid: record it with launch()"),
+            std::string::npos)
+      << s.toString();
+  // Nothing was recorded, so submitting is harmless.
+  CTS_ASSERT_OK(submit(*cb));
+}
+
+INSTANTIATE_TEST_SUITE_P(Drivers, HalCtsLaunch, ::testing::ValuesIn(allDrivers()), driverName);
+
 // Runs fault_write on a new device and prints what the driver reported;
 // exits 0 only if both the fault and the next call failed as expected.
 [[noreturn]] void runFaultingKernel(const CtsDriver &driver) {

@@ -6,7 +6,10 @@
 // read when a device is created.
 #include "fake_cuda.h"
 #include "hal/cuda/cuda_executable.h"
+#include "hal/command_buffer.h"
+#include "hal/device.h"
 #include "hal/executable.h"
+#include "module/kernel_module.h"
 #include "tessel/runtime/module.h"
 #include "test_module_builder.h"
 
@@ -48,6 +51,16 @@ const FakeCudaLaunch &lastLaunch() {
   if (!launch)
     std::abort();
   return *launch;
+}
+
+// The last CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES the fake was given.
+int lastFakeDynamicShared() {
+  void *lib = ::dlopen(TESSEL_FAKE_CUDA_DEVICE, RTLD_NOW);
+  auto get = lib ? reinterpret_cast<int (*)()>(::dlsym(lib, "fake_cuda_max_dynamic_shared"))
+                 : nullptr;
+  if (!get)
+    std::abort();
+  return get();
 }
 
 // A fake image declaring kernels with their parameter sizes.
@@ -298,6 +311,66 @@ TEST_F(FakeCudaTest, ArchOverrideSelectsTheExecutable) {
 
 // The choice itself, without a device: cubin for the exact arch first, PTX
 // not newer than the device, sm_90a only on 9.0.
+// CUDA C kernels (abi CudaC): CommandBuffer::launch passes the grid, block,
+// dynamic shared memory and a pointer to each recorded parameter value to
+// cuLaunchKernel, and opts in above 48 KiB of shared memory.
+TEST_F(FakeCudaTest, CudaCLaunchPassesTheParameterValues) {
+  auto dev = device(90);
+  ASSERT_TRUE(dev);
+  ModuleDesc m;
+  ExecutableDesc cuda;
+  cuda.target = "cuda";
+  cuda.exports = {cudaCExport("_Z4axpbPfPKfifx", {8, 8, 4, 4, 8}), cudaCExport("_Z5emptyv", {})};
+  cuda.binaries.push_back(
+      {"ptx", "sm_80", {}, fakeImage("kernel _Z4axpbPfPKfifx 8 8 4 4 8\nkernel _Z5emptyv\n"),
+       std::nullopt});
+  m.executables = {cuda};
+  auto exe = detail::loadKernelExecutable(*dev, buildModule(m), "cuda_c.tmod");
+  ASSERT_TRUE(exe.ok()) << exe.status().toString();
+  auto out = dev->hal().allocate(64), in = dev->hal().allocate(64);
+  ASSERT_TRUE(out.ok() && in.ok());
+  auto bytes = [](auto v) {
+    std::vector<uint8_t> b(sizeof(v));
+    std::memcpy(b.data(), &v, sizeof(v));
+    return b;
+  };
+  std::vector<std::vector<uint8_t>> params = {bytes((*out)->deviceAddress()),
+                                              bytes((*in)->deviceAddress()), bytes(int32_t(-3)),
+                                              bytes(0.5f), bytes(int64_t(1) << 40)};
+  auto cb = dev->hal().createCommandBuffer();
+  hal::LaunchConfig config{{7, 2, 3}, {32, 4, 2}, 100 * 1024};
+  ASSERT_TRUE(cb->launch(**exe, 0, config, params).ok());
+  params[2] = bytes(int32_t(99)); // recorded values are copies
+  EXPECT_EQ(lastFakeDynamicShared(), 100 * 1024) << "above 48 KiB the kernel must opt in";
+  ASSERT_TRUE(dev->hal().submitAndWait(*cb).ok());
+  const FakeCudaLaunch &l = lastLaunch();
+  EXPECT_STREQ(l.kernel, "_Z4axpbPfPKfifx");
+  EXPECT_EQ(std::vector<unsigned>(l.grid, l.grid + 3), (std::vector<unsigned>{7, 2, 3}));
+  EXPECT_EQ(std::vector<unsigned>(l.block, l.block + 3), (std::vector<unsigned>{32, 4, 2}));
+  EXPECT_EQ(l.sharedBytes, 100u * 1024);
+  ASSERT_EQ(l.numParams, 5u);
+  EXPECT_EQ(paramWord(l, 0, 0), (*out)->deviceAddress());
+  EXPECT_EQ(paramWord(l, 1, 0), (*in)->deviceAddress());
+  int32_t a;
+  float b;
+  std::memcpy(&a, l.param[2], 4);
+  std::memcpy(&b, l.param[3], 4);
+  EXPECT_EQ(a, -3);
+  EXPECT_EQ(b, 0.5f);
+  EXPECT_EQ(paramWord(l, 4, 0), uint64_t(1) << 40);
+
+  // No parameters: kernelParams may be empty.
+  auto cb2 = dev->hal().createCommandBuffer();
+  ASSERT_TRUE(cb2->launch(**exe, 1, {{1, 1, 1}, {1, 1, 1}, 0}, {}).ok());
+  ASSERT_TRUE(dev->hal().submitAndWait(*cb2).ok());
+  EXPECT_STREQ(lastLaunch().kernel, "_Z5emptyv");
+
+  // More shared memory than the device's opt-in limit (227 KiB on the fake).
+  Status s = cb2->launch(**exe, 1, {{1, 1, 1}, {1, 1, 1}, 240000}, {});
+  EXPECT_CONTAINS(s.message(), "launch of '_Z5emptyv': 240000 bytes of dynamic shared memory "
+                               "(+0 static) but Fake CUDA device allows 232448 per block");
+}
+
 TEST(ChooseBinariesTest, Rules) {
   auto spec = [](std::vector<std::pair<std::string, std::string>> binaries) {
     hal::ExecutableSpec s;

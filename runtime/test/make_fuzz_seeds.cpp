@@ -114,6 +114,21 @@ ModuleDesc richModule() {
   return m;
 }
 
+// CUDA C kernels only (schema version 4): no functions; a cpu and a cuda
+// executable whose exports are abi CudaC with their parameter sizes.
+ModuleDesc cudaCModule() {
+  ModuleDesc m;
+  ExecutableDesc cpu;
+  cpu.binaries.push_back({"elf-shared-object", "x86_64", {}, text("elf"), std::nullopt});
+  cpu.exports = {cudaCExport("_Z4axpbPfPKfif", {8, 8, 4, 4}), cudaCExport("_Z4nonev", {})};
+  cpu.exports[0].sharedMemoryBytes = 1024;
+  ExecutableDesc cuda = cpu;
+  cuda.target = "cuda";
+  cuda.binaries = {{"ptx", "sm_80", {}, text(".version 8.0"), std::nullopt}};
+  m.executables = {cpu, cuda};
+  return m;
+}
+
 Bytes npyWithHeader(const std::string &dict, int major, const Bytes &data) {
   Bytes out = text("\x93NUMPY");
   out.push_back(static_cast<uint8_t>(major));
@@ -133,6 +148,10 @@ std::map<std::string, Bytes> seeds() {
   s["fuzz_module/slots.tmod"] = buildModule(slotOnlyModule());
   s["fuzz_module/dispatch.tmod"] = buildModule(dispatchModule());
   s["fuzz_module/rich.tmod"] = buildModule(richModule());
+  s["fuzz_module/cuda_c.tmod"] = buildModule(cudaCModule());
+  ModuleDesc v3 = dispatchModule();
+  v3.version = 3;
+  s["fuzz_module/dispatch_v3.tmod"] = buildModule(v3);
 
   const char *literals[] = {"2x3xf32=1,2,3,4,5,6", "f32=1.5",         "4x4xi32=-7",
                             "4xi1=true,0,1,false", "i64=-9007199254740993", "3xf16=nan,inf,-inf",

@@ -318,10 +318,10 @@ TEST_F(ModuleTest, StructuralErrorsNameTheProblem) {
        },
        "executable 0 (cpu): cpu binary 0 (elf-shared-object " + hostArchName() +
            "): checksum mismatch: the binary is damaged (expected crc32 0x"},
-      {"newer version", [](ModuleDesc &m) { m.version = 4; },
-       "module file 'bad.tmod' has schema version 4 but this runtime reads version 3"},
+      {"newer version", [](ModuleDesc &m) { m.version = 5; },
+       "module file 'bad.tmod' has schema version 5 but this runtime reads versions 3 and 4"},
       {"older version", [](ModuleDesc &m) { m.version = 2; },
-       "module file 'bad.tmod' has schema version 2 but this runtime reads version 3: "
+       "module file 'bad.tmod' has schema version 2 but this runtime reads versions 3 and 4: "
        "recompile it with tessel-compile"},
       {"tensor map on cpu",
        [](ModuleDesc &m) { m.executables[0].exports[0].tensorMaps.push_back({}); },
@@ -376,11 +376,11 @@ TEST_F(ModuleTest, IntegrityErrorsNameThePart) {
   old.version = 1;
   EXPECT_EQ(err(buildFlatBuffer(old)),
             "module file 'm.tmod' has schema version 1 (no checksums) but this runtime reads "
-            "version 3: recompile it with tessel-compile");
+            "versions 3 and 4: recompile it with tessel-compile");
   // Version 2 (a trailer, no tensor maps): an older module to recompile.
   old.version = 2;
   EXPECT_EQ(err(buildModule(old)),
-            "module file 'm.tmod' has schema version 2 but this runtime reads version 3: "
+            "module file 'm.tmod' has schema version 2 but this runtime reads versions 3 and 4: "
             "recompile it with tessel-compile");
   // Version 3 without its trailer, or with bytes appended after it.
   EXPECT_CONTAINS(err(flat), "truncated or corrupt module file 'm.tmod': the integrity trailer at "
@@ -418,6 +418,112 @@ ModuleDesc tensorMapModule() {
 
 // Every rule on tensor maps, checked when the module is read (so before any
 // device is involved): each error names executable, export and map.
+// Schema version 3 (no CUDA C kernels) still loads and runs.
+TEST_F(ModuleTest, Version3ModuleLoads) {
+  ModuleDesc desc = addModule({65});
+  desc.version = 3;
+  auto module = load(desc);
+  ASSERT_TRUE(module);
+  EXPECT_CONTAINS(module->describe(), "schema version 3");
+  HostTensor a = randomF32({65}), b = randomF32({65});
+  auto out = module->call("add", {a, b});
+  ASSERT_TRUE(out.ok()) << out.status().toString();
+  EXPECT_EQ((*out)[0].data<float>()[64], a.data<float>()[64] + b.data<float>()[64]);
+}
+
+// A module of CUDA C kernels only (no functions): loads, describes its
+// kernels, and hands them to the CUDA runtime library (kernel_module.h).
+ModuleDesc cudaCModule() {
+  ModuleDesc m = testModule();
+  m.executables[0].exports = {cudaCExport("axpb_cuda_c", {8, 8, 4, 4, 8}),
+                              cudaCExport("launch_info_cuda_c", {8, 1})};
+  m.executables[0].exports[1].sharedMemoryBytes = 256;
+  return m;
+}
+
+TEST_F(ModuleTest, CudaCKernelsOnlyModule) {
+  auto module = load(cudaCModule());
+  ASSERT_TRUE(module);
+  EXPECT_TRUE(module->functions().empty());
+  EXPECT_CONTAINS(module->describe(),
+                  "export 0: axpb_cuda_c, CUDA C kernel, 5 parameters (8, 8, 4, 4, 8 bytes)");
+  EXPECT_CONTAINS(module->describe(), "export 1: launch_info_cuda_c, CUDA C kernel, 2 parameters "
+                                      "(8, 1 bytes), 256 bytes of static shared memory");
+}
+
+TEST_F(ModuleTest, CudaCErrorsNameTheExport) {
+  struct Case {
+    const char *what;
+    void (*breakIt)(ModuleDesc &);
+    std::string needle;
+  } cases[] = {
+      {"too many parameters",
+       [](ModuleDesc &m) { m.executables[0].exports[0].parameterSizes.resize(257, 4); },
+       "executable 0 (cpu): export 0 'axpb_cuda_c': 257 parameters (at most 256)"},
+      {"empty parameter",
+       [](ModuleDesc &m) { m.executables[0].exports[1].parameterSizes[1] = 0; },
+       "export 1 'launch_info_cuda_c': parameter 1 has 0 bytes (1 to 4096 allowed)"},
+      {"huge parameter",
+       [](ModuleDesc &m) { m.executables[0].exports[0].parameterSizes[2] = 4097; },
+       "export 0 'axpb_cuda_c': parameter 2 has 4097 bytes (1 to 4096 allowed)"},
+      {"unknown abi", [](ModuleDesc &m) { m.executables[0].exports[0].abi = 7; },
+       "export 0 'axpb_cuda_c': unknown abi 7 (this runtime knows Bindings = 0 and CudaC = 1)"},
+      {"bindings", [](ModuleDesc &m) { m.executables[0].exports[0].bindingCount = 2; },
+       "export 0 'axpb_cuda_c': a CUDA C kernel (abi CudaC) takes parameters, not bindings, but "
+       "binding_count is 2"},
+      {"tensor maps",
+       [](ModuleDesc &m) { m.executables[0].exports[0].tensorMaps.push_back({}); },
+       "export 0 'axpb_cuda_c': has 1 tensor map but a CUDA C kernel (abi CudaC) takes none"},
+      {"parameters of a bindings kernel",
+       [](ModuleDesc &m) { m.executables[0].exports[0].abi = 0; },
+       "export 0 'axpb_cuda_c': has parameter_sizes but is not a CUDA C kernel"},
+      {"version 3", [](ModuleDesc &m) { m.version = 3; },
+       "export 0 'axpb_cuda_c': is a CUDA C kernel (abi CudaC), which needs schema version 4, "
+       "but the module has version 3"},
+      {"dispatched by a function",
+       [](ModuleDesc &m) {
+         TensorType t{ElementType::f32, {4}};
+         m.functions.push_back({"f", {t}, {t}, {argumentSlot(0, 16)}, {{1, {0}}}, {0}});
+       },
+       "function 'f': dispatch 0 uses export 1 'launch_info_cuda_c' of executable 0 (cpu), a "
+       "CUDA C kernel (abi CudaC): those are launched only through the CUDA runtime API, never "
+       "by a function"},
+      {"executables disagree on the sizes",
+       [](ModuleDesc &m) {
+         ExecutableDesc cuda = m.executables[0];
+         cuda.target = "cuda";
+         cuda.exports[0].parameterSizes[4] = 4;
+         m.executables.push_back(cuda);
+       },
+       "export 0 'axpb_cuda_c' of executable 1 (cuda) differs from export 0 'axpb_cuda_c' of "
+       "executable 0 (cpu) in its parameter_sizes"},
+      {"executables disagree on the name",
+       [](ModuleDesc &m) {
+         ExecutableDesc cuda = m.executables[0];
+         cuda.target = "cuda";
+         cuda.exports[1].name = "other";
+         m.executables.push_back(cuda);
+       },
+       "export 1 'other' of executable 1 (cuda) differs from export 1 'launch_info_cuda_c' of "
+       "executable 0 (cpu) in its name"},
+      {"executables disagree on the abi",
+       [](ModuleDesc &m) {
+         ExecutableDesc cuda = m.executables[0];
+         cuda.target = "cuda";
+         cuda.exports[1] = ExportDesc{"launch_info_cuda_c", {1, 1, 1}, 1};
+         m.executables.push_back(cuda);
+       },
+       "in its abi"},
+  };
+  for (const Case &c : cases) {
+    ModuleDesc desc = cudaCModule();
+    c.breakIt(desc);
+    std::string err = loadError(desc);
+    EXPECT_NE(err.find(c.needle), std::string::npos) << c.what << ": " << err;
+    EXPECT_NE(err.find("'bad.tmod'"), std::string::npos) << c.what << ": " << err;
+  }
+}
+
 TEST_F(ModuleTest, TensorMapErrorsNameTheMap) {
   auto describe = [](const ModuleDesc &desc) {
     auto text = Module::describeBytes(buildModule(desc), "bad.tmod");

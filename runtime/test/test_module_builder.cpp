@@ -3,6 +3,7 @@
 #include "test_module_builder.h"
 
 #include "module_generated.h"
+#include "tessel/runtime/cuda_c_abi.h"
 
 #include <zlib.h>
 
@@ -82,10 +83,11 @@ std::vector<uint8_t> buildFlatBuffer(const ModuleDesc &m) {
                                            b.CreateVector(t.boxDims),
                                            b.CreateVector(t.elementStrides), t.interleave,
                                            t.swizzle, t.l2Promotion, t.oobFill));
-      exports.push_back(fb::CreateExport(b, b.CreateString(x.name), b.CreateVector(x.workgroupCount),
-                                         b.CreateVector(x.workgroupSize), x.bindingCount,
-                                         x.sharedMemoryBytes,
-                                         maps.empty() ? 0 : b.CreateVector(maps)));
+      exports.push_back(fb::CreateExport(
+          b, b.CreateString(x.name), b.CreateVector(x.workgroupCount),
+          b.CreateVector(x.workgroupSize), x.bindingCount, x.sharedMemoryBytes,
+          maps.empty() ? 0 : b.CreateVector(maps), static_cast<fb::KernelAbi>(x.abi),
+          x.parameterSizes.empty() ? 0 : b.CreateVector(x.parameterSizes)));
     }
     std::vector<flatbuffers::Offset<fb::Binary>> binaries;
     for (const BinaryDesc &bin : e.binaries) {
@@ -105,6 +107,14 @@ std::vector<uint8_t> buildFlatBuffer(const ModuleDesc &m) {
                                b.CreateVector(executables));
   fb::FinishModuleBuffer(b, root);
   return std::vector<uint8_t>(b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize());
+}
+
+std::vector<uint8_t> cudaBlob(const std::vector<uint8_t> &module) {
+  std::vector<uint8_t> blob(TESSEL_CUDA_BLOB_MAGIC, TESSEL_CUDA_BLOB_MAGIC + 8);
+  for (int i = 0; i < 8; ++i)
+    blob.push_back(static_cast<uint8_t>(uint64_t(module.size()) >> (8 * i)));
+  blob.insert(blob.end(), module.begin(), module.end());
+  return blob;
 }
 
 std::vector<uint8_t> testKernelLibrary() {
@@ -136,6 +146,13 @@ ModuleDesc testModule() {
       BinaryDesc{"elf-shared-object", hostArchName(), {}, testKernelLibrary(), std::nullopt});
   m.executables.push_back(std::move(e));
   return m;
+}
+
+ExportDesc cudaCExport(const std::string &name, std::vector<uint32_t> parameterSizes) {
+  ExportDesc x{name, {1, 1, 1}, 0};
+  x.abi = fb::KernelAbi_CudaC;
+  x.parameterSizes = std::move(parameterSizes);
+  return x;
 }
 
 uint32_t addExport(ModuleDesc &m, const std::string &symbol, uint32_t workgroupsX,

@@ -60,7 +60,12 @@ struct ExportDesc {
   std::vector<uint32_t> workgroupSize{1, 1, 1};
   uint32_t sharedMemoryBytes = 0;
   std::vector<TensorMapDesc> tensorMaps = {};
+  uint8_t abi = 0; // fb::KernelAbi: 0 Bindings, 1 CudaC
+  std::vector<uint32_t> parameterSizes = {};
 };
+/// A CUDA C kernel export (abi CudaC) taking parameters of `parameterSizes`
+/// bytes; workgroup counts and sizes 1,1,1, no bindings.
+ExportDesc cudaCExport(const std::string &name, std::vector<uint32_t> parameterSizes);
 
 struct BinaryDesc {
   std::string format = "elf-shared-object";
@@ -78,7 +83,7 @@ struct ExecutableDesc {
 };
 
 struct ModuleDesc {
-  uint32_t version = 3;
+  uint32_t version = 4;
   std::string producer = "tessel-runtime-test";
   std::vector<FunctionDesc> functions;
   std::vector<ExecutableDesc> executables;
@@ -95,6 +100,11 @@ std::vector<uint8_t> sealModule(std::vector<uint8_t> flatBuffer);
 constexpr size_t kTrailerSize = 24;
 /// zlib's crc32.
 uint32_t crc32Of(const std::vector<uint8_t> &bytes);
+
+/// The BLOB that tessel-cc embeds for libtessel_cudart.a
+/// (tessel/runtime/cuda_c_abi.h): magic "TSLCUDA1", the module's length as
+/// a little-endian uint64, then `module` (a .tmod file image).
+std::vector<uint8_t> cudaBlob(const std::vector<uint8_t> &module);
 
 /// The bytes of the test kernel library (kernels/test_kernels.c).
 std::vector<uint8_t> testKernelLibrary();

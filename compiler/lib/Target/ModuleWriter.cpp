@@ -181,9 +181,12 @@ writeExecutable(flatbuffers::FlatBufferBuilder &fbb,
           fbb, m.binding, m.dataType, &m.globalDims, &m.globalStrides,
           &m.boxDims, &m.elementStrides, m.interleave, m.swizzle,
           m.l2Promotion, m.oobFill));
+    bool cudaC = e.abi == KernelAbi::CudaC;
     exports.push_back(fb::CreateExportDirect(
         fbb, e.name.c_str(), &count, &size, e.bindingCount,
-        e.sharedMemoryBytes, maps.empty() ? nullptr : &maps));
+        e.sharedMemoryBytes, maps.empty() ? nullptr : &maps,
+        cudaC ? fb::KernelAbi_CudaC : fb::KernelAbi_Bindings,
+        cudaC ? &e.parameterSizes : nullptr));
   }
   std::vector<flatbuffers::Offset<fb::Binary>> binaries;
   for (const BinaryImage &b : image.binaries) {
@@ -227,12 +230,26 @@ mlir::tessel::writeModule(ModuleOp module,
       uint32_t next = ordinals.size();
       ordinals[fn.getSymName()] = next;
     }
-  for (const ExecutableImage &image : executables)
-    if (image.exports.size() != ordinals.size())
+  // Export i serves dispatch ordinal i: the first ordinals.size() exports
+  // are the dispatched (Bindings) kernels; CUDA C kernels, launched through
+  // the CUDA runtime library rather than by a host program, follow them (a
+  // module may consist of those alone).
+  for (const ExecutableImage &image : executables) {
+    size_t bindings = 0;
+    while (bindings < image.exports.size() &&
+           image.exports[bindings].abi == KernelAbi::Bindings)
+      ++bindings;
+    if (bindings != ordinals.size())
       return module.emitError() << "internal error: target '" << image.target
-                                << "' has " << image.exports.size()
-                                << " kernels for " << ordinals.size()
-                                << " dispatches";
+                                << "' has " << bindings << " kernels for "
+                                << ordinals.size() << " dispatches";
+    for (size_t i = bindings; i < image.exports.size(); ++i)
+      if (image.exports[i].abi != KernelAbi::CudaC)
+        return module.emitError()
+               << "internal error: target '" << image.target << "': export "
+               << i << " '" << image.exports[i].name
+               << "' is a dispatched kernel after a CUDA C kernel";
+  }
 
   std::vector<flatbuffers::Offset<fb::Function>> functions;
   for (auto fn : module.getOps<func::FuncOp>()) {

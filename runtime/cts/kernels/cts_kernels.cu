@@ -63,3 +63,45 @@ extern "C" __global__ void fault_write(int32_t *unused) {
   (void)unused;
   *(volatile int32_t *)(uintptr_t)16 = 1;
 }
+
+// ---- CUDA C ABI kernels (abi CudaC) -----------------------------------------
+// Launched with CommandBuffer::launch: grid, block, dynamic shared memory and
+// parameter values per launch. The cpu versions are in test/kernels/
+// test_kernels.c (same names, same results).
+
+__device__ static long long blockLinear() {
+  return blockIdx.x + (long long)gridDim.x * (blockIdx.y + (long long)gridDim.y * blockIdx.z);
+}
+
+// out[i] = a * in[i] + b for i = block * threadsPerBlock + thread < n.
+extern "C" __global__ void axpb_cuda_c(float *out, const float *in, int a, float b,
+                                       long long n) {
+  long long threads = (long long)blockDim.x * blockDim.y * blockDim.z;
+  long long t = threadIdx.x + (long long)blockDim.x * (threadIdx.y + (long long)blockDim.y * threadIdx.z);
+  long long i = blockLinear() * threads + t;
+  if (i < n)
+    out[i] = (float)a * in[i] + b;
+}
+
+// out[7 * block ..]: grid x, y, z, block x, y, z, dynamic shared bytes +
+// 1000 * tag. Every thread also writes and reads back its own bytes of the
+// dynamic shared memory, so a launch with less than it asked for faults.
+extern "C" __global__ void launch_info_cuda_c(long long *out, char tag) {
+  extern __shared__ unsigned char dynamicShared[];
+  unsigned dynamicBytes;
+  asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(dynamicBytes));
+  unsigned t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  unsigned threads = blockDim.x * blockDim.y * blockDim.z;
+  for (unsigned j = t; j < dynamicBytes; j += threads)
+    dynamicShared[j] = (unsigned char)j;
+  __syncthreads();
+  bool ok = true;
+  for (unsigned j = t; j < dynamicBytes; j += threads)
+    ok &= dynamicShared[j] == (unsigned char)j;
+  if (!__syncthreads_and(ok) || t != 0)
+    return;
+  long long *o = out + 7 * blockLinear();
+  o[0] = gridDim.x, o[1] = gridDim.y, o[2] = gridDim.z;
+  o[3] = blockDim.x, o[4] = blockDim.y, o[5] = blockDim.z;
+  o[6] = dynamicBytes + 1000LL * tag;
+}

@@ -4,6 +4,7 @@
 #include "tessel/runtime/status.h"
 
 #include <cstddef>
+#include <cstdint>
 
 namespace tessel::rt::hal {
 
@@ -27,6 +28,12 @@ public:
   virtual Status write(size_t offset, const void *src, size_t length) = 0;
   /// Synchronous buffer -> host copy of `length` bytes at `offset`.
   virtual Status read(size_t offset, void *dst, size_t length) const = 0;
+
+  /// The address of byte 0 as kernels see it: the host pointer on cpu, the
+  /// CUdeviceptr on cuda. A CUDA C kernel's pointer parameters hold such
+  /// addresses (CommandBuffer::launch); the CUDA runtime library hands them
+  /// out as device pointers.
+  virtual uint64_t deviceAddress() const = 0;
 };
 
 /// Checks that [offset, offset + length) lies inside `buffer`; `op` names the

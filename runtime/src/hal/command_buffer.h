@@ -7,9 +7,40 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace tessel::rt::hal {
+
+/// The shape of one launch of a CUDA C kernel (CommandBuffer::launch):
+/// gridDim, blockDim and the dynamic shared memory of `<<<grid, block,
+/// bytes>>>`.
+struct LaunchConfig {
+  std::array<uint32_t, 3> grid{1, 1, 1};
+  std::array<uint32_t, 3> block{1, 1, 1};
+  uint32_t dynamicSharedBytes = 0;
+};
+
+/// Limits every driver applies to a LaunchConfig (CUDA's): each entry >= 1,
+/// block x*y*z <= 1024 threads and z <= 64, grid x < 2^31, y and z <=
+/// 65535.
+constexpr uint32_t kMaxLaunchThreads = 1024;
+constexpr uint32_t kMaxLaunchBlockZ = 64;
+constexpr uint32_t kMaxLaunchGridX = 0x7fffffffu;
+constexpr uint32_t kMaxLaunchGridYZ = 65535;
+
+/// "grid 3x1x1, block 5x7x1" (plus ", N bytes of dynamic shared memory").
+std::string describeLaunch(const LaunchConfig &config);
+
+/// The checks shared by every driver's launch(): `info` must be a CUDA C
+/// export, `parameterValues` must match its parameter sizes, and `config`
+/// the limits above. Errors name the kernel ("launch of 'k': ...").
+Status checkLaunch(const ExportInfo &info, const LaunchConfig &config,
+                   const std::vector<std::vector<uint8_t>> &parameterValues);
+
+/// OK unless `info` is a CUDA C export, which dispatch() refuses (it takes
+/// parameters and a grid: launch()).
+Status checkDispatchAbi(const ExportInfo &info);
 
 /// Records work; nothing runs until Device::submitAndWait. Recording checks
 /// arguments (ranges, binding counts) so that errors point at the command.
@@ -32,6 +63,14 @@ public:
   virtual Status dispatch(Executable &executable, uint32_t ordinal,
                           std::array<uint32_t, 3> workgroupCount,
                           const std::vector<Buffer *> &bindings) = 0;
+  /// Runs CUDA C export `ordinal` (abi kCudaC) of `executable` over
+  /// `config` with parameter i set to `parameterValues[i]`, whose size must
+  /// be the export's parameterSizes[i]. The values are copied when the
+  /// command is recorded (a pointer parameter is the deviceAddress() of a
+  /// buffer, plus an offset). Errors (checkLaunch, and the driver's own
+  /// limits) name the kernel.
+  virtual Status launch(Executable &executable, uint32_t ordinal, const LaunchConfig &config,
+                        const std::vector<std::vector<uint8_t>> &parameterValues) = 0;
 };
 
 } // namespace tessel::rt::hal

@@ -51,6 +51,15 @@ inline bool tensorMapExtent(const TensorMapInfo &m, uint64_t *extent) {
   return true;
 }
 
+/// How a kernel takes its arguments (schema `KernelAbi`).
+enum class KernelAbi : uint8_t {
+  /// Buffer bindings, dispatched by a host program (CommandBuffer::dispatch).
+  kBindings = 0,
+  /// A CUDA C kernel: grid, block and parameter values per launch
+  /// (CommandBuffer::launch); see tessel/runtime/cuda_c_abi.h.
+  kCudaC = 1,
+};
+
 /// One kernel as described by the module (schema `Export`).
 struct ExportInfo {
   std::string name;
@@ -60,6 +69,9 @@ struct ExportInfo {
   uint32_t sharedMemoryBytes = 0;
   /// Passed by value after the binding pointers (cuda only).
   std::vector<TensorMapInfo> tensorMaps;
+  KernelAbi abi = KernelAbi::kBindings;
+  /// kCudaC: bytes of each kernel parameter, in order.
+  std::vector<uint32_t> parameterSizes;
 };
 
 /// One loadable image (schema `Binary`); `data` points into the module file,

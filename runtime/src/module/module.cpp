@@ -4,10 +4,13 @@
 // corrupt file never reaches dlopen or the kernels with bad indices.
 #include "tessel/runtime/module.h"
 
+#include "tessel/runtime/cuda_c_abi.h"
+
 #include "file_util.h"
 #include "hal/device.h"
 #include "module/function_program.h"
 #include "module/integrity.h"
+#include "module/kernel_module.h"
 #include "module_generated.h"
 #include "printable_text.h"
 
@@ -44,8 +47,19 @@ constexpr uint8_t kMaxTensorMapInterleave = 2;
 constexpr uint8_t kMaxTensorMapSwizzle = 3;
 constexpr uint8_t kMaxTensorMapL2Promotion = 3;
 constexpr uint8_t kMaxTensorMapOobFill = 1;
+// CUDA C kernels (abi CudaC, schema version 4).
+constexpr uint32_t kMaxCudaCParameters = TESSEL_CUDA_C_MAX_PARAMETERS;
+constexpr uint32_t kMaxCudaCParameterBytes = TESSEL_CUDA_C_MAX_PARAMETER_BYTES;
 
 template <typename T> std::string str(const T &v) { return std::to_string(v); }
+
+// "versions 3 and 4": the schema versions this runtime reads.
+std::string readableVersions() {
+  if (kMinSchemaVersion == kSchemaVersion)
+    return "version " + str(kSchemaVersion);
+  return "versions " + str(kMinSchemaVersion) +
+         (kSchemaVersion == kMinSchemaVersion + 1 ? " and " : " to ") + str(kSchemaVersion);
+}
 
 // "1 tensor map", "2 tensor maps".
 std::string countOf(size_t n, const std::string &noun) {
@@ -196,9 +210,11 @@ StatusOr<hal::TensorMapInfo> convertTensorMap(const fb::TensorMap *t, uint32_t b
   return m;
 }
 
-// Converts and checks one executable; `index` is used in names and errors.
-// Checks every binary's checksum, so nothing reaches a driver unverified.
-StatusOr<hal::ExecutableSpec> convertExecutable(const fb::Executable *e, uint32_t index) {
+// Converts and checks one executable of a module of schema `version`;
+// `index` is used in names and errors. Checks every binary's checksum, so
+// nothing reaches a driver unverified.
+StatusOr<hal::ExecutableSpec> convertExecutable(const fb::Executable *e, uint32_t index,
+                                                uint32_t version) {
   std::string ctx = "executable " + str(index);
   if (!e)
     return dataLoss(ctx + " is missing");
@@ -215,10 +231,22 @@ StatusOr<hal::ExecutableSpec> convertExecutable(const fb::Executable *e, uint32_
       hal::ExportInfo info;
       TESSEL_ASSIGN_OR_RETURN(info.name, checkedName(x->name(), xctx + ": name"));
       xctx += " '" + info.name + "'";
-      if (!x->workgroup_count() || x->workgroup_count()->size() != 3)
+      auto abi = static_cast<uint8_t>(x->abi());
+      if (abi > static_cast<uint8_t>(fb::KernelAbi_MAX))
+        return dataLoss(xctx + ": unknown abi " + str(abi) +
+                        " (this runtime knows Bindings = 0 and CudaC = 1)");
+      info.abi = static_cast<hal::KernelAbi>(abi);
+      const bool cudaC = info.abi == hal::KernelAbi::kCudaC;
+      if (cudaC && version < 4)
+        return dataLoss(xctx + ": is a CUDA C kernel (abi CudaC), which needs schema version 4, "
+                               "but the module has version " + str(version));
+      // A CUDA C kernel's launch gives grid and block: the counts may be
+      // left out (read as 1,1,1), and are checked like any others if present.
+      if ((!x->workgroup_count() && !cudaC) ||
+          (x->workgroup_count() && x->workgroup_count()->size() != 3))
         return dataLoss(xctx + ": workgroup_count must have 3 entries");
       uint64_t total = 1;
-      for (uint32_t d = 0; d < 3; ++d) {
+      for (uint32_t d = 0; d < 3 && x->workgroup_count(); ++d) {
         info.workgroupCount[d] = x->workgroup_count()->Get(d);
         if (info.workgroupCount[d] == 0)
           return dataLoss(xctx + ": workgroup_count entries must be > 0");
@@ -247,7 +275,13 @@ StatusOr<hal::ExecutableSpec> convertExecutable(const fb::Executable *e, uint32_
       if (info.sharedMemoryBytes > kMaxSharedMemoryBytes)
         return dataLoss(xctx + ": " + str(info.sharedMemoryBytes) +
                         " bytes of shared memory (at most " + str(kMaxSharedMemoryBytes) + ")");
+      if (cudaC && info.bindingCount != 0)
+        return dataLoss(xctx + ": a CUDA C kernel (abi CudaC) takes parameters, not bindings, "
+                               "but binding_count is " + str(info.bindingCount));
       if (const auto *maps = x->tensor_maps(); maps && maps->size()) {
+        if (cudaC)
+          return dataLoss(xctx + ": has " + countOf(maps->size(), "tensor map") +
+                          " but a CUDA C kernel (abi CudaC) takes none");
         if (spec.target != "cuda")
           return dataLoss(xctx + ": has " + countOf(maps->size(), "tensor map") +
                           " but only cuda kernels take them (target '" + spec.target + "')");
@@ -260,6 +294,21 @@ StatusOr<hal::ExecutableSpec> convertExecutable(const fb::Executable *e, uint32_
                                                    xctx + ": tensor map " + str(j)));
           info.tensorMaps.push_back(std::move(map));
         }
+      }
+      if (const auto *sizes = x->parameter_sizes(); sizes && sizes->size()) {
+        if (!cudaC)
+          return dataLoss(xctx + ": has parameter_sizes but is not a CUDA C kernel (abi "
+                                 "Bindings takes bindings)");
+        if (sizes->size() > kMaxCudaCParameters)
+          return dataLoss(xctx + ": " + countOf(sizes->size(), "parameter") + " (at most " +
+                          str(kMaxCudaCParameters) + ")");
+        TESSEL_RETURN_IF_ERROR(
+            readVector(sizes, info.parameterSizes, xctx + ": parameter_sizes"));
+        for (size_t j = 0; j < info.parameterSizes.size(); ++j)
+          if (info.parameterSizes[j] < 1 || info.parameterSizes[j] > kMaxCudaCParameterBytes)
+            return dataLoss(xctx + ": parameter " + str(j) + " has " +
+                            str(info.parameterSizes[j]) + " bytes (1 to " +
+                            str(kMaxCudaCParameterBytes) + " allowed)");
       }
       spec.exports.push_back(std::move(info));
     }
@@ -378,6 +427,10 @@ StatusOr<detail::FunctionProgram> convertFunction(const fb::Function *f, uint32_
         return fail(dctx + " uses export " + str(dispatch.ordinal) + " but executable " +
                     e.name + " has " + str(e.exports.size()) + " exports");
       const hal::ExportInfo &x = e.exports[dispatch.ordinal];
+      if (x.abi == hal::KernelAbi::kCudaC)
+        return fail(dctx + " uses export " + str(dispatch.ordinal) + " '" + x.name +
+                    "' of executable " + e.name + ", a CUDA C kernel (abi CudaC): those are "
+                    "launched only through the CUDA runtime API, never by a function");
       if (x.bindingCount != dispatch.bindings.size())
         return fail(dctx + " has " + str(dispatch.bindings.size()) + " bindings but export '" +
                     x.name + "' of executable " + e.name + " takes " + str(x.bindingCount));
@@ -421,6 +474,18 @@ std::string describeModule(const fb::Module *m, const std::string &fileName,
          " exports, " + str(e.binaries.size()) + " binaries\n";
     for (size_t j = 0; j < e.exports.size(); ++j) {
       const hal::ExportInfo &x = e.exports[j];
+      if (x.abi == hal::KernelAbi::kCudaC) {
+        std::string sizes;
+        for (uint32_t b : x.parameterSizes)
+          sizes += (sizes.empty() ? "" : ", ") + str(b);
+        s += "  export " + str(j) + ": " + x.name + ", CUDA C kernel, " +
+             countOf(x.parameterSizes.size(), "parameter") +
+             (sizes.empty() ? "" : " (" + sizes + " bytes)");
+        if (x.sharedMemoryBytes)
+          s += ", " + str(x.sharedMemoryBytes) + " bytes of static shared memory";
+        s += "\n";
+        continue;
+      }
       s += "  export " + str(j) + ": " + x.name + ", workgroups " + str(x.workgroupCount[0]) +
            "x" + str(x.workgroupCount[1]) + "x" + str(x.workgroupCount[2]) + ", " +
            str(x.bindingCount) + " bindings";
@@ -463,10 +528,10 @@ StatusOr<const fb::Module *> verifyModule(const std::vector<uint8_t> &bytes,
     flatbuffers::Verifier verifier(bytes.data(), bytes.size());
     if (fb::VerifyModuleBuffer(verifier)) {
       uint32_t version = fb::GetModule(bytes.data())->version();
-      if (version >= 1 && version < kSchemaVersion)
+      if (version >= 1 && version < kMinSchemaVersion)
         return failedPrecondition(file + " has schema version " + str(version) +
-                                  " (no checksums) but this runtime reads version " +
-                                  str(kSchemaVersion) + ": recompile it with tessel-compile");
+                                  " (no checksums) but this runtime reads " +
+                                  readableVersions() + ": recompile it with tessel-compile");
     }
     return dataLoss("truncated or corrupt " + file +
                     ": the integrity trailer at its end is missing (the file was cut short, "
@@ -478,10 +543,10 @@ StatusOr<const fb::Module *> verifyModule(const std::vector<uint8_t> &bytes,
     return dataLoss("corrupt " + file + ": flatbuffer verification failed (the checksum "
                     "matches: the writer produced a bad file)");
   const fb::Module *m = fb::GetModule(bytes.data());
-  if (m->version() != kSchemaVersion)
+  if (m->version() < kMinSchemaVersion || m->version() > kSchemaVersion)
     return failedPrecondition(file + " has schema version " + str(m->version()) +
-                              " but this runtime reads version " + str(kSchemaVersion) +
-                              (m->version() >= 1 && m->version() < kSchemaVersion
+                              " but this runtime reads " + readableVersions() +
+                              (m->version() >= 1 && m->version() < kMinSchemaVersion
                                    ? ": recompile it with tessel-compile"
                                    : ""));
   return m;
@@ -530,7 +595,7 @@ StatusOr<ParsedModule> parseModule(const std::vector<uint8_t> &bytes,
   const fb::Module *m = parsed.module;
   if (m->executables())
     for (uint32_t i = 0; i < m->executables()->size(); ++i) {
-      auto spec = convertExecutable(m->executables()->Get(i), i);
+      auto spec = convertExecutable(m->executables()->Get(i), i, m->version());
       if (!spec.ok())
         return spec.status().withContext(file);
       if (!parsed.exes.empty() && spec->exports.size() != parsed.exes[0].exports.size())
@@ -538,6 +603,21 @@ StatusOr<ParsedModule> parseModule(const std::vector<uint8_t> &bytes,
                         str(spec->exports.size()) + " exports but executable " +
                         parsed.exes[0].name + " has " + str(parsed.exes[0].exports.size()) +
                         " (export i of every executable serves dispatch ordinal i)");
+      // Export i of every executable is the same kernel: a CUDA C kernel is
+      // found by its name and called with its parameter sizes, whichever
+      // executable the device loads.
+      for (size_t j = 0; !parsed.exes.empty() && j < spec->exports.size(); ++j) {
+        const hal::ExportInfo &a = parsed.exes[0].exports[j], &b = spec->exports[j];
+        const char *field = a.abi != b.abi                     ? "abi"
+                            : a.parameterSizes != b.parameterSizes ? "parameter_sizes"
+                            : a.abi == hal::KernelAbi::kCudaC && a.name != b.name ? "name"
+                                                                                  : nullptr;
+        if (field)
+          return dataLoss(file + ": export " + str(j) + " '" + b.name + "' of executable " +
+                          spec->name + " differs from export " + str(j) + " '" + a.name +
+                          "' of executable " + parsed.exes[0].name + " in its " + field +
+                          " (export i of every executable is the same kernel)");
+      }
       parsed.exes.push_back(std::move(spec).value());
     }
   std::set<std::string> names;
@@ -577,7 +657,61 @@ std::string describeChoice(const std::vector<hal::ExecutableSpec> &exes, const D
          ")\n";
 }
 
+// Prepares the first executable of `device`'s target that loads; `file`
+// ("module file 'm.tmod'") prefixes the errors.
+StatusOr<std::shared_ptr<hal::Executable>>
+prepareFirstExecutable(const std::vector<hal::ExecutableSpec> &exes, const Device &device,
+                       const std::string &file) {
+  std::vector<Status> errors;
+  std::vector<std::string> targets;
+  for (const hal::ExecutableSpec &spec : exes) {
+    targets.push_back(spec.target);
+    if (spec.target != device.name())
+      continue;
+    auto exe = device.hal().prepareExecutable(spec);
+    if (exe.ok())
+      return std::move(exe).value();
+    errors.push_back(exe.status());
+  }
+  if (errors.size() == 1)
+    return errors[0].withContext(file);
+  if (errors.empty())
+    return notFound(file + ": no executable for target '" + device.name() +
+                    "' (module has: " + (targets.empty() ? "none" : join(targets)) + ")");
+  std::string all;
+  for (const Status &e : errors)
+    all += (all.empty() ? "" : "; ") + e.message();
+  return Status(errors[0].code(), file + ": none of its " + str(errors.size()) + " " +
+                                      device.name() + " executables loads: " + all);
+}
+
 } // namespace
+
+namespace detail {
+
+StatusOr<KernelModuleInfo> inspectKernelModule(const std::vector<uint8_t> &bytes,
+                                               const std::string &name) {
+  TESSEL_ASSIGN_OR_RETURN(ParsedModule parsed, parseModule(bytes, name));
+  KernelModuleInfo info;
+  info.version = parsed.module->version();
+  for (const hal::ExecutableSpec &e : parsed.exes)
+    info.targets.push_back(e.target);
+  // Export i is the same kernel in every executable (checked by parseModule).
+  if (!parsed.exes.empty())
+    for (const hal::ExportInfo &x : parsed.exes[0].exports)
+      if (x.abi == hal::KernelAbi::kCudaC)
+        info.cudaCKernels.push_back(x.name);
+  return info;
+}
+
+StatusOr<std::shared_ptr<hal::Executable>> loadKernelExecutable(const Device &device,
+                                                                const std::vector<uint8_t> &bytes,
+                                                                const std::string &name) {
+  TESSEL_ASSIGN_OR_RETURN(ParsedModule parsed, parseModule(bytes, name));
+  return prepareFirstExecutable(parsed.exes, device, "module file '" + name + "'");
+}
+
+} // namespace detail
 
 StatusOr<std::string> Module::describeFile(const std::string &path, const Device *device) {
   TESSEL_ASSIGN_OR_RETURN(auto bytes, readFileBytes(path, "module file"));
@@ -610,31 +744,7 @@ StatusOr<std::shared_ptr<Module>> Module::loadBytes(std::shared_ptr<Device> devi
   // module may carry several, e.g. cuda for sm_90a and for other archs).
   std::shared_ptr<hal::Executable> executable;
   if (anyDispatch) {
-    std::vector<Status> errors;
-    std::vector<std::string> targets;
-    for (const hal::ExecutableSpec &spec : exes) {
-      targets.push_back(spec.target);
-      if (spec.target != device->name())
-        continue;
-      auto exe = device->hal().prepareExecutable(spec);
-      if (exe.ok()) {
-        executable = std::move(exe).value();
-        break;
-      }
-      errors.push_back(exe.status());
-    }
-    if (!executable) {
-      if (errors.size() == 1)
-        return errors[0].withContext(file);
-      if (errors.empty())
-        return notFound(file + ": no executable for target '" + device->name() +
-                        "' (module has: " + (targets.empty() ? "none" : join(targets)) + ")");
-      std::string all;
-      for (const Status &e : errors)
-        all += (all.empty() ? "" : "; ") + e.message();
-      return Status(errors[0].code(), file + ": none of its " + str(errors.size()) + " " +
-                                          device->name() + " executables loads: " + all);
-    }
+    TESSEL_ASSIGN_OR_RETURN(executable, prepareFirstExecutable(exes, *device, file));
   }
 
   std::shared_ptr<Module> module(new Module());

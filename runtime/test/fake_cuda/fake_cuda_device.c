@@ -203,8 +203,13 @@ EXPORT int cuFuncGetAttribute(int *value, int attribute, struct FakeKernel *f) {
   *value = attribute == 0 ? 1024 : 0; /* max threads per block; no static shared memory */
   return CUDA_SUCCESS;
 }
+/* The last value set for CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES (8). */
+static int maxDynamicShared;
+EXPORT int fake_cuda_max_dynamic_shared(void) { return maxDynamicShared; }
 EXPORT int cuFuncSetAttribute(struct FakeKernel *f, int attribute, int value) {
-  (void)f, (void)attribute, (void)value;
+  (void)f;
+  if (attribute == 8)
+    maxDynamicShared = value;
   return CUDA_SUCCESS;
 }
 

@@ -3,6 +3,8 @@
  *   void name(void **bindings, int64_t wg_x, int64_t wg_y, int64_t wg_z);
  * Element counts arrive in a constant i64 binding because the ABI has no
  * push constants (compiled kernels have static shapes). */
+#include "tessel/runtime/cuda_c_abi.h"
+
 #include <math.h>
 #include <stdint.h>
 
@@ -69,4 +71,55 @@ void step_u32(void **b, int64_t x, int64_t y, int64_t z) {
   range(n, x, &begin, &end);
   for (int64_t i = begin; i < end; ++i)
     inout[i] = inout[i] * 3u + 1u;
+}
+
+/* ---- CUDA C ABI kernels (abi CudaC; tessel/runtime/cuda_c_abi.h) ---------
+ * void name(void **args, int64_t bx, int64_t by, int64_t bz): args[0] is the
+ * TesselLaunch, args[1 + i] points to parameter i. Each call runs every
+ * thread of block (bx, by, bz), as transpiled CUDA C does. The CUDA versions
+ * are in cts/kernels/cts_kernels.cu. */
+/* Linear block and thread ids, x fastest (as the CUDA versions compute). */
+static int64_t blockLinear(const struct TesselLaunch *l, int64_t bx, int64_t by, int64_t bz) {
+  return bx + l->grid[0] * (by + l->grid[1] * bz);
+}
+
+/* Parameters: float *out, const float *in, int a, float b, long long n.
+ * out[i] = a * in[i] + b for the i = block * threadsPerBlock + thread < n. */
+void axpb_cuda_c(void **args, int64_t bx, int64_t by, int64_t bz) {
+  const struct TesselLaunch *l = args[0];
+  float *out = *(float **)args[1];
+  const float *in = *(const float **)args[2];
+  int a = *(const int *)args[3];
+  float b = *(const float *)args[4];
+  long long n = *(const long long *)args[5];
+  int64_t threads = l->block[0] * l->block[1] * l->block[2];
+  int64_t first = blockLinear(l, bx, by, bz) * threads;
+  for (int64_t t = 0; t < threads; ++t) {
+    int64_t i = first + t;
+    if (i < n)
+      out[i] = (float)a * in[i] + b;
+  }
+}
+
+/* Parameters: long long *out, char tag. Records what block (bx, by, bz)
+ * learns about its launch in out[7 * block .. + 7]: grid x, y, z, block
+ * x, y, z, dynamic shared bytes + 1000 * tag. */
+void launch_info_cuda_c(void **args, int64_t bx, int64_t by, int64_t bz) {
+  const struct TesselLaunch *l = args[0];
+  long long *out = *(long long **)args[1];
+  char tag = *(const char *)args[2];
+  long long *o = out + 7 * blockLinear(l, bx, by, bz);
+  for (int d = 0; d < 3; ++d) {
+    o[d] = l->grid[d];
+    o[3 + d] = l->block[d];
+  }
+  o[6] = l->dynamic_shared_bytes + 1000 * (long long)tag;
+}
+
+/* The cpu form of test/cudart/axpb_program.cu's kernel
+ *   __global__ void axpb(float *out, const float *in, int a, float b,
+ *                        long long n)
+ * under its mangled name, as tessel-cc would emit it. */
+void _Z4axpbPfPKfifx(void **args, int64_t bx, int64_t by, int64_t bz) {
+  axpb_cuda_c(args, bx, by, bz);
 }

@@ -30,6 +30,20 @@ struct TensorMapSpec {
   uint8_t interleave = 0, swizzle = 0, l2Promotion = 0, oobFill = 0;
 };
 
+/// How a kernel takes its arguments (schema `KernelAbi`).
+enum class KernelAbi : uint8_t {
+  /// Buffer bindings, dispatched by a host program.
+  Bindings = 0,
+  /// A CUDA C `__global__` function (tessel-cc), launched only through the
+  /// CUDA runtime library with a grid, a block and parameter values
+  /// (runtime/include/tessel/runtime/cuda_c_abi.h). For such an export
+  /// `name` is the kernel's mangled name, workgroupCount/workgroupSize stay
+  /// 1,1,1, bindingCount 0, tensorMaps empty, sharedMemoryBytes is the
+  /// kernel's static shared memory (informative) and parameterSizes gives
+  /// the bytes of each parameter.
+  CudaC = 1,
+};
+
 struct KernelExport {
   std::string name;
   std::array<uint32_t, 3> workgroupCount = {1, 1, 1};
@@ -38,6 +52,10 @@ struct KernelExport {
   uint32_t sharedMemoryBytes = 0;
   /// Tensor maps passed after the binding pointers (cuda sm_90a kernels).
   std::vector<TensorMapSpec> tensorMaps;
+  KernelAbi abi = KernelAbi::Bindings;
+  /// CudaC only: bytes of each kernel parameter, in order (at most 256
+  /// parameters, each 1 to 4096 bytes).
+  std::vector<uint32_t> parameterSizes;
 };
 
 struct BinaryImage {

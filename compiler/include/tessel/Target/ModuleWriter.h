@@ -9,11 +9,14 @@
 
 namespace mlir::tessel {
 
-/// Schema version written into every module (schema/module.fbs).
-inline constexpr uint32_t kSchemaVersion = 3;
+/// Schema version written into every module (schema/module.fbs). Version 4
+/// added KernelExport::abi and parameterSizes (CUDA C kernels).
+inline constexpr uint32_t kSchemaVersion = 4;
 
 /// Serializes the host programs of `module` (after dispatch formation) and
-/// `executables` into the FlatBuffers module format.
+/// `executables` into the FlatBuffers module format. A module without public
+/// functions (only CUDA C kernels, launched by the CUDA runtime library) is
+/// valid: its exports need no dispatch.
 FailureOr<std::vector<uint8_t>>
 writeModule(ModuleOp module, const std::vector<ExecutableImage> &executables);
 

@@ -28,8 +28,12 @@
 
 namespace tessel::rt {
 
-/// The schema version this runtime reads (schema/module.fbs).
-constexpr uint32_t kSchemaVersion = 3;
+/// The newest schema version this runtime reads (schema/module.fbs); the one
+/// tessel-compile writes.
+constexpr uint32_t kSchemaVersion = 4;
+/// The oldest schema version this runtime reads: version 3 is version 4
+/// without CUDA C kernels (Export.abi, Export.parameter_sizes).
+constexpr uint32_t kMinSchemaVersion = 3;
 
 /// Where the time of one call went, in milliseconds.
 struct CallTimings {

@@ -21,6 +21,8 @@ public:
   StatusOr<void *> map() override { return static_cast<void *>(data_); }
   Status write(size_t offset, const void *src, size_t length) override;
   Status read(size_t offset, void *dst, size_t length) const override;
+  /// The host pointer: cpu kernels address host memory.
+  uint64_t deviceAddress() const override { return reinterpret_cast<uintptr_t>(data_); }
 
 private:
   CpuBuffer(uint8_t *data, size_t size, std::shared_ptr<MemoryBudget> budget)

@@ -2,7 +2,9 @@
 #include "hal/cpu/cpu_command_buffer.h"
 
 #include "hal/cpu/cpu_executable.h"
+#include "tessel/runtime/cuda_c_abi.h"
 
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -53,6 +55,7 @@ Status CpuCommandBuffer::dispatch(Executable &executable, uint32_t ordinal,
     return invalidArgument("dispatch of export " + std::to_string(ordinal) +
                            " but the executable has " + std::to_string(exe.exports().size()));
   const ExportInfo &info = exe.exports()[ordinal];
+  TESSEL_RETURN_IF_ERROR(checkDispatchAbi(info));
   if (bindings.size() != info.bindingCount)
     return invalidArgument("dispatch of '" + info.name + "' with " +
                            std::to_string(bindings.size()) + " bindings, expected " +
@@ -69,6 +72,60 @@ Status CpuCommandBuffer::dispatch(Executable &executable, uint32_t ordinal,
     // x varies fastest: consecutive workgroups touch neighbouring data.
     pool_.parallelFor(x * y * z, [&](uint64_t id) {
       kernel(args, static_cast<int64_t>(id % x), static_cast<int64_t>(id / x % y),
+             static_cast<int64_t>(id / (x * y)));
+    });
+  });
+  return Status();
+}
+
+Status CpuCommandBuffer::launch(Executable &executable, uint32_t ordinal,
+                                const LaunchConfig &config,
+                                const std::vector<std::vector<uint8_t>> &parameterValues) {
+  auto &exe = static_cast<CpuExecutable &>(executable);
+  if (ordinal >= exe.exports().size())
+    return invalidArgument("launch of export " + std::to_string(ordinal) +
+                           " but the executable has " + std::to_string(exe.exports().size()));
+  const ExportInfo &info = exe.exports()[ordinal];
+  TESSEL_RETURN_IF_ERROR(checkLaunch(info, config, parameterValues));
+
+  // The CUDA C cpu ABI (tessel/runtime/cuda_c_abi.h): args[0] -> TesselLaunch,
+  // args[1 + i] -> the value of parameter i, each 64-byte aligned, in one
+  // allocation owned by the command.
+  constexpr size_t kAlign = TESSEL_CUDA_C_PARAMETER_ALIGNMENT;
+  auto roundUp = [](size_t n) { return (n + kAlign - 1) / kAlign * kAlign; };
+  std::vector<size_t> offsets;
+  size_t total = roundUp(sizeof(TesselLaunch));
+  for (const std::vector<uint8_t> &v : parameterValues) {
+    offsets.push_back(total);
+    total += roundUp(v.size());
+  }
+  std::shared_ptr<uint8_t> storage(static_cast<uint8_t *>(std::aligned_alloc(kAlign, total)),
+                                   std::free);
+  if (!storage)
+    return resourceExhausted("launch of '" + info.name + "': cannot allocate " +
+                             std::to_string(total) + " bytes for its parameters");
+  std::memset(storage.get(), 0, total);
+  TesselLaunch l{};
+  for (int d = 0; d < 3; ++d) {
+    l.grid[d] = config.grid[d];
+    l.block[d] = config.block[d];
+  }
+  l.dynamic_shared_bytes = config.dynamicSharedBytes;
+  std::memcpy(storage.get(), &l, sizeof(l));
+  auto args = std::make_shared<std::vector<void *>>();
+  args->push_back(storage.get());
+  for (size_t i = 0; i < parameterValues.size(); ++i) {
+    std::memcpy(storage.get() + offsets[i], parameterValues[i].data(), parameterValues[i].size());
+    args->push_back(storage.get() + offsets[i]);
+  }
+
+  KernelFn kernel = exe.kernel(ordinal);
+  uint64_t x = config.grid[0], y = config.grid[1], z = config.grid[2];
+  commands_.push_back([this, kernel, storage, args, x, y, z] {
+    void **a = args->data();
+    // x varies fastest, as CUDA numbers blocks.
+    pool_.parallelFor(x * y * z, [&](uint64_t id) {
+      kernel(a, static_cast<int64_t>(id % x), static_cast<int64_t>(id / x % y),
              static_cast<int64_t>(id / (x * y)));
     });
   });

@@ -1,5 +1,6 @@
 // CPU command buffer: records commands as closures over host pointers and
-// runs them in order, spreading each dispatch's workgroups over the pool.
+// runs them in order, spreading each dispatch's workgroups (and each CUDA C
+// launch's blocks) over the pool.
 #pragma once
 
 #include "hal/command_buffer.h"
@@ -21,6 +22,8 @@ public:
   Status dispatch(Executable &executable, uint32_t ordinal,
                   std::array<uint32_t, 3> workgroupCount,
                   const std::vector<Buffer *> &bindings) override;
+  Status launch(Executable &executable, uint32_t ordinal, const LaunchConfig &config,
+                const std::vector<std::vector<uint8_t>> &parameterValues) override;
 
   /// Runs the recorded commands in order (called by CpuDevice::submitAndWait).
   void execute();

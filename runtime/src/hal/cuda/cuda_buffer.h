@@ -25,6 +25,7 @@ public:
 
   /// The device address of byte 0, for kernel arguments and copies.
   CUdeviceptr address() const { return address_; }
+  uint64_t deviceAddress() const override { return address_; }
   /// The context the memory belongs to (command buffers check it).
   const CudaContext *context() const { return ctx_.get(); }
 

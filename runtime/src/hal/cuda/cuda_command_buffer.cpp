@@ -78,6 +78,7 @@ Status CudaCommandBuffer::dispatch(Executable &executable, uint32_t ordinal,
     return invalidArgument("dispatch of export " + std::to_string(ordinal) +
                            " but the executable has " + std::to_string(exe->exports().size()));
   const ExportInfo &info = exe->exports()[ordinal];
+  TESSEL_RETURN_IF_ERROR(checkDispatchAbi(info));
   if (bindings.size() != info.bindingCount)
     return invalidArgument("dispatch of '" + info.name + "' with " +
                            std::to_string(bindings.size()) + " bindings, expected " +
@@ -104,6 +105,54 @@ Status CudaCommandBuffer::dispatch(Executable &executable, uint32_t ordinal,
   c.grid = workgroupCount;
   c.block = info.workgroupSize;
   c.sharedBytes = info.sharedMemoryBytes;
+  c.name = info.name;
+  c.dispatchIndex = dispatchCount_++;
+  commands_.push_back(std::move(c));
+  return Status();
+}
+
+Status CudaCommandBuffer::launch(Executable &executable, uint32_t ordinal,
+                                 const LaunchConfig &config,
+                                 const std::vector<std::vector<uint8_t>> &parameterValues) {
+  auto *exe = dynamic_cast<CudaExecutable *>(&executable);
+  if (!exe || exe->context() != ctx_.get())
+    return invalidArgument("launch: the executable was not prepared by this cuda device");
+  if (ordinal >= exe->exports().size())
+    return invalidArgument("launch of export " + std::to_string(ordinal) +
+                           " but the executable has " + std::to_string(exe->exports().size()));
+  const ExportInfo &info = exe->exports()[ordinal];
+  TESSEL_RETURN_IF_ERROR(checkLaunch(info, config, parameterValues));
+  std::string what = "launch of '" + info.name + "' (" + describeLaunch(config) + ")";
+  for (int d = 0; d < 3; ++d)
+    if (config.grid[d] > ctx_->maxGrid()[d])
+      return invalidArgument(what + " exceeds the grid limit " + std::to_string(ctx_->maxGrid()[0]) +
+                             "x" + std::to_string(ctx_->maxGrid()[1]) + "x" +
+                             std::to_string(ctx_->maxGrid()[2]) + " of " + ctx_->deviceName());
+  uint64_t threads = uint64_t(config.block[0]) * config.block[1] * config.block[2];
+  if (threads > uint64_t(exe->maxThreadsPerBlock(ordinal)))
+    return invalidArgument(what + ": " + std::to_string(threads) +
+                           " threads per block but the kernel allows at most " +
+                           std::to_string(exe->maxThreadsPerBlock(ordinal)) + " on " +
+                           ctx_->deviceName());
+  {
+    std::lock_guard<std::mutex> lock(ctx_->mutex());
+    TESSEL_RETURN_IF_ERROR(ctx_->enter());
+    TESSEL_RETURN_IF_ERROR(exe->allowDynamicShared(ordinal, config.dynamicSharedBytes));
+  }
+  Command c(Command::Kind::Launch);
+  size_t bytes = 0;
+  for (const std::vector<uint8_t> &v : parameterValues) {
+    c.paramOffsets.push_back(bytes);
+    bytes += (v.size() + 15) / 16 * 16;
+  }
+  c.paramWords.assign(bytes / 8, 0);
+  for (size_t i = 0; i < parameterValues.size(); ++i)
+    std::memcpy(reinterpret_cast<uint8_t *>(c.paramWords.data()) + c.paramOffsets[i],
+                parameterValues[i].data(), parameterValues[i].size());
+  c.function = exe->function(ordinal);
+  c.grid = config.grid;
+  c.block = config.block;
+  c.sharedBytes = config.dynamicSharedBytes;
   c.name = info.name;
   c.dispatchIndex = dispatchCount_++;
   commands_.push_back(std::move(c));
@@ -178,6 +227,9 @@ std::string CudaCommandBuffer::describe(const Command &c) const {
     return "update of " + std::to_string(c.length) + " bytes";
   case Command::Kind::Copy:
     return "copy of " + std::to_string(c.length) + " bytes";
+  case Command::Kind::Launch:
+    return "launch " + std::to_string(c.dispatchIndex) + " '" + c.name + "' (" +
+           describeLaunch({c.grid, c.block, c.sharedBytes}) + ")";
   case Command::Kind::Dispatch:
     return "dispatch " + std::to_string(c.dispatchIndex) + " '" + c.name + "' (grid " +
            std::to_string(c.grid[0]) + "x" + std::to_string(c.grid[1]) + "x" +
@@ -214,6 +266,17 @@ Status CudaCommandBuffer::enqueueOne(const Command &c) {
                                           params.empty() ? nullptr : params.data(), nullptr),
                        "launching " + describe(c));
   }
+  case Command::Kind::Launch: {
+    // A CUDA C kernel: kernelParams points at each parameter value.
+    std::vector<void *> params;
+    for (size_t offset : c.paramOffsets)
+      params.push_back(const_cast<uint8_t *>(reinterpret_cast<const uint8_t *>(c.paramWords.data()) +
+                                             offset));
+    return ctx_->check(api.cuLaunchKernel(c.function, c.grid[0], c.grid[1], c.grid[2], c.block[0],
+                                          c.block[1], c.block[2], c.sharedBytes, stream,
+                                          params.empty() ? nullptr : params.data(), nullptr),
+                       describe(c));
+  }
   }
   return internalError("unknown cuda command");
 }
@@ -231,7 +294,7 @@ std::string CudaCommandBuffer::describeDispatches() const {
   const Command *only = nullptr;
   std::set<std::string> names;
   for (const Command &c : commands_)
-    if (c.kind == Command::Kind::Dispatch) {
+    if (c.kind == Command::Kind::Dispatch || c.kind == Command::Kind::Launch) {
       only = &c;
       names.insert(c.name);
     }

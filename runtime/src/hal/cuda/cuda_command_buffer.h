@@ -23,6 +23,8 @@ public:
               size_t length) override;
   Status dispatch(Executable &executable, uint32_t ordinal, std::array<uint32_t, 3> workgroupCount,
                   const std::vector<Buffer *> &bindings) override;
+  Status launch(Executable &executable, uint32_t ordinal, const LaunchConfig &config,
+                const std::vector<std::vector<uint8_t>> &parameterValues) override;
 
   /// Runs the recorded commands on the device's stream and waits for them
   /// (CudaDevice::submitAndWait). May be called any number of times.
@@ -30,7 +32,7 @@ public:
   /// Enqueues one run of the recorded commands on the stream without
   /// waiting (the graph variant builds its graph first if needed). Call with
   /// the context lock held, after CudaContext::enter. For timed runs.
-  virtual Status launch() = 0;
+  virtual Status enqueueRun() = 0;
   /// "stream" or "graph".
   virtual const char *mode() const = 0;
 
@@ -53,7 +55,7 @@ protected:
 
 private:
   struct Command {
-    enum class Kind { Fill, Update, Copy, Dispatch };
+    enum class Kind { Fill, Update, Copy, Dispatch, Launch };
     explicit Command(Kind k) : kind(k) {}
     Kind kind;
     CUdeviceptr dst = 0, src = 0;
@@ -67,8 +69,12 @@ private:
     // value after `args`; lives as long as the command (cuLaunchKernel and
     // stream capture copy parameter values).
     std::vector<TensorMapStorage> maps;
+    // Launch (CUDA C kernels): the parameter values, parameter i at byte
+    // paramOffsets[i] (16-byte aligned) of paramWords.
+    std::vector<uint64_t> paramWords;
+    std::vector<size_t> paramOffsets;
     std::string name;              // export name, for errors
-    size_t dispatchIndex = 0;
+    size_t dispatchIndex = 0;      // among dispatches and launches
   };
   StatusOr<CUdeviceptr> address(Buffer &buffer, size_t offset, size_t length, const char *what);
   /// Encodes the tensor maps of `info` into `c.maps` from the binding

@@ -47,7 +47,7 @@ Status CudaGraphCommandBuffer::build() {
   return Status();
 }
 
-Status CudaGraphCommandBuffer::launch() {
+Status CudaGraphCommandBuffer::enqueueRun() {
   if (commandCount() == 0)
     return Status();
   if (!exec_ || builtCommands_ != commandCount())
@@ -60,7 +60,7 @@ Status CudaGraphCommandBuffer::submit() {
     return Status();
   std::lock_guard<std::mutex> lock(ctx_->mutex());
   TESSEL_RETURN_IF_ERROR(ctx_->enter());
-  TESSEL_RETURN_IF_ERROR(launch());
+  TESSEL_RETURN_IF_ERROR(enqueueRun());
   Status s = ctx_->synchronize("running the command buffer (CUDA graph)");
   if (!s.ok())
     return Status(s.code(), s.message() + " in " + describeDispatches());

@@ -13,7 +13,7 @@ public:
   using CudaCommandBuffer::CudaCommandBuffer;
   ~CudaGraphCommandBuffer() override;
   Status submit() override;
-  Status launch() override;
+  Status enqueueRun() override;
   const char *mode() const override { return "graph"; }
 
 private:

@@ -33,7 +33,7 @@ Status CudaStreamCommandBuffer::submit() {
   return s;
 }
 
-Status CudaStreamCommandBuffer::launch() {
+Status CudaStreamCommandBuffer::enqueueRun() {
   if (commandCount() == 0)
     return Status();
   TESSEL_RETURN_IF_ERROR(prepareStaging());

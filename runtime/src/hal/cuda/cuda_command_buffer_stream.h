@@ -10,7 +10,7 @@ class CudaStreamCommandBuffer final : public CudaCommandBuffer {
 public:
   using CudaCommandBuffer::CudaCommandBuffer;
   Status submit() override;
-  Status launch() override;
+  Status enqueueRun() override;
   const char *mode() const override { return "stream"; }
 };
 

@@ -93,7 +93,7 @@ StatusOr<std::vector<double>> CudaDevice::submitTimed(
   for (int i = 0; i < runs && s.ok(); ++i) {
     s = ctx_->check(api.cuEventRecord(events[2 * i], ctx_->stream()), "cuEventRecord");
     if (s.ok())
-      s = cbs[i % cbs.size()]->launch();
+      s = cbs[i % cbs.size()]->enqueueRun();
     if (s.ok())
       s = ctx_->check(api.cuEventRecord(events[2 * i + 1], ctx_->stream()), "cuEventRecord");
   }

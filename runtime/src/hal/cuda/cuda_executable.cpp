@@ -267,6 +267,17 @@ StatusOr<std::shared_ptr<CudaExecutable>> CudaExecutable::load(std::shared_ptr<C
     r = api.cuFuncGetAttribute(&maxThreads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, f);
     if (r != CUDA_SUCCESS)
       return fail(cudaStatus(api, r, "reading the block size limit").withContext(ectx));
+    if (e.abi == KernelAbi::kCudaC) {
+      // Each launch gives its own block and dynamic shared memory: checked
+      // by CudaCommandBuffer::launch against these.
+      int staticShared = 0;
+      r = api.cuFuncGetAttribute(&staticShared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f);
+      if (r != CUDA_SUCCESS)
+        return fail(cudaStatus(api, r, "reading the static shared memory size").withContext(ectx));
+      exe->functions_.push_back(f);
+      exe->limits_.push_back({maxThreads, staticShared, 0});
+      continue;
+    }
     if (threads == 0 || threads > uint64_t(maxThreads))
       return fail(invalidArgument(ectx + ": workgroup_size " + std::to_string(e.workgroupSize[0]) +
                                   "x" + std::to_string(e.workgroupSize[1]) + "x" +
@@ -291,8 +302,34 @@ StatusOr<std::shared_ptr<CudaExecutable>> CudaExecutable::load(std::shared_ptr<C
                         .withContext(ectx));
     }
     exe->functions_.push_back(f);
+    exe->limits_.push_back({maxThreads, 0, 0});
   }
   return exe;
+}
+
+Status CudaExecutable::allowDynamicShared(uint32_t ordinal, uint32_t bytes) {
+  FunctionLimits &limits = limits_[ordinal];
+  const ExportInfo &e = exports_[ordinal];
+  uint64_t total = uint64_t(bytes) + uint64_t(limits.staticSharedBytes);
+  if (total <= kDefaultDynamicSharedLimit || bytes <= limits.dynamicSharedAllowed)
+    return Status();
+  const int optin = ctx_->attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
+  if (optin > 0 && total > uint64_t(optin))
+    return invalidArgument("launch of '" + e.name + "': " + std::to_string(bytes) +
+                           " bytes of dynamic shared memory (+" +
+                           std::to_string(limits.staticSharedBytes) + " static) but " +
+                           ctx_->deviceName() + " allows " + std::to_string(optin) +
+                           " per block");
+  // Above 48 KiB (dynamic + static) a kernel must opt in before it is
+  // launched; the attribute is the most dynamic memory a launch may use.
+  TESSEL_RETURN_IF_ERROR(ctx_->check(
+      ctx_->api().cuFuncSetAttribute(functions_[ordinal],
+                                     CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                     static_cast<int>(bytes)),
+      "allowing " + std::to_string(bytes) + " bytes of dynamic shared memory for '" + e.name +
+          "'"));
+  limits.dynamicSharedAllowed = bytes;
+  return Status();
 }
 
 CudaExecutable::~CudaExecutable() {

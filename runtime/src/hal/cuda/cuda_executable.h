@@ -44,6 +44,13 @@ public:
 
   const std::vector<ExportInfo> &exports() const override { return exports_; }
   CUfunction function(uint32_t ordinal) const { return functions_[ordinal]; }
+  /// CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK of export `ordinal`.
+  int maxThreadsPerBlock(uint32_t ordinal) const { return limits_[ordinal].maxThreads; }
+  /// For a CUDA C launch with `bytes` of dynamic shared memory: checks the
+  /// device's opt-in limit and, above 48 KiB of dynamic + static shared
+  /// memory, raises CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES (once
+  /// per larger size). Call with the context lock held, after enter().
+  Status allowDynamicShared(uint32_t ordinal, uint32_t bytes);
   const CudaContext *context() const { return ctx_.get(); }
   /// Which binary was loaded, e.g. "cubin sm_90" or "ptx sm_80 (JIT for sm_90)".
   const std::string &loadedBinary() const { return loadedBinary_; }
@@ -54,6 +61,12 @@ private:
   CUmodule module_ = nullptr;
   std::vector<ExportInfo> exports_;
   std::vector<CUfunction> functions_;
+  struct FunctionLimits {
+    int maxThreads = 0;
+    int staticSharedBytes = 0;         // CUDA C kernels
+    uint32_t dynamicSharedAllowed = 0; // what the attribute was raised to
+  };
+  std::vector<FunctionLimits> limits_; // parallel to functions_
   std::string loadedBinary_;
 };
 

@@ -1,0 +1,603 @@
+// Tessel's CUDA runtime library (cudart/cudart.cpp) as a CUDA program's host
+// code sees it: a BLOB around a module of CUDA C cpu kernels (the test kernel
+// library) is registered with __cudaRegisterFatBinary and
+// __cudaRegisterFunction against fake host stubs, exactly as clang's module
+// constructor does, and kernels are launched as clang's stubs launch them
+// (__cudaPushCallConfiguration, __cudaPopCallConfiguration,
+// cudaLaunchKernel). Results are checked against host computations on
+// random data of odd sizes; errors against their codes and the message
+// printed on stderr. Registration is process-wide, so the tests that break
+// it (bad blobs, bad TESSEL_DEVICE) run in a child process (death tests).
+#include "cudart_api.h"
+#include "fake_cuda.h"
+#include "tessel/runtime/device.h"
+#include "test_module_builder.h"
+
+#include <gtest/gtest.h>
+
+#include <dlfcn.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+using namespace tessel::rt::testutil;
+using namespace tessel::cudart;
+
+namespace {
+
+#define EXPECT_CONTAINS(haystack, needle)                                                          \
+  EXPECT_NE(std::string(haystack).find(needle), std::string::npos) << (haystack)
+
+// Host stubs: only their addresses matter (clang registers the address of
+// each kernel's __device_stub__ function).
+char stubAxpb, stubInfo, stubMissing, stubUnregistered;
+char hostVariable[16];
+
+const char *kAxpb = "_Z4axpbPfPKfifx"; // axpb(float*, float const*, int, float, long long)
+
+ModuleDesc kernelModule() {
+  ModuleDesc m = testModule();
+  m.executables[0].exports = {cudaCExport(kAxpb, {8, 8, 4, 4, 8}),
+                              cudaCExport("launch_info_cuda_c", {8, 1})};
+  return m;
+}
+
+std::vector<uint8_t> &goodBlob() {
+  static std::vector<uint8_t> blob = cudaBlob(buildModule(kernelModule()));
+  return blob;
+}
+
+// Registers a fat binary whose data is `blob` (wrapper fields overridable).
+void **registerBlob(const void *data, int32_t magic = kFatBinaryWrapperMagic,
+                    int32_t version = kFatBinaryWrapperVersion) {
+  // Static storage: the library keeps nothing but reads it at registration;
+  // the host code's wrapper is a constant of the program anyway.
+  static std::vector<FatBinaryWrapper> *wrappers = new std::vector<FatBinaryWrapper>();
+  wrappers->reserve(16);
+  wrappers->push_back(FatBinaryWrapper{magic, version, data, nullptr});
+  return __cudaRegisterFatBinary(&wrappers->back());
+}
+
+void registerKernel(void **handle, const void *stub, const char *name) {
+  std::string copy = name;
+  __cudaRegisterFunction(handle, static_cast<const char *>(stub), copy.data(), copy.data(), -1,
+                         nullptr, nullptr, nullptr, nullptr, nullptr);
+}
+
+// What clang's module constructor does for this "program": one fat binary,
+// three kernels (one of them missing from the module) and a variable.
+class Registration : public ::testing::Environment {
+public:
+  void SetUp() override {
+    ::unsetenv("TESSEL_DEVICE");
+    void **handle = registerBlob(goodBlob().data());
+    registerKernel(handle, &stubAxpb, kAxpb);
+    registerKernel(handle, &stubInfo, "launch_info_cuda_c");
+    registerKernel(handle, &stubMissing, "_Z7missingv");
+    std::string name = "table";
+    __cudaRegisterVar(handle, hostVariable, name.data(), name.data(), 0, sizeof(hostVariable), 0,
+                      0);
+    __cudaRegisterFatBinaryEnd(handle);
+  }
+};
+const auto *const kRegistration = ::testing::AddGlobalTestEnvironment(new Registration);
+
+// `kernel<<<grid, block, shared, stream>>>(args...)` as clang compiles it.
+Error launch(const void *stub, Dim3 grid, Dim3 block, std::vector<void *> args,
+             size_t shared = 0, Stream stream = nullptr) {
+  if (__cudaPushCallConfiguration(grid, block, shared, stream) != 0)
+    return -1;
+  Dim3 g, b;
+  size_t s;
+  void *st;
+  __cudaPopCallConfiguration(&g, &b, &s, &st);
+  return cudaLaunchKernel(stub, g, b, args.data(), s, static_cast<Stream>(st));
+}
+
+template <typename T> T *deviceAlloc(size_t count) {
+  void *p = nullptr;
+  EXPECT_EQ(cudaMalloc(&p, count * sizeof(T)), kSuccess);
+  return static_cast<T *>(p);
+}
+
+// Runs `body` and returns what it printed on stderr.
+template <typename F> std::string stderrOf(F body) {
+  ::testing::internal::CaptureStderr();
+  body();
+  return ::testing::internal::GetCapturedStderr();
+}
+
+std::vector<float> randomIntegers(std::mt19937 &rng, size_t n) {
+  std::uniform_int_distribution<int> dist(-1000, 1000);
+  std::vector<float> v(n);
+  for (float &x : v)
+    x = static_cast<float>(dist(rng));
+  return v;
+}
+
+} // namespace
+
+TEST(Cudart, AxpbMatchesTheHost) {
+  std::mt19937 rng(7);
+  struct Case {
+    Dim3 grid, block;
+    long long missing; // threads without an element
+  } cases[] = {{{7, 1, 1}, {33, 1, 1}, 5},
+               {{3, 5, 2}, {5, 3, 7}, 0},
+               {{1001, 1, 1}, {1, 1, 1}, 1},
+               {{2, 3, 1}, {1024, 1, 1}, 1000},
+               {{1, 1, 1}, {1, 1, 1}, 0}};
+  for (const Case &c : cases) {
+    long long n = (long long)c.grid.x * c.grid.y * c.grid.z * c.block.x * c.block.y * c.block.z -
+                  c.missing;
+    SCOPED_TRACE("n = " + std::to_string(n));
+    std::vector<float> in = randomIntegers(rng, n), out(n + 1);
+    int a = static_cast<int>(rng() % 17) - 8;
+    float b = 0.25f;
+    float *dIn = deviceAlloc<float>(n), *dOut = deviceAlloc<float>(n + 1);
+    ASSERT_EQ(cudaMemcpy(dIn, in.data(), n * 4, kMemcpyHostToDevice), kSuccess);
+    ASSERT_EQ(cudaMemset(dOut, 0xFF, (n + 1) * 4), kSuccess);
+    ASSERT_EQ(launch(&stubAxpb, c.grid, c.block, {&dOut, &dIn, &a, &b, &n}), kSuccess);
+    ASSERT_EQ(cudaGetLastError(), kSuccess);
+    ASSERT_EQ(cudaMemcpy(out.data(), dOut, (n + 1) * 4, kMemcpyDeviceToHost), kSuccess);
+    for (long long i = 0; i < n; ++i)
+      ASSERT_EQ(out[i], static_cast<float>(a) * in[i] + b) << "element " << i;
+    uint32_t tail;
+    std::memcpy(&tail, &out[n], 4);
+    EXPECT_EQ(tail, 0xFFFFFFFFu) << "written past n";
+    EXPECT_EQ(cudaFree(dIn), kSuccess);
+    EXPECT_EQ(cudaFree(dOut), kSuccess);
+  }
+}
+
+TEST(Cudart, EveryBlockSeesItsLaunch) {
+  Dim3 grid{3, 2, 5}, block{4, 3, 2};
+  const size_t blocks = 30, shared = 12345;
+  int64_t *out = deviceAlloc<int64_t>(blocks * 7);
+  char tag = 3;
+  Stream stream = nullptr;
+  ASSERT_EQ(cudaStreamCreate(&stream), kSuccess);
+  ASSERT_EQ(launch(&stubInfo, grid, block, {&out, &tag}, shared, stream), kSuccess);
+  ASSERT_EQ(cudaStreamSynchronize(stream), kSuccess);
+  std::vector<int64_t> got(blocks * 7);
+  ASSERT_EQ(cudaMemcpyAsync(got.data(), out, got.size() * 8, kMemcpyDefault, stream), kSuccess);
+  for (size_t b = 0; b < blocks; ++b) {
+    std::vector<int64_t> want = {3, 2, 5, 4, 3, 2, int64_t(shared) + 3000};
+    EXPECT_EQ(std::vector<int64_t>(got.begin() + 7 * b, got.begin() + 7 * b + 7), want)
+        << "block " << b;
+  }
+  EXPECT_EQ(cudaStreamDestroy(stream), kSuccess);
+  EXPECT_EQ(cudaFree(out), kSuccess);
+}
+
+TEST(Cudart, CopiesOfEveryKind) {
+  std::mt19937 rng(11);
+  std::vector<uint8_t> data(1001);
+  for (uint8_t &x : data)
+    x = static_cast<uint8_t>(rng());
+  uint8_t *a = deviceAlloc<uint8_t>(1001), *b = deviceAlloc<uint8_t>(777);
+  ASSERT_EQ(cudaMemcpy(a, data.data(), 1001, kMemcpyHostToDevice), kSuccess);
+  // Device to device between allocations, at odd offsets.
+  ASSERT_EQ(cudaMemcpy(b + 3, a + 100, 700, kMemcpyDeviceToDevice), kSuccess);
+  ASSERT_EQ(cudaMemset(b, 0x5A, 3), kSuccess);
+  ASSERT_EQ(cudaMemsetAsync(b + 703, 0xA5, 74, nullptr), kSuccess);
+  std::vector<uint8_t> got(777), want(777);
+  std::fill(want.begin(), want.begin() + 3, 0x5A);
+  std::copy(data.begin() + 100, data.begin() + 800, want.begin() + 3);
+  std::fill(want.begin() + 703, want.end(), 0xA5);
+  // cudaMemcpyDefault infers the direction from the addresses.
+  ASSERT_EQ(cudaMemcpy(got.data(), b, 777, kMemcpyDefault), kSuccess);
+  EXPECT_EQ(got, want);
+  // Pinned host memory is host memory.
+  void *pinned = nullptr;
+  ASSERT_EQ(cudaMallocHost(&pinned, 777), kSuccess);
+  ASSERT_EQ(cudaMemcpyAsync(pinned, b, 777, kMemcpyDeviceToHost, nullptr), kSuccess);
+  std::vector<uint8_t> copy(777);
+  ASSERT_EQ(cudaMemcpy(copy.data(), pinned, 777, kMemcpyHostToHost), kSuccess);
+  EXPECT_EQ(copy, want);
+  EXPECT_EQ(cudaFreeHost(pinned), kSuccess);
+  void *alloc = nullptr;
+  ASSERT_EQ(cudaHostAlloc(&alloc, 10, 0), kSuccess);
+  EXPECT_EQ(cudaFreeHost(alloc), kSuccess);
+  EXPECT_EQ(cudaMemcpy(got.data(), b, 0, kMemcpyDeviceToHost), kSuccess) << "zero bytes";
+  EXPECT_EQ(cudaFree(a), kSuccess);
+  EXPECT_EQ(cudaFree(b), kSuccess);
+  EXPECT_EQ(cudaFree(nullptr), kSuccess);
+}
+
+TEST(Cudart, DevicesStreamsAndEvents) {
+  int count = 0, device = -1;
+  EXPECT_EQ(cudaGetDeviceCount(&count), kSuccess);
+  EXPECT_EQ(count, 1);
+  EXPECT_EQ(cudaSetDevice(0), kSuccess);
+  EXPECT_EQ(cudaGetDevice(&device), kSuccess);
+  EXPECT_EQ(device, 0);
+  EXPECT_EQ(cudaFuncSetCacheConfig(&stubAxpb, 1), kSuccess);
+  EXPECT_EQ(cudaDeviceSetCacheConfig(2), kSuccess);
+  EXPECT_EQ(cudaDeviceSynchronize(), kSuccess);
+  EXPECT_EQ(cudaThreadSynchronize(), kSuccess);
+  Event start, stop, untimed, never;
+  ASSERT_EQ(cudaEventCreate(&start), kSuccess);
+  ASSERT_EQ(cudaEventCreateWithFlags(&stop, 0), kSuccess);
+  ASSERT_EQ(cudaEventCreateWithFlags(&untimed, kEventDisableTiming), kSuccess);
+  ASSERT_EQ(cudaEventCreate(&never), kSuccess);
+  Stream s;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&s, kStreamNonBlocking), kSuccess);
+  ASSERT_EQ(cudaEventRecord(start, s), kSuccess);
+  ASSERT_EQ(cudaEventRecord(untimed, s), kSuccess);
+  float *d = deviceAlloc<float>(1000);
+  int a = 1;
+  float b = 2;
+  long long n = 1000;
+  ASSERT_EQ(launch(&stubAxpb, {10, 1, 1}, {100, 1, 1}, {&d, &d, &a, &b, &n}, 0, s), kSuccess);
+  ASSERT_EQ(cudaEventRecord(stop, reinterpret_cast<Stream>(kStreamPerThread)), kSuccess);
+  ASSERT_EQ(cudaEventSynchronize(stop), kSuccess);
+  float ms = -1;
+  ASSERT_EQ(cudaEventElapsedTime(&ms, start, stop), kSuccess);
+  EXPECT_GE(ms, 0.0f);
+  EXPECT_EQ(cudaEventElapsedTime(&ms, start, never), kErrorInvalidResourceHandle);
+  EXPECT_EQ(cudaEventElapsedTime(&ms, start, untimed), kErrorInvalidResourceHandle);
+  EXPECT_EQ(cudaGetLastError(), kErrorInvalidResourceHandle);
+  for (Event e : {start, stop, untimed, never})
+    EXPECT_EQ(cudaEventDestroy(e), kSuccess);
+  EXPECT_EQ(cudaEventDestroy(start), kErrorInvalidResourceHandle) << "destroyed twice";
+  EXPECT_EQ(cudaStreamSynchronize(s), kSuccess);
+  EXPECT_EQ(cudaStreamDestroy(s), kSuccess);
+  EXPECT_EQ(cudaStreamDestroy(s), kErrorInvalidResourceHandle);
+  EXPECT_EQ(cudaFree(d), kSuccess);
+  EXPECT_STREQ(cudaGetErrorName(kErrorInvalidConfiguration), "cudaErrorInvalidConfiguration");
+  EXPECT_STREQ(cudaGetErrorString(kErrorInvalidConfiguration), "invalid configuration argument");
+  EXPECT_STREQ(cudaGetErrorString(kSuccess), "no error");
+  EXPECT_STREQ(cudaGetErrorString(12345), "unrecognized error code");
+  EXPECT_EQ(cudaGetLastError(), kErrorInvalidResourceHandle) << "the stream destroyed twice";
+  EXPECT_EQ(cudaGetLastError(), kSuccess);
+}
+
+TEST(Cudart, LaunchErrorsNameTheKernel) {
+  float *d = deviceAlloc<float>(64);
+  int a = 1;
+  float b = 2;
+  long long n = 64;
+  std::vector<void *> args = {&d, &d, &a, &b, &n};
+  std::string err = stderrOf([&] {
+    EXPECT_EQ(launch(&stubAxpb, {1, 1, 1}, {2048, 1, 1}, args), kErrorInvalidConfiguration);
+  });
+  EXPECT_CONTAINS(err, "tessel-cudart: cudaLaunchKernel of kernel 'axpb(float*, float const*, "
+                       "int, float, long long) (_Z4axpbPfPKfifx)': launch of '_Z4axpbPfPKfifx' "
+                       "(grid 1x1x1, block 2048x1x1): 2048 threads per block (at most 1024)");
+  // The error is the thread's last error until read.
+  EXPECT_EQ(cudaPeekAtLastError(), kErrorInvalidConfiguration);
+  EXPECT_EQ(cudaGetLastError(), kErrorInvalidConfiguration);
+  EXPECT_EQ(cudaGetLastError(), kSuccess);
+  // Printed once: the same failure again is silent.
+  err = stderrOf([&] {
+    EXPECT_EQ(launch(&stubAxpb, {1, 1, 1}, {2048, 1, 1}, args), kErrorInvalidConfiguration);
+  });
+  EXPECT_EQ(err, "");
+  EXPECT_EQ(launch(&stubAxpb, {1, 70000, 1}, {1, 1, 1}, args), kErrorInvalidConfiguration);
+  EXPECT_EQ(launch(&stubAxpb, {1, 1, 1}, {1, 1, 65}, args), kErrorInvalidConfiguration);
+
+  // Registered by the host code, absent from the module.
+  err = stderrOf([&] {
+    EXPECT_EQ(launch(&stubMissing, {1, 1, 1}, {1, 1, 1}, {}), kErrorInvalidDeviceFunction);
+  });
+  EXPECT_CONTAINS(err, "kernel 'missing() (_Z7missingv)' is registered by the host code but "
+                       "embedded module 1 has no such kernel (it has '_Z4axpbPfPKfifx', "
+                       "'launch_info_cuda_c')");
+  // Not registered at all.
+  err = stderrOf([&] {
+    EXPECT_EQ(launch(&stubUnregistered, {1, 1, 1}, {1, 1, 1}, {}), kErrorInvalidDeviceFunction);
+  });
+  EXPECT_CONTAINS(err, "no kernel is registered for host function");
+  // A stub called without <<<>>>: nothing to pop, so a zero grid.
+  Dim3 g{9, 9, 9}, bl{9, 9, 9};
+  size_t s = 9;
+  void *st = &s;
+  EXPECT_EQ(__cudaPopCallConfiguration(&g, &bl, &s, &st), kErrorMissingConfiguration);
+  EXPECT_EQ(g.x, 0u);
+  EXPECT_EQ(cudaLaunchKernel(&stubAxpb, g, bl, args.data(), s, static_cast<Stream>(st)),
+            kErrorInvalidConfiguration);
+  // Null arguments.
+  EXPECT_EQ(cudaLaunchKernel(&stubAxpb, {1, 1, 1}, {1, 1, 1}, nullptr, 0, nullptr),
+            kErrorInvalidValue);
+  // An unknown stream.
+  EXPECT_EQ(launch(&stubAxpb, {1, 1, 1}, {1, 1, 1}, args, 0, reinterpret_cast<Stream>(&a)),
+            kErrorInvalidResourceHandle);
+  EXPECT_EQ(cudaGetLastError(), kErrorInvalidResourceHandle);
+  EXPECT_EQ(cudaFree(d), kSuccess);
+}
+
+TEST(Cudart, MemoryErrorsNameTheCall) {
+  uint8_t *d = deviceAlloc<uint8_t>(64);
+  std::vector<uint8_t> host(128);
+  std::string err = stderrOf([&] {
+    EXPECT_EQ(cudaMemcpy(host.data(), d + 16, 49, kMemcpyDeviceToHost), kErrorInvalidValue);
+  });
+  EXPECT_CONTAINS(err, "cudaMemcpy (cudaMemcpyDeviceToHost): source 49 bytes at ");
+  EXPECT_CONTAINS(err, "(byte 16 of the 64-byte allocation at ");
+  EXPECT_CONTAINS(err, ") run past the end of the allocation");
+  err = stderrOf([&] {
+    EXPECT_EQ(cudaMemcpy(host.data(), host.data() + 64, 8, kMemcpyHostToDevice),
+              kErrorInvalidValue);
+  });
+  EXPECT_CONTAINS(err, "cudaMemcpy (cudaMemcpyHostToDevice): destination 0x");
+  EXPECT_CONTAINS(err, " is not inside a device allocation");
+  err = stderrOf([&] {
+    EXPECT_EQ(cudaMemcpy(host.data(), d, 8, kMemcpyHostToHost), kErrorInvalidValue);
+  });
+  EXPECT_CONTAINS(err, "is device memory (cudaMalloc) but the kind says host memory");
+  EXPECT_EQ(cudaMemcpy(d, host.data(), 8, 7), kErrorInvalidMemcpyDirection);
+  EXPECT_EQ(cudaMemcpy(nullptr, host.data(), 8, kMemcpyHostToDevice), kErrorInvalidValue);
+  EXPECT_EQ(cudaMemset(d + 60, 0, 5), kErrorInvalidValue);
+  EXPECT_EQ(cudaMemcpyAsync(d, host.data(), 8, kMemcpyHostToDevice, reinterpret_cast<Stream>(d)),
+            kErrorInvalidResourceHandle);
+  err = stderrOf([&] { EXPECT_EQ(cudaFree(d + 1), kErrorInvalidValue); });
+  EXPECT_CONTAINS(err, "cudaFree: 0x");
+  EXPECT_CONTAINS(err, "is not the start of a cudaMalloc allocation");
+  EXPECT_EQ(cudaFree(d), kSuccess);
+  EXPECT_EQ(cudaFree(d), kErrorInvalidValue) << "freed twice";
+  EXPECT_EQ(cudaFreeHost(host.data()), kErrorInvalidValue);
+  void *managed = nullptr;
+  err = stderrOf([&] { EXPECT_EQ(cudaMallocManaged(&managed, 64, 1), kErrorNotSupported); });
+  EXPECT_CONTAINS(err, "cudaMallocManaged: managed memory is not supported");
+  err = stderrOf([&] {
+    EXPECT_EQ(cudaMemcpyToSymbol(hostVariable, host.data(), 4, 0, kMemcpyHostToDevice),
+              kErrorNotSupported);
+  });
+  EXPECT_CONTAINS(err, "cudaMemcpyToSymbol: device variable 'table' (16 bytes): __device__ and "
+                       "__constant__ variables are not supported");
+  EXPECT_EQ(cudaMemcpyFromSymbol(host.data(), host.data(), 4, 0, kMemcpyDeviceToHost),
+            kErrorInvalidSymbol);
+  EXPECT_EQ(cudaSetDevice(1), kErrorInvalidDevice);
+  void *big = nullptr;
+  EXPECT_EQ(cudaMalloc(&big, size_t(1) << 62), kErrorMemoryAllocation);
+  EXPECT_EQ(cudaMalloc(nullptr, 4), kErrorInvalidValue);
+  EXPECT_EQ(cudaGetLastError(), kErrorInvalidValue);
+  EXPECT_EQ(cudaGetLastError(), kSuccess);
+}
+
+TEST(Cudart, ConcurrentThreads) {
+  // Calls from several threads are serialized; each thread has its own
+  // call configuration stack and last error.
+  std::vector<std::thread> threads;
+  std::vector<int> ok(4, 0);
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([t, &ok] {
+      std::mt19937 rng(100 + t);
+      long long n = 5000 + t;
+      std::vector<float> in = randomIntegers(rng, n), out(n);
+      float *dIn = nullptr, *dOut = nullptr;
+      if (cudaMalloc(reinterpret_cast<void **>(&dIn), n * 4) != kSuccess ||
+          cudaMalloc(reinterpret_cast<void **>(&dOut), n * 4) != kSuccess)
+        return;
+      int a = t + 1;
+      float b = 0.5f;
+      bool good = true;
+      for (int rep = 0; rep < 20 && good; ++rep) {
+        good &= cudaMemcpy(dIn, in.data(), n * 4, kMemcpyHostToDevice) == kSuccess;
+        good &= launch(&stubAxpb, {unsigned(n + 63) / 64, 1, 1}, {64, 1, 1},
+                       {&dOut, &dIn, &a, &b, &n}) == kSuccess;
+        good &= cudaMemcpy(out.data(), dOut, n * 4, kMemcpyDeviceToHost) == kSuccess;
+        for (long long i = 0; i < n && good; ++i)
+          good &= out[i] == static_cast<float>(a) * in[i] + b;
+      }
+      good &= cudaGetLastError() == kSuccess;
+      good &= cudaFree(dIn) == kSuccess && cudaFree(dOut) == kSuccess;
+      ok[t] = good;
+    });
+  for (std::thread &t : threads)
+    t.join();
+  EXPECT_EQ(ok, std::vector<int>(4, 1));
+}
+
+// ---- In a child process: registrations that fail, device selection ----------
+
+namespace {
+
+// Registers `data` (wrapper fields as given), then checks that the message
+// was printed and that CUDA calls fail with cudaErrorInvalidKernelImage.
+[[noreturn]] void registerBadBlob(const void *data, int32_t magic = kFatBinaryWrapperMagic,
+                                  int32_t version = kFatBinaryWrapperVersion) {
+  void **handle = registerBlob(data, magic, version);
+  registerKernel(handle, &stubAxpb, kAxpb); // must be harmless
+  void *p = nullptr;
+  Error malloc = cudaMalloc(&p, 16);
+  Error last = cudaGetLastError();
+  std::fprintf(stderr, "| cudaMalloc: %d, cudaGetLastError: %d, again: %d\n", malloc, last,
+               cudaGetLastError());
+  std::exit(malloc == kErrorInvalidKernelImage && last == kErrorInvalidKernelImage ? 0 : 1);
+}
+
+std::vector<uint8_t> blobWith(size_t offset, std::vector<uint8_t> bytes) {
+  std::vector<uint8_t> blob = goodBlob();
+  std::copy(bytes.begin(), bytes.end(), blob.begin() + offset);
+  return blob;
+}
+
+} // namespace
+
+TEST(CudartDeathTest, BadBlobsFailEveryCall) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  const std::string every = ".*every CUDA call will fail.*\\| cudaMalloc: 200, cudaGetLastError: "
+                            "200, again: 200";
+  EXPECT_EXIT(registerBadBlob(blobWith(0, {'T', 'S', 'L', 'C', 'U', 'D', 'A', '2'}).data()),
+              ::testing::ExitedWithCode(0),
+              "embedded module 2\\): the embedded GPU binary starts with 'TSLCUDA2', not the "
+              "magic 'TSLCUDA1' of a Tessel module" + every);
+  EXPECT_EXIT(registerBadBlob(blobWith(0, {0x50, 0xed, 0x55, 0xba}).data()),
+              ::testing::ExitedWithCode(0),
+              "the embedded GPU binary is an NVIDIA fat binary, not a Tessel module: compile "
+              "the program with tessel-cc" + every);
+  EXPECT_EXIT(registerBadBlob(blobWith(8, {0, 0, 0, 0, 0, 0, 0, 0}).data()),
+              ::testing::ExitedWithCode(0), "the embedded module is empty" + every);
+  EXPECT_EXIT(registerBadBlob(blobWith(8, {0, 0, 0, 0, 0, 0, 0, 1}).data()),
+              ::testing::ExitedWithCode(0),
+              "header claims 72057594037927936 bytes \\(damaged header\\)" + every);
+  // A damaged module: the checksum catches it.
+  std::vector<uint8_t> flipped = goodBlob();
+  flipped[flipped.size() / 2] ^= 0x10;
+  EXPECT_EXIT(registerBadBlob(flipped.data()), ::testing::ExitedWithCode(0),
+              "module file 'embedded module 2': module checksum mismatch: the file is "
+              "damaged" + every);
+  // One byte short: the module's trailer is not where its header says.
+  std::vector<uint8_t> shorter = goodBlob();
+  uint64_t length = shorter.size() - 16 - 1;
+  for (int i = 0; i < 8; ++i)
+    shorter[8 + i] = static_cast<uint8_t>(length >> (8 * i));
+  EXPECT_EXIT(registerBadBlob(shorter.data()), ::testing::ExitedWithCode(0),
+              "embedded module 2.*trailer" + every);
+  EXPECT_EXIT(registerBadBlob(nullptr, kFatBinaryWrapperMagic), ::testing::ExitedWithCode(0),
+              "the fat binary wrapper points at no data" + every);
+  EXPECT_EXIT(registerBadBlob(goodBlob().data(), 0x12345678), ::testing::ExitedWithCode(0),
+              "the fat binary wrapper has magic 0x12345678, expected 0x466243b1" + every);
+  EXPECT_EXIT(registerBadBlob(goodBlob().data(), kFatBinaryWrapperMagic, 2),
+              ::testing::ExitedWithCode(0),
+              "the fat binary wrapper has version 2, expected 1" + every);
+}
+
+TEST(CudartDeathTest, LengthPastTheEndOfMemoryIsRefused) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  // The header is at the end of a mapped page and claims more bytes than
+  // follow it before an unmapped page.
+  EXPECT_EXIT(
+      {
+        const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+        auto *p = static_cast<uint8_t *>(::mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE,
+                                                MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+        ::munmap(p + page, page);
+        uint8_t *header = p + page - 32;
+        std::memcpy(header, goodBlob().data(), 16); // "TSLCUDA1" + the real length
+        registerBadBlob(header);
+      },
+      ::testing::ExitedWithCode(0),
+      "bytes but they lie outside the program's memory \\(damaged header\\)" +
+          std::string(".*\\| cudaMalloc: 200"));
+}
+
+TEST(CudartDeathTest, DeviceChoice) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  auto run = [](const char *device, const char *verbose) {
+    if (device)
+      ::setenv("TESSEL_DEVICE", device, 1);
+    if (verbose)
+      ::setenv("TESSEL_CUDART_VERBOSE", verbose, 1);
+    void *p = nullptr;
+    Error e = cudaMalloc(&p, 16);
+    std::fprintf(stderr, "| cudaMalloc: %d, then %d\n", e, cudaMalloc(&p, 16));
+    std::exit(0);
+  };
+  // The module has only a cpu executable: cpu, and verbose says why.
+  EXPECT_EXIT(run(nullptr, "1"), ::testing::ExitedWithCode(0),
+              "tessel-cudart: device cpu \\([0-9]+ threads?\\) .* embedded module 1 has no cuda "
+              "executable\n.*\\| cudaMalloc: 0, then 0");
+  EXPECT_EXIT(run("cpu", "1"), ::testing::ExitedWithCode(0),
+              "tessel-cudart: device cpu \\([0-9]+ threads?\\) \\(TESSEL_DEVICE=cpu\\)");
+  EXPECT_EXIT(run("tpu", nullptr), ::testing::ExitedWithCode(0),
+              "tessel-cudart: cudaMalloc: TESSEL_DEVICE='tpu' is not a device \\(cpu or "
+              "cuda\\)\n.*\\| cudaMalloc: 3, then 3");
+  // Quiet on the normal path.
+  EXPECT_EXIT(run("cpu", nullptr), ::testing::ExitedWithCode(0), "^\\| cudaMalloc: 0, then 0");
+}
+
+TEST(CudartDeathTest, ForcedCudaWithoutDevice) {
+  if (tessel::rt::createDevice("cuda").ok())
+    GTEST_SKIP() << "this machine has a CUDA device";
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        ::setenv("TESSEL_DEVICE", "cuda", 1);
+        void *p = nullptr;
+        Error e = cudaMalloc(&p, 16);
+        std::fprintf(stderr, "| cudaMalloc: %d\n", e);
+        std::exit(e == kErrorNoDevice ? 0 : 1);
+      },
+      ::testing::ExitedWithCode(0),
+      "tessel-cudart: cudaMalloc: TESSEL_DEVICE=cuda: cuda: no CUDA driver/device available");
+}
+
+namespace {
+[[noreturn]] void runOnTheFakeDriver() {
+  ::setenv("TESSEL_CUDA_LIBRARY", TESSEL_FAKE_CUDA_DEVICE, 1);
+  ::setenv("TESSEL_CUDA_COMMAND_BUFFER", "stream", 1); // the fake has no graphs
+  ::setenv("TESSEL_DEVICE", "cuda", 1);
+  ::setenv("TESSEL_CUDART_VERBOSE", "1", 1);
+  ::setenv("FAKE_CUDA_CC", "90", 1);
+  ModuleDesc m;
+  ExecutableDesc cuda;
+  cuda.target = "cuda";
+  cuda.exports = {cudaCExport(kAxpb, {8, 8, 4, 4, 8})};
+  std::string image = "fake-cuda-module\nkernel _Z4axpbPfPKfifx 8 8 4 4 8\n";
+  cuda.binaries.push_back(
+      {"ptx", "sm_80", {}, std::vector<uint8_t>(image.begin(), image.end()), std::nullopt});
+  m.executables = {cuda};
+  static std::vector<uint8_t> blob = cudaBlob(buildModule(m));
+  static char stub;
+  void **handle = registerBlob(blob.data());
+  registerKernel(handle, &stub, kAxpb);
+
+  int failures = 0;
+  auto check = [&](bool ok, const char *what) {
+    if (!ok) {
+      std::fprintf(stderr, "| failed: %s\n", what);
+      ++failures;
+    }
+  };
+  std::vector<float> host(100);
+  for (int i = 0; i < 100; ++i)
+    host[i] = float(i) * 1.5f;
+  float *in = nullptr, *out = nullptr;
+  check(cudaMalloc(reinterpret_cast<void **>(&in), 400) == kSuccess, "cudaMalloc");
+  check(cudaMalloc(reinterpret_cast<void **>(&out), 400) == kSuccess, "cudaMalloc");
+  check(cudaMemcpy(in, host.data(), 400, kMemcpyHostToDevice) == kSuccess, "H2D");
+  check(cudaMemcpy(out, in, 400, kMemcpyDefault) == kSuccess, "D2D");
+  int a = -7;
+  float b = 0.5f;
+  long long n = 100;
+  check(launch(&stub, {3, 2, 1}, {32, 2, 1}, {&out, &in, &a, &b, &n}, 999) == kSuccess,
+        "launch");
+  void *lib = ::dlopen(TESSEL_FAKE_CUDA_DEVICE, RTLD_NOW);
+  auto last = reinterpret_cast<const FakeCudaLaunch *(*)()>(
+      lib ? ::dlsym(lib, "fake_cuda_last_launch") : nullptr);
+  check(last != nullptr, "fake_cuda_last_launch");
+  if (last) {
+    const FakeCudaLaunch &l = *last();
+    check(std::string(l.kernel) == kAxpb, "kernel name");
+    check(l.grid[0] == 3 && l.grid[1] == 2 && l.grid[2] == 1, "grid");
+    check(l.block[0] == 32 && l.block[1] == 2 && l.block[2] == 1, "block");
+    check(l.sharedBytes == 999, "shared bytes");
+    check(l.numParams == 5 && std::memcmp(l.param[0], &out, 8) == 0 &&
+              std::memcmp(l.param[1], &in, 8) == 0 && std::memcmp(l.param[2], &a, 4) == 0 &&
+              std::memcmp(l.param[3], &b, 4) == 0 && std::memcmp(l.param[4], &n, 8) == 0,
+          "parameter values");
+  }
+  std::vector<float> back(100);
+  check(cudaMemcpy(back.data(), out, 400, kMemcpyDeviceToHost) == kSuccess, "D2H");
+  check(back == host, "round trip");
+  // Module 1 (the environment's) has no cuda executable.
+  int one = 1;
+  Error e = launch(&stubAxpb, {1, 1, 1}, {1, 1, 1}, {&out, &in, &one, &b, &n});
+  check(e == kErrorNoKernelImageForDevice, "module without a cuda executable");
+  std::fprintf(stderr, "| failures: %d\n", failures);
+  std::exit(failures ? 1 : 0);
+}
+} // namespace
+
+// The cuda branch without a GPU: the fake driver of fake_cuda/ (host memory,
+// records launches) behind TESSEL_CUDA_LIBRARY. Device addresses are its
+// CUdeviceptrs; copies go through the cuda buffers; a launch reaches
+// cuLaunchKernel with the grid, block, dynamic shared memory and a pointer
+// to each parameter value.
+TEST(CudartDeathTest, CudaDeviceThroughTheFakeDriver) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(runOnTheFakeDriver(), ::testing::ExitedWithCode(0),
+      "tessel-cudart: device cuda \\(Fake CUDA device, sm_90, stream command buffers\\) "
+      "\\(TESSEL_DEVICE=cuda\\).*embedded module 2: loaded its cuda executable \\(1 kernels\\)"
+      ".*cannot load the kernels of embedded module 1 on cuda \\(Fake CUDA device.*\\): .*no "
+      "executable for target 'cuda' \\(module has: cpu\\).*\\| failures: 0");
+}

@@ -383,4 +383,70 @@ def LowerPrimitivesToLoops
                            "arith::ArithDialect"];
 }
 
+//===----------------------------------------------------------------------===//
+// CUDA C kernels on the CPU (Transpile/, docs/design/cuda-frontend.md)
+//===----------------------------------------------------------------------===//
+
+def CUDAToParallelLoopsPass
+    : Pass<"tessel-cuda-to-parallel-loops", "ModuleOp"> {
+  let summary = "Give imported CUDA kernels explicit grid and block loops";
+  let description = [{
+    Pre: kernels as the CUDA frontend emits them (the code of one thread,
+    gpu ids, `__shared__` globals in address space 3), device functions
+    inlined. Post: each kernel takes the launch (grid, block: index; dynamic
+    shared bytes: i64) as its first 7 arguments and its body is an
+    scf.parallel over blocks (tessel.cuda_blocks) holding one slot per
+    shared variable and an scf.parallel over threads (tessel.cuda_threads);
+    no gpu id ops.
+  }];
+  let dependentDialects = ["scf::SCFDialect", "arith::ArithDialect",
+                           "LLVM::LLVMDialect"];
+}
+
+def EliminateBarriersPass : Pass<"tessel-eliminate-barriers", "ModuleOp"> {
+  let summary = "Remove barriers whose surrounding accesses cannot conflict";
+  let description = [{
+    A barrier of a thread loop's body orders nothing when no access between
+    the previous barrier and it may touch memory that an access between it
+    and the next barrier touches, one of them writing (per-thread stack
+    slots never conflict; distinct shared variables never alias).
+  }];
+}
+
+def InterchangeThreadLoopsPass
+    : Pass<"tessel-interchange-thread-loops", "ModuleOp"> {
+  let summary = "Move thread loops inside the ifs and loops that hold barriers";
+  let description = [{
+    Post: every barrier is an op of a thread loop's body. Barriers leave
+    scf.if by splitting it (values pass as results); a while loop holding a
+    barrier becomes a while loop over thread loops, with a per-thread active
+    flag so that threads may leave the loop at different iterations.
+  }];
+  let dependentDialects = ["scf::SCFDialect", "arith::ArithDialect",
+                           "LLVM::LLVMDialect", "ub::UBDialect"];
+}
+
+def FissionAtBarriersPass : Pass<"tessel-fission-at-barriers", "ModuleOp"> {
+  let summary = "Cut thread loops at their barriers";
+  let description = [{
+    Pre: barriers only as ops of thread-loop bodies. Post: no barrier; one
+    thread loop per barrier-free piece; values crossing a cut recomputed
+    (side-effect-free functions of the thread id) or stored per thread;
+    stack slots of cut loops are per-thread arrays.
+  }];
+  let dependentDialects = ["LLVM::LLVMDialect", "arith::ArithDialect"];
+}
+
+def CUDACPUKernelABIPass : Pass<"tessel-cuda-cpu-kernel-abi", "ModuleOp"> {
+  let summary = "Transpiled kernels as the per-block functions the CPU runtime calls";
+  let description = [{
+    Pre: no barriers. Post: each kernel `name` is
+    `func @name(!llvm.ptr args, i64 bx, i64 by, i64 bz)` (the CudaC ABI of
+    schema/module.fbs) calling `name.tessel_impl`, whose thread loops are
+    sequential scf.for nests.
+  }];
+  let dependentDialects = ["scf::SCFDialect", "arith::ArithDialect",
+                           "LLVM::LLVMDialect"];
+}
+
 #endif // TESSEL_PASSES

@@ -189,6 +189,12 @@ ModuleEmitter::function(const clang::FunctionDecl *decl) {
                                  b.getFunctionType(inputs, results));
   if (isKernel) {
     fn->setAttr(kCUDAKernelAttr, b.getUnitAttr());
+    // The launch copies this many bytes per argument (the module's
+    // Export.parameter_sizes).
+    SmallVector<int64_t> sizes;
+    for (const clang::ParmVarDecl *p : decl->parameters())
+      sizes.push_back(ast_.getTypeSizeInChars(p->getType()).getQuantity());
+    fn->setAttr(kCUDAParameterSizesAttr, b.getDenseI64ArrayAttr(sizes));
   } else {
     fn.setPrivate();
   }

@@ -59,6 +59,10 @@ inline constexpr llvm::StringLiteral kTensorMapsAttr = "tessel.tensor_maps";
 /// code of one thread (ids from gpu.thread_id etc.) until
 /// tessel-cuda-to-parallel-loops gives it explicit grid and block loops.
 inline constexpr llvm::StringLiteral kCUDAKernelAttr = "tessel.cuda_kernel";
+/// Bytes of each parameter of a CUDA kernel as the host passes it:
+/// array<i64>.
+inline constexpr llvm::StringLiteral kCUDAParameterSizesAttr =
+    "tessel.cuda_parameter_sizes";
 /// Marks the scf.parallel over a kernel's blocks (the grid loop).
 inline constexpr llvm::StringLiteral kCUDABlocksAttr = "tessel.cuda_blocks";
 /// Marks an scf.parallel over the threads of one block: barriers inside

@@ -1,0 +1,51 @@
+//===- ThreadLoops.h - the thread loops of transpiled CUDA kernels --------===//
+//
+// After tessel-cuda-to-parallel-loops a kernel is
+//
+//   scf.parallel (block ids) {tessel.cuda_blocks} {
+//     <__shared__ variables: allocas>
+//     scf.parallel (thread ids) {tessel.cuda_threads} { per-thread code }
+//   }
+//
+// and the GPU-to-CPU steps (Transpile/*.cpp) rewrite the thread loops.
+// These helpers are what the steps share: finding barriers, splitting a
+// thread loop in two with the values that cross the cut kept (recomputed
+// when that is cheap and safe, else stored per thread), per-thread storage.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_TRANSPILE_THREADLOOPS_H
+#define TESSEL_TRANSPILE_THREADLOOPS_H
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+
+namespace mlir::tessel {
+
+bool isThreadLoop(Operation *op);
+bool isBlockLoop(Operation *op);
+/// Whether `op` is a tessel.barrier or has one nested inside.
+bool containsBarrier(Operation *op);
+/// The thread index x + X * (y + Y * z) of the current iteration of
+/// `loop`, built at `b`'s insertion point (inside the loop).
+Value linearThreadId(OpBuilder &b, Location loc, scf::ParallelOp loop);
+/// An array of one `type` element per thread of `loop`'s block, allocated
+/// at the start of the enclosing block loop.
+Value perThreadStorage(OpBuilder &b, scf::ParallelOp loop, Type type);
+/// The address of the current thread's element of `storage`.
+Value perThreadElement(OpBuilder &b, Location loc, scf::ParallelOp loop,
+                       Value storage, Type type);
+/// Gives each thread of `loop` its own copy of every stack slot allocated
+/// inside it (llvm.alloca with a constant count): one array per slot at the
+/// block level, indexed by the thread. Then a slot's address can be
+/// recomputed on either side of a cut.
+void privatizeSlots(scf::ParallelOp loop);
+/// Splits `loop` before `op`, an op of its body: `op` and what follows run
+/// in a new thread loop right after. Values defined before the cut and used
+/// after it are recomputed in the new loop (side-effect-free ops whose
+/// operands can themselves be recomputed) or stored per thread and loaded.
+scf::ParallelOp splitThreadLoopBefore(scf::ParallelOp loop, Operation *op);
+
+} // namespace mlir::tessel
+
+#endif

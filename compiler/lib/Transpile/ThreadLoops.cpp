@@ -1,0 +1,208 @@
+//===- ThreadLoops.cpp - splitting thread loops, per-thread storage -------===//
+
+#include "tessel/Transpile/ThreadLoops.h"
+
+#include "tessel/Dialect/Tessel/TesselDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+bool mlir::tessel::isThreadLoop(Operation *op) {
+  return isa<scf::ParallelOp>(op) && op->hasAttr(kCUDAThreadsAttr);
+}
+
+bool mlir::tessel::isBlockLoop(Operation *op) {
+  return isa<scf::ParallelOp>(op) && op->hasAttr(kCUDABlocksAttr);
+}
+
+bool mlir::tessel::containsBarrier(Operation *op) {
+  return op
+      ->walk([](BarrierOp) { return WalkResult::interrupt(); })
+      .wasInterrupted();
+}
+
+Value mlir::tessel::linearThreadId(OpBuilder &b, Location loc,
+                                   scf::ParallelOp loop) {
+  Value id;
+  auto ivs = loop.getInductionVars();
+  auto ubs = loop.getUpperBound();
+  for (int d = ivs.size() - 1; d >= 0; --d)
+    id = id ? Value(arith::AddIOp::create(
+                  b, loc, ivs[d], arith::MulIOp::create(b, loc, ubs[d], id)))
+            : ivs[d];
+  return id;
+}
+
+static Type storageType(Type t) {
+  return t.isIndex() ? IntegerType::get(t.getContext(), 64) : t;
+}
+
+Value mlir::tessel::perThreadStorage(OpBuilder &b, scf::ParallelOp loop,
+                                     Type type) {
+  OpBuilder::InsertionGuard g(b);
+  Operation *blocks = loop->getParentOp();
+  while (blocks && !isBlockLoop(blocks))
+    blocks = blocks->getParentOp();
+  assert(blocks && "thread loop outside a block loop");
+  b.setInsertionPointToStart(&blocks->getRegion(0).front());
+  Location loc = loop.getLoc();
+  Value n;
+  for (Value ub : loop.getUpperBound())
+    n = n ? Value(arith::MulIOp::create(b, loc, n, ub)) : ub;
+  Value count = arith::IndexCastOp::create(b, loc, b.getI64Type(), n);
+  return LLVM::AllocaOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext()),
+                                storageType(type), count, 16);
+}
+
+Value mlir::tessel::perThreadElement(OpBuilder &b, Location loc,
+                                     scf::ParallelOp loop, Value storage,
+                                     Type type) {
+  Value id = arith::IndexCastOp::create(b, loc, b.getI64Type(),
+                                        linearThreadId(b, loc, loop));
+  return LLVM::GEPOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext()),
+                             storageType(type), storage,
+                             ArrayRef<LLVM::GEPArg>{id});
+}
+
+void mlir::tessel::privatizeSlots(scf::ParallelOp loop) {
+  SmallVector<LLVM::AllocaOp> slots;
+  loop.getBody()->walk([&](LLVM::AllocaOp a) {
+    // Only the loop's own slots (not those of a nested thread loop).
+    Operation *p = a->getParentOp();
+    while (p && !isThreadLoop(p))
+      p = p->getParentOp();
+    if (p == loop.getOperation())
+      slots.push_back(a);
+  });
+  OpBuilder b(loop.getContext());
+  for (LLVM::AllocaOp a : slots) {
+    IntegerAttr count;
+    if (!matchPattern(a.getArraySize(), m_Constant(&count)))
+      continue;
+    Type element = a.getElemType();
+    if (count.getInt() != 1)
+      element = LLVM::LLVMArrayType::get(element, count.getInt());
+    Value storage = perThreadStorage(b, loop, element);
+    b.setInsertionPoint(a);
+    Value mine = perThreadElement(b, a.getLoc(), loop, storage, element);
+    a.replaceAllUsesWith(mine);
+    a.erase();
+  }
+}
+
+namespace {
+/// Materializes values of the old loop inside the new one.
+struct CrossingValues {
+  scf::ParallelOp oldLoop, newLoop;
+  OpBuilder &b;
+  IRMapping map;
+  /// Where recomputed ops go (the start of the new body, in order).
+  Operation *insertAfter = nullptr;
+
+  bool definedInOld(Value v) {
+    Region *r = v.getParentRegion();
+    return oldLoop.getRegion().isAncestor(r);
+  }
+
+  /// Whether `v` can be recomputed from the ids and outer values alone.
+  bool recomputable(Value v, int depth) {
+    if (!definedInOld(v) || map.contains(v))
+      return true;
+    if (isa<BlockArgument>(v))
+      return cast<BlockArgument>(v).getOwner() == oldLoop.getBody();
+    Operation *def = v.getDefiningOp();
+    if (depth > 16 || def->getNumRegions() != 0 || !isMemoryEffectFree(def))
+      return false;
+    for (Value operand : def->getOperands())
+      if (!recomputable(operand, depth + 1))
+        return false;
+    return true;
+  }
+
+  void setInsertion() {
+    if (insertAfter)
+      b.setInsertionPointAfter(insertAfter);
+    else
+      b.setInsertionPointToStart(newLoop.getBody());
+  }
+
+  Value recompute(Value v) {
+    if (Value m = map.lookupOrNull(v))
+      return m;
+    if (!definedInOld(v))
+      return v;
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      Value iv = newLoop.getInductionVars()[arg.getArgNumber()];
+      map.map(v, iv);
+      return iv;
+    }
+    Operation *def = v.getDefiningOp();
+    for (Value operand : def->getOperands())
+      recompute(operand);
+    setInsertion();
+    Operation *copy = b.clone(*def, map);
+    insertAfter = copy;
+    return map.lookup(v);
+  }
+
+  Value storeAndLoad(Value v) {
+    if (Value m = map.lookupOrNull(v))
+      return m;
+    Location loc = v.getLoc();
+    Type t = v.getType();
+    Value storage = perThreadStorage(b, oldLoop, t);
+    // Store right after the definition, in the old loop.
+    if (auto arg = dyn_cast<BlockArgument>(v))
+      b.setInsertionPointToStart(arg.getOwner());
+    else
+      b.setInsertionPointAfter(v.getDefiningOp());
+    Value stored = v;
+    if (t.isIndex())
+      stored = arith::IndexCastOp::create(b, loc, b.getI64Type(), v);
+    LLVM::StoreOp::create(b, loc, stored,
+                          perThreadElement(b, loc, oldLoop, storage, t));
+    setInsertion();
+    Value addr = perThreadElement(b, loc, newLoop, storage, t);
+    Value loaded = LLVM::LoadOp::create(b, loc, storageType(t), addr);
+    if (t.isIndex())
+      loaded = arith::IndexCastOp::create(b, loc, t, loaded);
+    insertAfter = loaded.getDefiningOp();
+    map.map(v, loaded);
+    return loaded;
+  }
+};
+} // namespace
+
+scf::ParallelOp mlir::tessel::splitThreadLoopBefore(scf::ParallelOp loop,
+                                                    Operation *op) {
+  OpBuilder b(loop);
+  b.setInsertionPointAfter(loop);
+  auto next = scf::ParallelOp::create(b, loop.getLoc(), loop.getLowerBound(),
+                                      loop.getUpperBound(), loop.getStep());
+  next->setAttrs(loop->getDiscardableAttrDictionary());
+  Block *from = loop.getBody();
+  Block *to = next.getBody();
+  to->getOperations().splice(to->getTerminator()->getIterator(),
+                             from->getOperations(), op->getIterator(),
+                             from->getTerminator()->getIterator());
+
+  CrossingValues cv{loop, next, b, {}, nullptr};
+  // Every use inside the new loop of a value of the old one.
+  SmallVector<OpOperand *> crossing;
+  next.getBody()->walk([&](Operation *user) {
+    for (OpOperand &use : user->getOpOperands())
+      if (cv.definedInOld(use.get()))
+        crossing.push_back(&use);
+  });
+  for (OpOperand *use : crossing) {
+    Value v = use->get();
+    Value repl = cv.recomputable(v, 0) ? cv.recompute(v) : cv.storeAndLoad(v);
+    use->set(repl);
+  }
+  return next;
+}

@@ -7,19 +7,21 @@
 llvm.mlir.global internal @k.s() {addr_space = 3 : i32, alignment = 4 : i64} : !llvm.array<64 x f32>
 
 // CHECK-LABEL: func.func @k(
-// CHECK-SAME: %[[GX:[a-z0-9]+]]: index, %{{.*}}: index, %{{.*}}: index, %[[BX:[a-z0-9]+]]: index
-// CHECK: scf.parallel (%{{.*}}) = {{.*}} {tessel.cuda_blocks}
+// CHECK: scf.parallel
 // CHECK:   %[[PRIV:.*]] = llvm.alloca %{{.*}} x f32
 // CHECK:   %[[SHARED:.*]] = llvm.alloca %{{.*}} x !llvm.array<64 x f32>
-// CHECK:   scf.parallel (%[[T0:.*]], %{{.*}}, %{{.*}}) = {{.*}} {tessel.cuda_threads}
-// CHECK:     llvm.store {{.*}} : f32, !llvm.ptr
+// CHECK:   scf.parallel
+// CHECK:     %[[MINE:.*]] = llvm.getelementptr %[[PRIV]]
+// CHECK:     llvm.store %{{.*}}, %[[MINE]] : f32, !llvm.ptr
 // CHECK-NOT: tessel.barrier
 // CHECK:   } {tessel.cuda_threads}
-// CHECK:   scf.parallel (%[[T1:.*]], %{{.*}}, %{{.*}}) = {{.*}} {tessel.cuda_threads}
-// CHECK:     llvm.getelementptr %[[PRIV]]
-// CHECK:     llvm.load
+// CHECK:   scf.parallel
+// CHECK:     %[[MINE2:.*]] = llvm.getelementptr %[[PRIV]]
+// CHECK:     llvm.getelementptr %[[SHARED]]
+// CHECK:     llvm.load %[[MINE2]]
 // CHECK-NOT: tessel.barrier
-// CHECK: return
+// CHECK:   } {tessel.cuda_threads}
+// CHECK: } {tessel.cuda_blocks}
 func.func @k(%out: !llvm.ptr) attributes {tessel.cuda_kernel} {
   %one = llvm.mlir.constant(1 : i64) : i64
   %slot = llvm.alloca %one x f32 : (i64) -> !llvm.ptr

@@ -6,18 +6,21 @@
 // the if is split around the barrier.
 
 // CHECK-LABEL: func.func @k(
-// CHECK: scf.parallel {{.*}} {tessel.cuda_blocks}
 // CHECK: %[[ACTIVE:.*]] = llvm.alloca %{{.*}} x i8
-// CHECK: scf.parallel {{.*}} {tessel.cuda_threads}
-// CHECK:   llvm.store %{{.*}}, %{{.*}} : i8, !llvm.ptr
+// CHECK: } {tessel.cuda_threads}
+// CHECK: llvm.store %{{.*}}, %{{.*}} : i8, !llvm.ptr
+// CHECK: } {tessel.cuda_threads}
 // CHECK: scf.while
-// CHECK:   scf.parallel {{.*}} {tessel.cuda_threads}
+// CHECK:   scf.parallel
+// CHECK:   } {tessel.cuda_threads}
 // CHECK:   scf.for {{.*}} iter_args
 // CHECK:   scf.condition
-// CHECK: } do {
-// CHECK:   scf.parallel {{.*}} {tessel.cuda_threads}
-// CHECK:   scf.parallel {{.*}} {tessel.cuda_threads}
+// CHECK:   scf.parallel
+// CHECK:   } {tessel.cuda_threads}
+// CHECK:   scf.parallel
+// CHECK:   } {tessel.cuda_threads}
 // CHECK-NOT: tessel.barrier
+// CHECK: } {tessel.cuda_blocks}
 func.func @k(%len: !llvm.ptr, %data: !llvm.ptr) attributes {tessel.cuda_kernel} {
   %one = llvm.mlir.constant(1 : i64) : i64
   %k = llvm.alloca %one x i32 : (i64) -> !llvm.ptr

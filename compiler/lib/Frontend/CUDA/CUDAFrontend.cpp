@@ -106,6 +106,12 @@ mlir::tessel::importCUDAFile(MLIRContext &context, const std::string &path,
     args.push_back(options.resourceDir);
   }
   if (!options.headerDir.empty()) {
+    // Without a toolkit clang assumes a CUDA older than 9.2 (see
+    // headers/README.md).
+    args.push_back("-Xclang");
+    args.push_back("-target-sdk-version=13.0");
+    args.push_back("-Xclang");
+    args.push_back("-fcuda-allow-variadic-functions");
     args.push_back("-nocudainc");
     args.push_back("-isystem");
     args.push_back(options.headerDir);

@@ -93,17 +93,7 @@ LogicalResult convertKernel(func::FuncOp fn) {
   blocks.erase();
   // Slots inside the loops now would be allocated again per iteration:
   // one for the whole function (threads run one after the other).
-  SmallVector<LLVM::AllocaOp> nested;
-  fn.walk([&](LLVM::AllocaOp a) {
-    if (a->getBlock() != &entry && matchPattern(a.getArraySize(), m_Constant()))
-      nested.push_back(a);
-  });
-  for (LLVM::AllocaOp a : nested) {
-    Operation *c = a.getArraySize().getDefiningOp()->clone();
-    entry.push_front(c);
-    a->moveAfter(c);
-    a->setOperand(0, c->getResult(0));
-  }
+  hoistSlotsToStart(&entry, fn);
 
   // The entry point with the runtime's signature.
   std::string name = fn.getName().str();

@@ -18,6 +18,7 @@
 
 #include "tessel/Dialect/Tessel/TesselDialect.h"
 #include "tessel/Passes.h"
+#include "tessel/Transpile/ThreadLoops.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -143,18 +144,7 @@ LogicalResult convertKernel(func::FuncOp fn) {
 
   // Stack slots of inlined functions: to the start of the thread body, so
   // that loops do not allocate again on every iteration.
-  SmallVector<LLVM::AllocaOp> nested;
-  body->walk([&](LLVM::AllocaOp a) {
-    if (a->getBlock() != body && matchPattern(a.getArraySize(), m_Constant()))
-      nested.push_back(a);
-  });
-  for (LLVM::AllocaOp a : nested) {
-    Operation *count = a.getArraySize().getDefiningOp();
-    Operation *c = count->clone();
-    body->push_front(c);
-    a->moveAfter(c);
-    a->setOperand(0, c->getResult(0));
-  }
+  hoistSlotsToStart(body, body->getParentOp());
   return success();
 }
 

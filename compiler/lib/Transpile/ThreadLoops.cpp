@@ -95,6 +95,20 @@ void mlir::tessel::privatizeSlots(scf::ParallelOp loop) {
   }
 }
 
+void mlir::tessel::hoistSlotsToStart(Block *block, Operation *root) {
+  SmallVector<LLVM::AllocaOp> nested;
+  root->walk([&](LLVM::AllocaOp a) {
+    if (a->getBlock() != block && matchPattern(a.getArraySize(), m_Constant()))
+      nested.push_back(a);
+  });
+  for (LLVM::AllocaOp a : nested) {
+    Operation *count = a.getArraySize().getDefiningOp()->clone();
+    block->push_front(count);
+    a->moveAfter(count);
+    a->setOperand(0, count->getResult(0));
+  }
+}
+
 namespace {
 /// Materializes values of the old loop inside the new one.
 struct CrossingValues {

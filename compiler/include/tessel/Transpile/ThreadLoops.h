@@ -40,6 +40,10 @@ Value perThreadElement(OpBuilder &b, Location loc, scf::ParallelOp loop,
 /// block level, indexed by the thread. Then a slot's address can be
 /// recomputed on either side of a cut.
 void privatizeSlots(scf::ParallelOp loop);
+/// Moves every stack slot of constant size nested below `block` (in
+/// loops, ifs) to the start of `block`, so that a loop does not allocate
+/// again on every iteration.
+void hoistSlotsToStart(Block *block, Operation *root);
 /// Splits `loop` before `op`, an op of its body: `op` and what follows run
 /// in a new thread loop right after. Values defined before the cut and used
 /// after it are recomputed in the new loop (side-effect-free ops whose

@@ -6,6 +6,8 @@
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MathToLibm/MathToLibm.h"
 #include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
@@ -164,6 +166,27 @@ void mlir::tessel::buildCUDACodegenPipeline(
   buildCUDALoweringPipeline(pm, options);
 }
 
+void mlir::tessel::buildCUDAToCPUPipeline(OpPassManager &pm) {
+  // Device functions into kernels: the transpilation sees whole kernels.
+  pm.addPass(createInlinerPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCUDAToParallelLoopsPass());
+  pm.addPass(createEliminateBarriersPass());
+  pm.addPass(createInterchangeThreadLoopsPass());
+  pm.addPass(createFissionAtBarriersPass());
+  pm.addPass(createCUDACPUKernelABIPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  addScalarLowering(pm, /*expandBf16=*/true);
+  // Math ops LLVM has intrinsics for, then C library calls for the rest
+  // (erf, cbrt, tan, ...), which the runtime process provides.
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createCPULowerToLLVM());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+}
+
 void mlir::tessel::registerTesselPipelines() {
   PassPipelineRegistration<>(
       "tessel-input-pipeline",
@@ -183,4 +206,9 @@ void mlir::tessel::registerTesselPipelines() {
       "tessel-cuda-codegen-pipeline",
       "Compile dispatch functions to NVVM kernels in a gpu.module",
       buildCUDACodegenPipeline);
+  PassPipelineRegistration<>(
+      "tessel-cuda-cpu-pipeline",
+      "Transpile imported CUDA C kernels (tessel-cc) to LLVM-dialect CPU "
+      "block functions",
+      buildCUDAToCPUPipeline);
 }

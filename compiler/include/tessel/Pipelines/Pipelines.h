@@ -106,6 +106,12 @@ void buildCUDALoweringPipeline(OpPassManager &pm,
 void buildCUDACodegenPipeline(OpPassManager &pm,
                               const CUDACodegenOptions &options);
 
+/// Imported CUDA C kernels (tessel-cc) -> LLVM-dialect CPU functions, one
+/// per kernel, called once per block (the module's CudaC ABI): inline,
+/// the Transpile passes (barrier elimination, interchange, fission), then
+/// the LLVM lowering.
+void buildCUDAToCPUPipeline(OpPassManager &pm);
+
 /// Registers the pipelines above with the pass registry.
 void registerTesselPipelines();
 

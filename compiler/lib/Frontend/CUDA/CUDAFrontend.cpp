@@ -89,18 +89,9 @@ private:
 };
 } // namespace
 
-OwningOpRef<ModuleOp>
-mlir::tessel::importCUDAFile(MLIRContext &context, const std::string &path,
-                             const CUDAFrontendOptions &options) {
-  DialectRegistry registry;
-  registerCUDAFrontendDialects(registry);
-  context.appendDialectRegistry(registry);
-  context.loadAllAvailableDialects();
-
-  std::vector<std::string> args = {"clang++", "-x", "cuda",
-                                   "--cuda-device-only", "-fsyntax-only",
-                                   "--cuda-gpu-arch=" + options.cudaArch,
-                                   "-nocudalib", "-Wno-unknown-cuda-version"};
+std::vector<std::string>
+mlir::tessel::cudaHeaderArguments(const CUDAFrontendOptions &options) {
+  std::vector<std::string> args;
   if (!options.resourceDir.empty()) {
     args.push_back("-resource-dir");
     args.push_back(options.resourceDir);
@@ -120,6 +111,23 @@ mlir::tessel::importCUDAFile(MLIRContext &context, const std::string &path,
   } else {
     args.push_back("--cuda-path=" + options.cudaPath);
   }
+  return args;
+}
+
+OwningOpRef<ModuleOp>
+mlir::tessel::importCUDAFile(MLIRContext &context, const std::string &path,
+                             const CUDAFrontendOptions &options) {
+  DialectRegistry registry;
+  registerCUDAFrontendDialects(registry);
+  context.appendDialectRegistry(registry);
+  context.loadAllAvailableDialects();
+
+  std::vector<std::string> args = {"clang++", "-x", "cuda",
+                                   "--cuda-device-only", "-fsyntax-only",
+                                   "--cuda-gpu-arch=" + options.cudaArch,
+                                   "-nocudalib", "-Wno-unknown-cuda-version"};
+  for (std::string &a : cudaHeaderArguments(options))
+    args.push_back(std::move(a));
   for (const std::string &a : options.extraArgs)
     args.push_back(a);
   args.push_back(path);
@@ -132,6 +140,9 @@ mlir::tessel::importCUDAFile(MLIRContext &context, const std::string &path,
   llvm::IntrusiveRefCntPtr<clang::DiagnosticsEngine> diags =
       clang::CompilerInstance::createDiagnostics(
           *llvm::vfs::getRealFileSystem(), *diagOptions, printer);
+  // The driver's own warnings (a toolkit newer than clang knows) are noise
+  // here; the compile's warnings come from the CompilerInstance below.
+  diags->setIgnoreAllWarnings(true);
   clang::CreateInvocationOptions ciOptions;
   ciOptions.Diags = diags;
   std::shared_ptr<clang::CompilerInvocation> invocation =

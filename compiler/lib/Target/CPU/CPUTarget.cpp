@@ -204,6 +204,62 @@ FailureOr<std::vector<uint8_t>> linkSharedObject(Location loc,
                               (*buffer)->getBufferEnd());
 }
 
+/// LLVM-dialect kernels -> LLVM IR, O3, an object file, a shared object.
+FailureOr<BinaryImage> serializeKernels(Location loc, ModuleOp kernels,
+                                        const CPUSelection &sel,
+                                        llvm::TargetMachine &tm,
+                                        const CPUTargetOptions &options) {
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(kernels, llvmContext, "tessel_cpu_kernels");
+  if (!llvmModule)
+    return emitError(loc) << "translation of CPU kernels to LLVM IR failed";
+  llvmModule->setTargetTriple(sel.triple);
+  llvmModule->setDataLayout(tm.createDataLayout());
+  optimize(*llvmModule, tm);
+  defineBf16Truncation(*llvmModule);
+  if (failed(checkExternalCalls(loc, *llvmModule)))
+    return failure();
+  if (!options.dumpDir.empty()) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    llvmModule->print(os, nullptr);
+    (void)writeFile(loc, options.dumpDir + "/cpu-kernels.ll", text);
+  }
+
+  SmallString<0> object;
+  {
+    llvm::raw_svector_ostream os(object);
+    llvm::legacy::PassManager codegenPM;
+    if (tm.addPassesToEmitFile(codegenPM, os, nullptr,
+                                llvm::CodeGenFileType::ObjectFile))
+      return emitError(loc) << "the CPU target cannot emit object files";
+    codegenPM.run(*llvmModule);
+  }
+  FailureOr<std::vector<uint8_t>> so = linkSharedObject(loc, object);
+  if (failed(so))
+    return failure();
+
+  BinaryImage binary;
+  binary.format = "elf-shared-object";
+  binary.arch = sel.triple.getArchName().str();
+  binary.features = sel.recordedFeatures;
+  binary.data = std::move(*so);
+  return binary;
+}
+
+/// The target machine for `options`, or an error.
+FailureOr<std::unique_ptr<llvm::TargetMachine>>
+targetMachineFor(Location loc, const CPUSelection &sel) {
+  std::string error;
+  std::unique_ptr<llvm::TargetMachine> tm = createTargetMachine(sel, error);
+  if (!tm)
+    return emitError(loc) << "cannot create a CPU target for '"
+                          << sel.triple.str() << "' / '" << sel.cpu
+                          << "': " << error;
+  return tm;
+}
+
 } // namespace
 
 FailureOr<ExecutableImage>
@@ -211,12 +267,10 @@ mlir::tessel::buildCPUExecutable(ModuleOp module,
                                  const CPUTargetOptions &options) {
   Location loc = module.getLoc();
   CPUSelection sel = selectCPU(options);
-  std::string error;
-  std::unique_ptr<llvm::TargetMachine> tm = createTargetMachine(sel, error);
-  if (!tm)
-    return emitError(loc) << "cannot create a CPU target for '"
-                          << sel.triple.str() << "' / '" << sel.cpu
-                          << "': " << error;
+  FailureOr<std::unique_ptr<llvm::TargetMachine>> tm =
+      targetMachineFor(loc, sel);
+  if (failed(tm))
+    return failure();
 
   // The kernels, in dispatch-ordinal order, in a module of their own.
   ExecutableImage image;
@@ -250,42 +304,54 @@ mlir::tessel::buildCPUExecutable(ModuleOp module,
       e.workgroupCount[i] = count[i];
   }
 
-  llvm::LLVMContext llvmContext;
-  std::unique_ptr<llvm::Module> llvmModule =
-      translateModuleToLLVMIR(*kernels, llvmContext, "tessel_cpu_kernels");
-  if (!llvmModule)
-    return emitError(loc) << "translation of CPU kernels to LLVM IR failed";
-  llvmModule->setTargetTriple(sel.triple);
-  llvmModule->setDataLayout(tm->createDataLayout());
-  optimize(*llvmModule, *tm);
-  defineBf16Truncation(*llvmModule);
-  if (failed(checkExternalCalls(loc, *llvmModule)))
+  FailureOr<BinaryImage> binary =
+      serializeKernels(loc, *kernels, sel, **tm, options);
+  if (failed(binary))
     return failure();
-  if (!options.dumpDir.empty()) {
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    llvmModule->print(os, nullptr);
-    (void)writeFile(loc, options.dumpDir + "/cpu-kernels.ll", text);
-  }
+  image.binaries.push_back(std::move(*binary));
+  return image;
+}
 
-  SmallString<0> object;
-  {
-    llvm::raw_svector_ostream os(object);
-    llvm::legacy::PassManager codegenPM;
-    if (tm->addPassesToEmitFile(codegenPM, os, nullptr,
-                                llvm::CodeGenFileType::ObjectFile))
-      return emitError(loc) << "the CPU target cannot emit object files";
-    codegenPM.run(*llvmModule);
-  }
-  FailureOr<std::vector<uint8_t>> so = linkSharedObject(loc, object);
-  if (failed(so))
+
+FailureOr<ExecutableImage>
+mlir::tessel::buildCUDACCPUExecutable(ModuleOp module,
+                                      const CPUTargetOptions &options) {
+  Location loc = module.getLoc();
+  CPUSelection sel = selectCPU(options);
+  FailureOr<std::unique_ptr<llvm::TargetMachine>> tm =
+      targetMachineFor(loc, sel);
+  if (failed(tm))
     return failure();
 
-  BinaryImage binary;
-  binary.format = "elf-shared-object";
-  binary.arch = sel.triple.getArchName().str();
-  binary.features = sel.recordedFeatures;
-  binary.data = std::move(*so);
-  image.binaries.push_back(std::move(binary));
+  OwningOpRef<ModuleOp> kernels = cast<ModuleOp>(module->clone());
+  PassManager pm(module.getContext());
+  if (options.configurePassManager &&
+      failed(options.configurePassManager(pm)))
+    return failure();
+  buildCUDAToCPUPipeline(pm);
+  if (failed(pm.run(*kernels)))
+    return emitError(loc) << "transpiling the CUDA kernels to the CPU failed";
+
+  ExecutableImage image;
+  image.target = "cpu";
+  for (auto fn : kernels->getOps<LLVM::LLVMFuncOp>()) {
+    if (!fn->hasAttr(kCUDAKernelAttr))
+      continue;
+    KernelExport e;
+    e.name = fn.getSymName().str();
+    e.abi = KernelAbi::CudaC;
+    auto sizes = fn->getAttrOfType<DenseI64ArrayAttr>(kCUDAParameterSizesAttr);
+    if (!sizes)
+      return emitError(loc) << "internal error: kernel '" << e.name
+                            << "' has no parameter sizes";
+    for (int64_t size : sizes.asArrayRef())
+      e.parameterSizes.push_back(static_cast<uint32_t>(size));
+    image.exports.push_back(std::move(e));
+  }
+  FailureOr<BinaryImage> binary =
+      serializeKernels(loc, *kernels, sel, **tm, options);
+  if (failed(binary))
+    return failure();
+  image.binaries.push_back(std::move(*binary));
   return image;
 }

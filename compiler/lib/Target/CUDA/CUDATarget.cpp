@@ -297,3 +297,11 @@ mlir::tessel::buildCUDAExecutables(ModuleOp module,
   }
   return images;
 }
+
+FailureOr<std::vector<ExecutableImage>>
+mlir::tessel::buildCUDACCUDAExecutables(ModuleOp module,
+                                        const CUDATargetOptions &options) {
+  return emitError(module.getLoc())
+         << "tessel-cc --target=cuda is not implemented yet (CUDA C kernels "
+            "run only on the cpu target for now)";
+}

@@ -48,6 +48,11 @@ OwningOpRef<ModuleOp> importCUDAFile(MLIRContext &context,
                                      const CUDAFrontendOptions &options);
 
 /// Registers the dialects the importer emits.
+/// The clang driver arguments that select the CUDA headers and clang's
+/// resource directory of `options`, for both sides of a CUDA compile
+/// (tessel-cc's host compile uses them too).
+std::vector<std::string> cudaHeaderArguments(const CUDAFrontendOptions &options);
+
 void registerCUDAFrontendDialects(DialectRegistry &registry);
 
 } // namespace mlir::tessel

@@ -31,6 +31,12 @@ struct CPUTargetOptions {
 FailureOr<ExecutableImage> buildCPUExecutable(ModuleOp module,
                                               const CPUTargetOptions &options);
 
+/// Compiles the CUDA C kernels tessel-cc imported (`module`, left
+/// unchanged; functions marked tessel.cuda_kernel) into CPU block functions
+/// through the GPU->CPU transpilation: one CudaC export per kernel.
+FailureOr<ExecutableImage>
+buildCUDACCPUExecutable(ModuleOp module, const CPUTargetOptions &options);
+
 } // namespace mlir::tessel
 
 #endif

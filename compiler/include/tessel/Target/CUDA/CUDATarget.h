@@ -43,6 +43,11 @@ struct CUDATargetOptions {
 FailureOr<std::vector<ExecutableImage>>
 buildCUDAExecutables(ModuleOp module, const CUDATargetOptions &options);
 
+/// Compiles the CUDA C kernels tessel-cc imported (`module`, left
+/// unchanged) for the GPU: one CudaC export per kernel.
+FailureOr<std::vector<ExecutableImage>>
+buildCUDACCUDAExecutables(ModuleOp module, const CUDATargetOptions &options);
+
 } // namespace mlir::tessel
 
 #endif

@@ -18,6 +18,8 @@ Usage (PROG: a test name, a program name such as srad, or all):
   run_reference.py --list
   run_reference.py --reference-only PROG          build + run the reference
   run_reference.py --check PROG --candidate CMD [--reference CMD | --golden | --omp]
+  run_reference.py --tessel PROG --tessel-cc PATH [--target cpu|cuda|cpu,cuda]
+                                                  build with tessel-cc, then --check
   run_reference.py --print-build PROG             what a candidate build needs
   run_reference.py --build-nvcc PROG --out DIR    nvcc builds of the CUDA sources
   run_reference.py --write-golden PROG --nvcc-dir DIR   (on a GPU machine)
@@ -220,6 +222,18 @@ class Test:
         for w in self.wraps:
             link += ["-Xlinker", "--wrap=" + w]
         run_checked(link, cwd=bdir)
+        return exe
+
+    def tessel_build(self, bdir, tessel_cc, target):
+        """One tessel-cc command over the unchanged sources (+ hooks)."""
+        s = self.src()
+        inc = ["-I" + os.path.join(s, i) for i in [""] + self.incdirs]
+        exe = os.path.join(bdir, "tessel_" + self.name)
+        cmd = [tessel_cc, "--target=" + target, "-O2", "-Xcompiler=-w"] + inc + self.defines
+        cmd += [os.path.join(s, f) for f in self.cu + self.cpp + self.c]
+        cmd += [os.path.join(HARNESS, f) for f in self.hooks]
+        cmd += ["-Wl,--wrap=" + w for w in self.wraps] + ["-lm", "-o", exe]
+        run_checked(cmd, cwd=bdir)
         return exe
 
     def build_info(self):
@@ -953,6 +967,23 @@ def cmd_build_nvcc(prog, out, jobs):
     return int(any(m.startswith("FAIL") for m in msgs))
 
 
+def cmd_tessel(prog, tessel_cc, target, reference):
+    """Build each test with tessel-cc, then check it against its reference."""
+    status = 0
+    for t in select(prog):
+        bdir = os.path.join(WORK, t.name, "build-tessel-" + target.replace(",", "-"))
+        shutil.rmtree(bdir, ignore_errors=True)
+        os.makedirs(bdir)
+        try:
+            exe = t.tessel_build(bdir, os.path.abspath(tessel_cc), target)
+        except RuntimeError as e:
+            print("FAIL %s: %s" % (t.name, e))
+            status = 1
+            continue
+        status |= cmd_check(t.name, shlex.quote(exe), reference)
+    return status
+
+
 def cmd_clang_syntax(prog):
     """clang -x cuda -fsyntax-only (host and device) on each CUDA/C++ unit, unchanged."""
     status = 0
@@ -1033,6 +1064,10 @@ def main():
     g.add_argument("--reference", metavar="CMD", help="a build of the CUDA version as reference")
     g.add_argument("--golden", action="store_true", help="compare against golden/<test>.json")
     g.add_argument("--omp", action="store_true", help="compare against the OpenMP version")
+    ap.add_argument("--tessel", metavar="PROG",
+                    help="build with tessel-cc (--tessel-cc) and check against the reference")
+    ap.add_argument("--tessel-cc", metavar="PATH", default="tessel-cc")
+    ap.add_argument("--target", default="cpu", help="tessel-cc --target (cpu, cuda, cpu,cuda)")
     ap.add_argument("--print-build", metavar="PROG")
     ap.add_argument("--build-nvcc", metavar="PROG")
     ap.add_argument("--out", metavar="DIR", default=os.path.join(WORK, "nvcc"))
@@ -1058,6 +1093,9 @@ def main():
             ap.error("--check needs --candidate CMD")
         how = a.reference if a.reference else ("golden" if a.golden else ("omp" if a.omp else None))
         return cmd_check(a.check, a.candidate, how)
+    if a.tessel:
+        how = a.reference if a.reference else ("golden" if a.golden else ("omp" if a.omp else None))
+        return cmd_tessel(a.tessel, a.tessel_cc, a.target, how)
     if a.build_nvcc:
         return cmd_build_nvcc(a.build_nvcc, a.out, a.jobs)
     if a.write_golden:

@@ -10,7 +10,8 @@
 // device side and Tessel imports its kernels (compiler/lib/Frontend/CUDA),
 // compiles them for each target into a .tmod (GPU->CPU transpilation for
 // cpu), and clang compiles the host side with that module embedded where
-// the fat binary would be. C and C++ files are compiled by clang; the
+// the fat binary would be. C and C++ files are compiled by the host
+// compiler (cc / c++, as nvcc's -ccbin), with the CUDA headers; the
 // program is linked with libtessel_cudart.a, Tessel's CUDA runtime library,
 // which runs the kernels on the GPU when one is present and the module has
 // cuda code, and on the CPU otherwise.
@@ -31,6 +32,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
@@ -94,6 +96,15 @@ static llvm::cl::opt<bool> debugInfo("g", llvm::cl::desc("Host debug info"),
 static llvm::cl::list<std::string> hostFlags(
     "Xcompiler", llvm::cl::CommaSeparated,
     llvm::cl::desc("Pass flags to clang when it compiles host code"),
+    llvm::cl::cat(category));
+static llvm::cl::opt<std::string> hostCC(
+    "host-cc", llvm::cl::desc("C compiler for .c inputs (default: $CC, cc)"),
+    llvm::cl::init(getenv("CC") ? getenv("CC") : "cc"),
+    llvm::cl::cat(category));
+static llvm::cl::opt<std::string> hostCXX(
+    "host-cxx",
+    llvm::cl::desc("C++ compiler for .cpp/.cc/.cxx inputs (default: $CXX, c++)"),
+    llvm::cl::init(getenv("CXX") ? getenv("CXX") : "c++"),
     llvm::cl::cat(category));
 static llvm::cl::opt<std::string> cudaHeaders(
     "cuda-headers",
@@ -194,6 +205,20 @@ bool writeBytes(StringRef path, const std::vector<uint8_t> &bytes) {
   return true;
 }
 
+/// The program `name` names (a path or a name on PATH), or nullopt after
+/// an error.
+std::optional<std::string> hostCompiler(StringRef name) {
+  if (llvm::sys::path::has_parent_path(name))
+    return name.str();
+  llvm::ErrorOr<std::string> found = llvm::sys::findProgramByName(name);
+  if (!found) {
+    llvm::errs() << "tessel-cc: cannot find the host compiler '" << name
+                 << "' on PATH (name one with --host-cc / --host-cxx)\n";
+    return std::nullopt;
+  }
+  return *found;
+}
+
 struct Driver {
   CUDAFrontendOptions frontend;
   CUDACModuleOptions kernels;
@@ -222,7 +247,8 @@ struct Driver {
   }
 
   /// The kernels of `path`, compiled, as a .tmod; nullopt after an error.
-  std::optional<std::vector<uint8_t>> kernelModule(StringRef path) {
+  std::optional<std::vector<uint8_t>>
+  kernelModule(StringRef path, const CUDAFrontendOptions &options) {
     DialectRegistry registry;
     registerAllDialects(registry);
     registerAllExtensions(registry);
@@ -231,7 +257,7 @@ struct Driver {
     context.printOpOnDiagnostic(false);
     printDiagnostics(context);
     OwningOpRef<ModuleOp> module =
-        importCUDAFile(context, path.str(), frontend);
+        importCUDAFile(context, path.str(), options);
     if (!module)
       return std::nullopt;
     if (emit == "mlir") {
@@ -245,11 +271,46 @@ struct Driver {
     return std::move(*tmod);
   }
 
+  /// `path`, or a copy of it that clang accepts (split launches respaced,
+  /// see respaceSplitLaunches) which reports the original name and finds
+  /// its includes; "" after an error. `extraArgs` gets what the copy needs.
+  std::string cudaSource(StringRef path, std::vector<std::string> &extraArgs) {
+    auto buffer = llvm::MemoryBuffer::getFile(path);
+    if (!buffer) {
+      llvm::errs() << "tessel-cc: cannot read '" << path << "'\n";
+      return "";
+    }
+    unsigned count = 0;
+    std::string text =
+        respaceSplitLaunches((*buffer)->getBuffer(), count);
+    if (count == 0)
+      return path.str();
+    SmallString<128> absolute(path);
+    llvm::sys::fs::make_absolute(absolute);
+    std::string copy = temps.create(llvm::sys::path::stem(path), "cu");
+    std::string withLine = "#line 1 \"" + absolute.str().str() + "\"\n" + text;
+    if (copy.empty() ||
+        !writeBytes(copy, std::vector<uint8_t>(withLine.begin(), withLine.end())))
+      return "";
+    extraArgs.push_back("-iquote");
+    extraArgs.push_back(llvm::sys::path::parent_path(absolute).str());
+    return copy;
+  }
+
   /// Compiles one input to an object file at `object`.
-  bool compile(StringRef path, InputKind kind, StringRef object) {
+  bool compile(StringRef originalPath, InputKind kind, StringRef object) {
     std::vector<std::string> args = {TESSEL_CLANG_CXX};
+    std::string path = originalPath.str();
     if (kind == InputKind::CUDA) {
-      std::optional<std::vector<uint8_t>> tmod = kernelModule(path);
+      CUDAFrontendOptions fileFrontend = frontend;
+      std::vector<std::string> sourceArgs;
+      path = cudaSource(originalPath, sourceArgs);
+      if (path.empty())
+        return false;
+      for (const std::string &a : sourceArgs)
+        fileFrontend.extraArgs.push_back(a);
+      std::optional<std::vector<uint8_t>> tmod =
+          kernelModule(path, fileFrontend);
       if (!tmod)
         return false;
       std::string blob = temps.create("tessel-cc-kernels", "bin");
@@ -266,13 +327,28 @@ struct Driver {
            {"-Xclang", "-fcuda-include-gpubinary", "-Xclang"})
         args.push_back(a);
       args.push_back(blob);
-    } else if (kind == InputKind::C) {
-      args[0] = TESSEL_CLANG_C;
+      for (const std::string &a : sourceArgs)
+        args.push_back(a);
+    } else {
+      // C and C++ files: the host compiler, as nvcc does, with the CUDA
+      // headers on the include path (host code includes cuda_runtime.h).
+      std::optional<std::string> compiler =
+          hostCompiler(kind == InputKind::C ? hostCC : hostCXX);
+      if (!compiler)
+        return false;
+      args[0] = *compiler;
+      if (!frontend.headerDir.empty()) {
+        args.push_back("-isystem");
+        args.push_back(frontend.headerDir);
+      } else {
+        args.push_back("-isystem");
+        args.push_back(frontend.cudaPath + "/include");
+      }
     }
     for (std::string &f : hostCompileFlags())
       args.push_back(std::move(f));
     args.push_back("-c");
-    args.push_back(path.str());
+    args.push_back(path);
     args.push_back("-o");
     args.push_back(object.str());
     return run(args);
@@ -365,8 +441,15 @@ int main(int argc, char **argv) {
       llvm::errs() << "tessel-cc: --emit=" << emit << " takes one .cu file\n";
       return 1;
     }
+    std::vector<std::string> sourceArgs;
+    std::string source = driver.cudaSource(inputFiles[0], sourceArgs);
+    if (source.empty())
+      return 1;
+    CUDAFrontendOptions frontend = driver.frontend;
+    for (const std::string &a : sourceArgs)
+      frontend.extraArgs.push_back(a);
     std::optional<std::vector<uint8_t>> tmod =
-        driver.kernelModule(inputFiles[0]);
+        driver.kernelModule(source, frontend);
     if (!tmod)
       return 1;
     if (emit == "mlir")

@@ -152,6 +152,7 @@ class Test:
     incdirs = []            # relative to cuda_dir
     defines = []            # -D flags the reference build needs (no source change)
     nvcc_flags = ["-O3"]
+    tessel_flags = []       # extra tessel-cc flags (upstream UB the nvcc build gets away with)
     hooks = []              # harness/*.c linked in
     wraps = []              # -Wl,--wrap= symbols
     preload_time = False
@@ -229,7 +230,8 @@ class Test:
         s = self.src()
         inc = ["-I" + os.path.join(s, i) for i in [""] + self.incdirs]
         exe = os.path.join(bdir, "tessel_" + self.name)
-        cmd = [tessel_cc, "--target=" + target, "-O2", "-Xcompiler=-w"] + inc + self.defines
+        cmd = [tessel_cc, "--target=" + target, "-O2", "-Xcompiler=-w"] + self.tessel_flags
+        cmd += inc + self.defines
         cmd += [os.path.join(s, f) for f in self.cu + self.cpp + self.c]
         cmd += [os.path.join(HARNESS, f) for f in self.hooks]
         cmd += ["-Wl,--wrap=" + w for w in self.wraps] + ["-lm", "-o", exe]
@@ -703,6 +705,9 @@ class PfFloat(Test):
     cuda_dir = "particlefilter"
     cu = ["ex_particle_CUDA_float_seq.cu"]
     nvcc_flags = ["-O3", "-use_fast_math"]
+    # randu's `A*seed[index] + C` overflows int (undefined behaviour); gcc,
+    # the nvcc build's host compiler, happens to wrap, clang does not.
+    tessel_flags = ["-Xcompiler=-fwrapv"]
     preload_time = True
     reference = "golden"
     # <= 512 particles: one block (CENSUS.md: cross-block races otherwise)
@@ -722,6 +727,9 @@ class PfNaive(Test):
     cuda_dir = "particlefilter"
     cu = ["ex_particle_CUDA_naive_seq.cu"]
     nvcc_flags = ["-O3", "-use_fast_math"]
+    # randu's `A*seed[index] + C` overflows int (undefined behaviour); gcc,
+    # the nvcc build's host compiler, happens to wrap, clang does not.
+    tessel_flags = ["-Xcompiler=-fwrapv"]
     preload_time = True
     # Rodinia builds the OpenMP version with -ffast-math; left out here
     omp = dict(dir="particlefilter", cmds=[["{CC}", "-O3", "-fopenmp", "-w",

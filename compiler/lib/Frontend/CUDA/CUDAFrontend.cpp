@@ -89,6 +89,55 @@ private:
 };
 } // namespace
 
+/// Skips blanks (spaces, tabs, newlines) from `i`.
+static size_t skipBlanks(llvm::StringRef s, size_t i) {
+  while (i < s.size() && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' ||
+                          s[i] == '\r'))
+    ++i;
+  return i;
+}
+
+std::string mlir::tessel::respaceSplitLaunches(llvm::StringRef source,
+                                               unsigned &count) {
+  std::string out = source.str();
+  count = 0;
+  for (size_t i = 0; i + 1 < out.size(); ++i) {
+    // `<<` (not part of `<<<`), blanks, then `<` not followed by `<`.
+    if (out[i] != '<' || out[i + 1] != '<' || (i > 0 && out[i - 1] == '<'))
+      continue;
+    size_t open = skipBlanks(out, i + 2);
+    if (open == i + 2 || open >= out.size() || out[open] != '<' ||
+        (open + 1 < out.size() && out[open + 1] == '<'))
+      continue;
+    // Its `>>` blanks `>`, before the end of the statement, outside any
+    // template argument list the launch configuration holds.
+    int depth = 0;
+    size_t close = std::string::npos;
+    for (size_t j = open + 1; j + 1 < out.size() && out[j] != ';'; ++j) {
+      if (out[j] == '<') {
+        ++depth;
+      } else if (depth == 0 && out[j] == '>' && out[j + 1] == '>') {
+        size_t third = skipBlanks(out, j + 2);
+        if (third > j + 2 && third < out.size() && out[third] == '>')
+          close = j;
+        break;
+      } else if (out[j] == '>') {
+        --depth;
+      }
+    }
+    if (close == std::string::npos)
+      continue;
+    // Same length, so that every column stays where it was.
+    size_t third = skipBlanks(out, close + 2);
+    std::string blanks = out.substr(close + 2, third - close - 2);
+    out.replace(close, third - close + 1, ">>>" + blanks);
+    blanks = out.substr(i + 2, open - i - 2);
+    out.replace(i, open - i + 1, "<<<" + blanks);
+    ++count;
+  }
+  return out;
+}
+
 std::vector<std::string>
 mlir::tessel::cudaHeaderArguments(const CUDAFrontendOptions &options) {
   std::vector<std::string> args;

@@ -111,7 +111,12 @@ public:
                        clang::QualType resultType, clang::SourceLocation sl);
   Value emitIncDec(const clang::UnaryOperator *e);
   Value emitCall(const clang::CallExpr *e);
-  Value emitConditional(const clang::AbstractConditionalOperator *e);
+  /// The value of a const global scalar with a constant initializer that
+  /// `e` names; null (and no error) for anything else.
+  Value emitConstantGlobalValue(const clang::Expr *e);
+  /// `c ? a : b`; with `asLValue`, the address of the selected operand.
+  Value emitConditional(const clang::AbstractConditionalOperator *e,
+                        bool asLValue = false);
   Value emitLogical(const clang::BinaryOperator *e);
   /// Converts scalar `v` of C type `from` to C type `to`.
   Value convertScalar(Value v, clang::QualType from, clang::QualType to,

@@ -152,6 +152,12 @@ Value FunctionEmitter::emitCast(const clang::CastExpr *e) {
   clang::SourceLocation sl = e->getExprLoc();
   switch (e->getCastKind()) {
   case clang::CK_LValueToRValue: {
+    // A const global with a constant initializer (`const int n = 512;` at
+    // file scope) is usable in device code, as in CUDA: its value.
+    if (Value c = emitConstantGlobalValue(sub))
+      return c;
+    if (hasFailed())
+      return nullptr;
     Value addr = emitLValue(sub);
     return addr ? load(addr, sub->getType(), sl) : nullptr;
   }
@@ -465,21 +471,58 @@ Value FunctionEmitter::emitUnary(const clang::UnaryOperator *e) {
   }
 }
 
+Value FunctionEmitter::emitConstantGlobalValue(const clang::Expr *e) {
+  auto *ref = dyn_cast<clang::DeclRefExpr>(e->IgnoreParens());
+  auto *var = ref ? dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
+  if (!var || !var->hasGlobalStorage() || var->hasAttr<clang::CUDASharedAttr>() ||
+      !var->getType().isConstQualified() ||
+      var->getType().isVolatileQualified() || !var->getAnyInitializer())
+    return nullptr;
+  const clang::APValue *value = var->evaluateValue();
+  if (!value)
+    return nullptr;
+  clang::SourceLocation sl = e->getExprLoc();
+  Location l = loc(sl);
+  if (value->isInt()) {
+    Type t = m.valueType(var->getType(), sl);
+    if (!t)
+      return nullptr;
+    return arith::ConstantOp::create(
+        builder, l, builder.getIntegerAttr(t, value->getInt()));
+  }
+  if (value->isFloat()) {
+    auto t = dyn_cast_or_null<FloatType>(m.valueType(var->getType(), sl));
+    if (!t)
+      return nullptr;
+    return arith::ConstantOp::create(builder, l,
+                                     builder.getFloatAttr(t, value->getFloat()));
+  }
+  return nullptr;
+}
+
 Value FunctionEmitter::emitConditional(
-    const clang::AbstractConditionalOperator *e) {
+    const clang::AbstractConditionalOperator *e, bool asLValue) {
   clang::SourceLocation sl = e->getExprLoc();
   if (isa<clang::BinaryConditionalOperator>(e))
     return fail(sl, "the GNU '?:' operator is not supported");
   auto *c = cast<clang::ConditionalOperator>(e);
-  if (e->isGLValue())
-    return fail(sl, "a conditional operator used as an lvalue is not "
-                    "supported");
+  if (e->isGLValue() && !asLValue) {
+    // `c ? a : b` of two lvalues used as a value: load from the selected one.
+    Value address = emitConditional(e, /*asLValue=*/true);
+    Type t = address ? m.valueType(e->getType(), sl) : Type();
+    if (!t)
+      return nullptr;
+    return LLVM::LoadOp::create(builder, loc(sl), t, address);
+  }
   Value cond = emitCondition(c->getCond());
   if (!cond)
     return nullptr;
   Location l = loc(sl);
   bool isVoid = e->getType()->isVoidType();
-  Type t = isVoid ? Type() : m.valueType(e->getType(), sl);
+  // An lvalue conditional selects an address: each arm yields its operand's.
+  Type t = asLValue ? LLVM::LLVMPointerType::get(&m.context())
+           : isVoid ? Type()
+                    : m.valueType(e->getType(), sl);
   if (!isVoid && !t)
     return nullptr;
   auto op = isVoid ? scf::IfOp::create(builder, l, cond, true)
@@ -495,7 +538,7 @@ Value FunctionEmitter::emitConditional(
       continue;
     }
     builder.setInsertionPointToStart(block);
-    Value v = emitRValue(arm);
+    Value v = asLValue ? emitLValue(arm) : emitRValue(arm);
     if (!v)
       return nullptr;
     scf::YieldOp::create(builder, l, v);
@@ -744,6 +787,8 @@ Value FunctionEmitter::emitLValue(const clang::Expr *e) {
   }
   if (auto *sub = dyn_cast<clang::SubstNonTypeTemplateParmExpr>(e))
     return emitLValue(sub->getReplacement());
+  if (auto *c = dyn_cast<clang::AbstractConditionalOperator>(e))
+    return emitConditional(c, /*asLValue=*/true);
   return fail(sl, llvm::Twine("cannot take the address of expression '") +
                       e->getStmtClassName() + "'");
 }

@@ -53,6 +53,14 @@ OwningOpRef<ModuleOp> importCUDAFile(MLIRContext &context,
 /// (tessel-cc's host compile uses them too).
 std::vector<std::string> cudaHeaderArguments(const CUDAFrontendOptions &options);
 
+/// nvcc accepts a launch whose chevrons are split by blanks,
+/// `k << < grid, block >> > (args)`; clang lexes `<<` `<` and rejects it.
+/// Returns `source` with each such launch written `<<<` ... `>>>` (blanks
+/// kept after the chevrons, so lines and columns do not move) and their
+/// number in `count`. `<<` followed by blanks and `<` is never valid C++
+/// otherwise.
+std::string respaceSplitLaunches(llvm::StringRef source, unsigned &count);
+
 void registerCUDAFrontendDialects(DialectRegistry &registry);
 
 } // namespace mlir::tessel

@@ -68,6 +68,11 @@ static llvm::cl::opt<std::string> cudaArch(
     "cuda-arch",
     llvm::cl::desc("GPU architectures of the cuda target, comma-separated"),
     llvm::cl::init("sm_80,sm_90"), llvm::cl::cat(category));
+static llvm::cl::opt<std::string> cpuName(
+    "cpu",
+    llvm::cl::desc("CPU of the cpu target's kernels: host (default) or an "
+                   "LLVM CPU name such as x86-64-v3"),
+    llvm::cl::init("host"), llvm::cl::cat(category));
 static llvm::cl::list<std::string> includeDirs("I", llvm::cl::Prefix,
                                                llvm::cl::desc("Include directory"),
                                                llvm::cl::cat(category));
@@ -430,6 +435,7 @@ int main(int argc, char **argv) {
   StringRef(cudaArch).split(archs, ',');
   for (StringRef a : archs)
     driver.kernels.cudaOptions.archs.push_back(a.str());
+  driver.kernels.cpuOptions.cpu = cpuName;
   driver.kernels.cpuOptions.dumpDir = dumpDir;
   driver.kernels.cudaOptions.dumpDir = dumpDir;
   auto debugFlags = [](PassManager &pm) { return applyPassManagerCLOptions(pm); };

@@ -20,6 +20,8 @@ Usage (PROG: a test name, a program name such as srad, or all):
   run_reference.py --check PROG --candidate CMD [--reference CMD | --golden | --omp]
   run_reference.py --tessel PROG --tessel-cc PATH [--target cpu|cuda|cpu,cuda]
                                                   build with tessel-cc, then --check
+  run_reference.py --build-tessel PROG --tessel-cc PATH --out DIR [--target T]
+                                                  tessel-cc builds only (DIR/<test>/tessel_<test>)
   run_reference.py --print-build PROG             what a candidate build needs
   run_reference.py --build-nvcc PROG --out DIR    nvcc builds of the CUDA sources
   run_reference.py --write-golden PROG --nvcc-dir DIR   (on a GPU machine)
@@ -53,6 +55,7 @@ NVCC = os.environ.get("NVCC", "/usr/local/cuda/bin/nvcc")
 NVCC_ARCH = os.environ.get("NVCC_ARCH", "sm_90")
 NVCC_EXTRA = shlex.split(os.environ.get("NVCC_FLAGS_EXTRA", ""))
 CLANG = os.environ.get("CLANG", "clang++-22")
+TESSEL_CC_EXTRA = shlex.split(os.environ.get("TESSEL_CC_FLAGS", ""))
 OMP_EXTRA = shlex.split(os.environ.get("OMP_CFLAGS_EXTRA", ""))
 CUDA_PATH = os.environ.get("CUDA_PATH", "/usr/local/cuda")
 CC = os.environ.get("CC", "gcc")
@@ -230,7 +233,8 @@ class Test:
         s = self.src()
         inc = ["-I" + os.path.join(s, i) for i in [""] + self.incdirs]
         exe = os.path.join(bdir, "tessel_" + self.name)
-        cmd = [tessel_cc, "--target=" + target, "-O2", "-Xcompiler=-w"] + self.tessel_flags
+        cmd = [tessel_cc, "--target=" + target, "-O2", "-Xcompiler=-w"] + TESSEL_CC_EXTRA
+        cmd += self.tessel_flags
         cmd += inc + self.defines
         cmd += [os.path.join(s, f) for f in self.cu + self.cpp + self.c]
         cmd += [os.path.join(HARNESS, f) for f in self.hooks]
@@ -975,6 +979,21 @@ def cmd_build_nvcc(prog, out, jobs):
     return int(any(m.startswith("FAIL") for m in msgs))
 
 
+def cmd_build_tessel(prog, tessel_cc, target, out):
+    """tessel-cc builds only, as out/<test>/tessel_<test> (to run elsewhere)."""
+    status = 0
+    for t in select(prog):
+        bdir = os.path.abspath(os.path.join(out, t.name))
+        shutil.rmtree(bdir, ignore_errors=True)
+        os.makedirs(bdir)
+        try:
+            print("built %s" % t.tessel_build(bdir, os.path.abspath(tessel_cc), target))
+        except RuntimeError as e:
+            print("FAIL %s: %s" % (t.name, e))
+            status = 1
+    return status
+
+
 def cmd_tessel(prog, tessel_cc, target, reference):
     """Build each test with tessel-cc, then check it against its reference."""
     status = 0
@@ -1075,6 +1094,8 @@ def main():
     ap.add_argument("--tessel", metavar="PROG",
                     help="build with tessel-cc (--tessel-cc) and check against the reference")
     ap.add_argument("--tessel-cc", metavar="PATH", default="tessel-cc")
+    ap.add_argument("--build-tessel", metavar="PROG",
+                    help="tessel-cc builds only, into --out DIR/<test>/tessel_<test>")
     ap.add_argument("--target", default="cpu", help="tessel-cc --target (cpu, cuda, cpu,cuda)")
     ap.add_argument("--print-build", metavar="PROG")
     ap.add_argument("--build-nvcc", metavar="PROG")
@@ -1101,6 +1122,8 @@ def main():
             ap.error("--check needs --candidate CMD")
         how = a.reference if a.reference else ("golden" if a.golden else ("omp" if a.omp else None))
         return cmd_check(a.check, a.candidate, how)
+    if a.build_tessel:
+        return cmd_build_tessel(a.build_tessel, a.tessel_cc, a.target, a.out)
     if a.tessel:
         how = a.reference if a.reference else ("golden" if a.golden else ("omp" if a.omp else None))
         return cmd_tessel(a.tessel, a.tessel_cc, a.target, how)

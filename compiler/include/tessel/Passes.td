@@ -325,6 +325,19 @@ def GPUOutlineKernels : Pass<"tessel-gpu-outline-kernels", "ModuleOp"> {
   let dependentDialects = ["gpu::GPUDialect"];
 }
 
+def OutlineCUDAKernels : Pass<"tessel-outline-cuda-kernels", "ModuleOp"> {
+  let summary = "Move imported CUDA C kernels into a gpu.module for NVVM";
+  let description = [{
+    Pre: the module tessel-cc imports (device functions inlined). Post: a
+    `gpu.module @tessel_cuda_kernels` holds everything: each function marked
+    tessel.cuda_kernel as a `gpu.func ... kernel` of the same name and
+    attributes, the other functions and the globals (shared variables,
+    strings) as they were; tessel.barrier is gpu.barrier; the top module is
+    a gpu.container_module.
+  }];
+  let dependentDialects = ["gpu::GPUDialect"];
+}
+
 def GPUMarkGridConstants : Pass<"tessel-gpu-mark-grid-constants", "ModuleOp"> {
   let summary = "Pass a kernel's TMA tensor maps by value as grid constants";
   let description = [{

@@ -132,6 +132,29 @@ void mlir::tessel::buildCUDAKernelPipeline(OpPassManager &pm,
       bufferization::createPromoteBuffersToStackPass(stack));
 }
 
+/// The NVVM target (chip, PTX features, libdevice) on every gpu.module.
+static void addNVVMTarget(OpPassManager &pm,
+                          const CUDACodegenOptions &options) {
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.chip;
+  target.features = options.features;
+  target.optLevel = 3;
+  if (!options.libdevice.empty())
+    target.linkLibs = {options.libdevice};
+  pm.addPass(createGpuNVVMAttachTarget(target));
+}
+
+/// gpu.module contents (gpu, func, arith, math, cf, llvm) -> NVVM/LLVM.
+static void addGPUToNVVM(OpPassManager &pm) {
+  ConvertGpuOpsToNVVMOpsOptions nvvm;
+  nvvm.useBarePtrCallConv = true;
+  nvvm.indexBitwidth = 64;
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps(nvvm));
+  // sm_90a kernels: wgmma, mbarrier and bulk-tensor NVVM ops are inline
+  // PTX (without this, LLVM translation fails on them).
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertNVVMToLLVMPass());
+}
+
 void mlir::tessel::buildCUDALoweringPipeline(
     OpPassManager &pm, const CUDACodegenOptions &options) {
   addLoopAndTransferLowering(pm);
@@ -140,24 +163,12 @@ void mlir::tessel::buildCUDALoweringPipeline(
   pm.addPass(createGPUOutlineKernels());
   // Tensor-core kernels: ldmatrix and cp.async (nvgpu) -> NVVM.
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertNVGPUToNVVMPass());
-  ConvertGpuOpsToNVVMOpsOptions nvvm;
-  nvvm.useBarePtrCallConv = true;
-  nvvm.indexBitwidth = 64;
-  pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps(nvvm));
-  // sm_90a kernels: wgmma, mbarrier and bulk-tensor NVVM ops are inline
-  // PTX (without this, LLVM translation fails on them); TMA tensor maps
-  // become byval grid-constant parameters.
-  pm.addNestedPass<gpu::GPUModuleOp>(createConvertNVVMToLLVMPass());
+  addGPUToNVVM(pm);
+  // TMA tensor maps become byval grid-constant parameters.
   pm.addPass(createGPUMarkGridConstants());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
-  GpuNVVMAttachTargetOptions target;
-  target.chip = options.chip;
-  target.features = options.features;
-  target.optLevel = 3;
-  if (!options.libdevice.empty())
-    target.linkLibs = {options.libdevice};
-  pm.addPass(createGpuNVVMAttachTarget(target));
+  addNVVMTarget(pm, options);
 }
 
 void mlir::tessel::buildCUDACodegenPipeline(
@@ -187,6 +198,18 @@ void mlir::tessel::buildCUDAToCPUPipeline(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
 }
 
+void mlir::tessel::buildCUDAToNVVMPipeline(OpPassManager &pm,
+                                           const CUDACodegenOptions &options) {
+  pm.addPass(createInlinerPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createOutlineCUDAKernels());
+  addScalarLowering(pm, /*expandBf16=*/false);
+  addGPUToNVVM(pm);
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+  addNVVMTarget(pm, options);
+}
+
 void mlir::tessel::registerTesselPipelines() {
   PassPipelineRegistration<>(
       "tessel-input-pipeline",
@@ -211,4 +234,9 @@ void mlir::tessel::registerTesselPipelines() {
       "Transpile imported CUDA C kernels (tessel-cc) to LLVM-dialect CPU "
       "block functions",
       buildCUDAToCPUPipeline);
+  PassPipelineRegistration<CUDACodegenOptions>(
+      "tessel-cuda-nvvm-pipeline",
+      "Lower imported CUDA C kernels (tessel-cc) to NVVM kernels in a "
+      "gpu.module with an NVVM target",
+      buildCUDAToNVVMPipeline);
 }

@@ -112,6 +112,12 @@ void buildCUDACodegenPipeline(OpPassManager &pm,
 /// the LLVM lowering.
 void buildCUDAToCPUPipeline(OpPassManager &pm);
 
+/// Imported CUDA C kernels (tessel-cc) -> a gpu.module of NVVM kernels of
+/// the same names, with `options`' NVVM target attached (only chip,
+/// features and libdevice matter).
+void buildCUDAToNVVMPipeline(OpPassManager &pm,
+                             const CUDACodegenOptions &options);
+
 /// Registers the pipelines above with the pass registry.
 void registerTesselPipelines();
 

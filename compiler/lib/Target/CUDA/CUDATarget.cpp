@@ -131,6 +131,101 @@ unsigned archNumber(StringRef arch) {
   return number;
 }
 
+/// Lowers `kernels` with `lower` (which attaches `codegen`'s NVVM target),
+/// translates them to PTX for archs.front() and assembles a cubin for each
+/// of `archs`; appends the binaries to `image`.
+LogicalResult
+emitBinaries(ModuleOp kernels, const CUDATargetOptions &options,
+             ArrayRef<std::string> archs, const std::string &dumpSuffix,
+             CUDACodegenOptions &codegen,
+             function_ref<void(OpPassManager &, const CUDACodegenOptions &)>
+                 lower,
+             ExecutableImage &image) {
+  Location loc = kernels.getLoc();
+  std::string toolkit = findToolkit(options);
+  SmallString<128> libdevice(toolkit);
+  llvm::sys::path::append(libdevice, "nvvm", "libdevice", "libdevice.10.bc");
+  bool haveLibdevice = llvm::sys::fs::exists(libdevice);
+  codegen.chip = archs.front();
+  codegen.features = "+ptx80";
+  if (haveLibdevice)
+    codegen.libdevice = libdevice.str().str();
+  // Without a toolkit, upstream's serializer reports the missing CUDA path
+  // as an error although PTX needs none; a kernel that needed libdevice is
+  // caught below with a clearer message.
+  std::optional<ScopedDiagnosticHandler> quietMissingToolkit;
+  if (!haveLibdevice)
+    quietMissingToolkit.emplace(kernels.getContext(), [](Diagnostic &diag) {
+      std::string text = diag.str();
+      return success(StringRef(text).starts_with("CUDA path:") ||
+                     StringRef(text).starts_with("LibDevice path:"));
+    });
+  if (failed(runPipeline(kernels, options, [&](PassManager &pm) {
+        lower(pm, codegen);
+        GpuModuleToBinaryPassOptions binary;
+        binary.compilationTarget = "isa";
+        // With a toolkit path the serializer insists on its libdevice.
+        if (haveLibdevice)
+          binary.toolkitPath = toolkit;
+        pm.addPass(createGpuModuleToBinaryPass(binary));
+      })))
+    return emitError(loc) << "CUDA code generation failed";
+
+  std::string ptx;
+  kernels.walk([&](gpu::BinaryOp binary) {
+    for (Attribute object : binary.getObjects())
+      if (auto o = dyn_cast<gpu::ObjectAttr>(object))
+        ptx = o.getObject().getValue().str();
+  });
+  if (ptx.empty())
+    return emitError(loc) << "internal error: no PTX produced";
+  // gpu-module-to-binary may keep a trailing NUL; the runtime adds its own.
+  while (!ptx.empty() && ptx.back() == '\0')
+    ptx.pop_back();
+  llvm::Regex externLibdevice("\\.extern \\.func[^\n]*(__nv_[a-z0-9_]+)");
+  SmallVector<StringRef> match;
+  if (externLibdevice.match(ptx, &match))
+    return emitError(loc) << "CUDA kernels call " << match[1]
+                          << " from libdevice, which was not found at '"
+                          << libdevice
+                          << "' (set CUDA_HOME to the CUDA toolkit)";
+  if (!options.dumpDir.empty())
+    (void)writeFile(loc,
+                    options.dumpDir + "/cuda-kernels" +
+                        dumpSuffix + ".ptx",
+                    ptx);
+
+  BinaryImage ptxImage;
+  ptxImage.format = "ptx";
+  ptxImage.arch = archs.front();
+  ptxImage.data.assign(ptx.begin(), ptx.end());
+  image.binaries.push_back(std::move(ptxImage));
+
+  SmallString<128> ptxasPath(toolkit);
+  llvm::sys::path::append(ptxasPath, "bin", "ptxas");
+  std::string ptxas = ptxasPath.str().str();
+  if (!llvm::sys::fs::can_execute(ptxas)) {
+    llvm::ErrorOr<std::string> onPath = llvm::sys::findProgramByName("ptxas");
+    ptxas = onPath ? *onPath : "";
+  }
+  if (ptxas.empty()) {
+    llvm::errs() << "tessel-compile: warning: ptxas not found; the module "
+                    "carries PTX only (the driver JIT-compiles it)\n";
+    return success();
+  }
+  for (const std::string &arch : archs) {
+    FailureOr<std::vector<uint8_t>> cubin = assemble(loc, ptxas, ptx, arch);
+    if (failed(cubin))
+      return failure();
+    BinaryImage cubinImage;
+    cubinImage.format = "cubin";
+    cubinImage.arch = arch;
+    cubinImage.data = std::move(*cubin);
+    image.binaries.push_back(std::move(cubinImage));
+  }
+  return success();
+}
+
 /// Compiles the kernels once for `archs` (PTX for the first, a cubin for
 /// each); `wgmma` when they are all sm_90a.
 FailureOr<ExecutableImage> buildForArchs(ModuleOp module,
@@ -138,11 +233,6 @@ FailureOr<ExecutableImage> buildForArchs(ModuleOp module,
                                          ArrayRef<std::string> archs,
                                          bool wgmma) {
   Location loc = module.getLoc();
-  std::string toolkit = findToolkit(options);
-  SmallString<128> libdevice(toolkit);
-  llvm::sys::path::append(libdevice, "nvvm", "libdevice", "libdevice.10.bc");
-  bool haveLibdevice = llvm::sys::fs::exists(libdevice);
-
   ExecutableImage image;
   image.target = "cuda";
   OwningOpRef<ModuleOp> kernels = cloneDispatchFunctions(module, image.exports);
@@ -186,84 +276,10 @@ FailureOr<ExecutableImage> buildForArchs(ModuleOp module,
       }
   }
 
-  codegen.chip = archs.front();
-  codegen.features = "+ptx80";
-  if (haveLibdevice)
-    codegen.libdevice = libdevice.str().str();
-  // Without a toolkit, upstream's serializer reports the missing CUDA path
-  // as an error although PTX needs none; a kernel that needed libdevice is
-  // caught below with a clearer message.
-  std::optional<ScopedDiagnosticHandler> quietMissingToolkit;
-  if (!haveLibdevice)
-    quietMissingToolkit.emplace(module.getContext(), [](Diagnostic &diag) {
-      std::string text = diag.str();
-      return success(StringRef(text).starts_with("CUDA path:") ||
-                     StringRef(text).starts_with("LibDevice path:"));
-    });
-  if (failed(runPipeline(*kernels, options, [&](PassManager &pm) {
-        buildCUDALoweringPipeline(pm, codegen);
-        GpuModuleToBinaryPassOptions binary;
-        binary.compilationTarget = "isa";
-        // With a toolkit path the serializer insists on its libdevice.
-        if (haveLibdevice)
-          binary.toolkitPath = toolkit;
-        pm.addPass(createGpuModuleToBinaryPass(binary));
-      })))
-    return emitError(loc) << "CUDA code generation failed";
-
-  std::string ptx;
-  kernels->walk([&](gpu::BinaryOp binary) {
-    for (Attribute object : binary.getObjects())
-      if (auto o = dyn_cast<gpu::ObjectAttr>(object))
-        ptx = o.getObject().getValue().str();
-  });
-  if (ptx.empty())
-    return emitError(loc) << "internal error: no PTX produced";
-  // gpu-module-to-binary may keep a trailing NUL; the runtime adds its own.
-  while (!ptx.empty() && ptx.back() == '\0')
-    ptx.pop_back();
-  llvm::Regex externLibdevice("\\.extern \\.func[^\n]*(__nv_[a-z0-9_]+)");
-  SmallVector<StringRef> match;
-  if (externLibdevice.match(ptx, &match))
-    return emitError(loc) << "CUDA kernels call " << match[1]
-                          << " from libdevice, which was not found at '"
-                          << libdevice
-                          << "' (set CUDA_HOME to the CUDA toolkit)";
-  if (!options.dumpDir.empty())
-    (void)writeFile(loc,
-                    options.dumpDir + "/cuda-kernels" +
-                        (wgmma ? "-" + archs.front() : std::string()) +
-                        ".ptx",
-                    ptx);
-
-  BinaryImage ptxImage;
-  ptxImage.format = "ptx";
-  ptxImage.arch = archs.front();
-  ptxImage.data.assign(ptx.begin(), ptx.end());
-  image.binaries.push_back(std::move(ptxImage));
-
-  SmallString<128> ptxasPath(toolkit);
-  llvm::sys::path::append(ptxasPath, "bin", "ptxas");
-  std::string ptxas = ptxasPath.str().str();
-  if (!llvm::sys::fs::can_execute(ptxas)) {
-    llvm::ErrorOr<std::string> onPath = llvm::sys::findProgramByName("ptxas");
-    ptxas = onPath ? *onPath : "";
-  }
-  if (ptxas.empty()) {
-    llvm::errs() << "tessel-compile: warning: ptxas not found; the module "
-                    "carries PTX only (the driver JIT-compiles it)\n";
-    return image;
-  }
-  for (const std::string &arch : archs) {
-    FailureOr<std::vector<uint8_t>> cubin = assemble(loc, ptxas, ptx, arch);
-    if (failed(cubin))
-      return failure();
-    BinaryImage cubinImage;
-    cubinImage.format = "cubin";
-    cubinImage.arch = arch;
-    cubinImage.data = std::move(*cubin);
-    image.binaries.push_back(std::move(cubinImage));
-  }
+  if (failed(emitBinaries(*kernels, options, archs,
+                          wgmma ? "-" + archs.front() : std::string(),
+                          codegen, buildCUDALoweringPipeline, image)))
+    return failure();
   return image;
 }
 
@@ -301,7 +317,46 @@ mlir::tessel::buildCUDAExecutables(ModuleOp module,
 FailureOr<std::vector<ExecutableImage>>
 mlir::tessel::buildCUDACCUDAExecutables(ModuleOp module,
                                         const CUDATargetOptions &options) {
-  return emitError(module.getLoc())
-         << "tessel-cc --target=cuda is not implemented yet (CUDA C kernels "
-            "run only on the cpu target for now)";
+  Location loc = module.getLoc();
+  if (options.archs.empty())
+    return emitError(loc) << "no CUDA architecture requested";
+  std::vector<std::string> archs = options.archs;
+  for (const std::string &arch : archs)
+    if (!llvm::Regex("^sm_[0-9]+a?$").match(arch))
+      return emitError(loc) << "invalid CUDA architecture '" << arch
+                            << "' (expected e.g. sm_80, sm_90)";
+  // The PTX targets the first (lowest) architecture: the driver can JIT it
+  // for any later GPU.
+  llvm::sort(archs, [](const std::string &a, const std::string &b) {
+    return archNumber(a) < archNumber(b);
+  });
+
+  ExecutableImage image;
+  image.target = "cuda";
+  for (auto fn : module.getOps<func::FuncOp>()) {
+    if (!fn->hasAttr(kCUDAKernelAttr) || fn.isExternal())
+      continue;
+    KernelExport e;
+    e.name = fn.getSymName().str();
+    e.abi = KernelAbi::CudaC;
+    auto sizes = fn->getAttrOfType<DenseI64ArrayAttr>(kCUDAParameterSizesAttr);
+    if (!sizes)
+      return emitError(loc) << "internal error: kernel '" << e.name
+                            << "' has no parameter sizes";
+    for (int64_t size : sizes.asArrayRef())
+      e.parameterSizes.push_back(static_cast<uint32_t>(size));
+    image.exports.push_back(std::move(e));
+  }
+  // No kernels, no GPU code (a translation unit of host code only).
+  if (image.exports.empty())
+    return std::vector<ExecutableImage>{};
+
+  OwningOpRef<ModuleOp> kernels = cast<ModuleOp>(module->clone());
+  CUDACodegenOptions codegen;
+  if (failed(emitBinaries(*kernels, options, archs, std::string(), codegen,
+                          buildCUDAToNVVMPipeline, image)))
+    return failure();
+  std::vector<ExecutableImage> images;
+  images.push_back(std::move(image));
+  return images;
 }

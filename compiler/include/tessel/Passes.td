@@ -400,6 +400,19 @@ def LowerPrimitivesToLoops
 // CUDA C kernels on the CPU (Transpile/, docs/design/cuda-frontend.md)
 //===----------------------------------------------------------------------===//
 
+def LowerWarpShufflesPass : Pass<"tessel-lower-warp-shuffles", "ModuleOp"> {
+  let summary = "Warp shuffles as exchanges through shared memory (cpu)";
+  let description = [{
+    Pre: kernels as the CUDA frontend emits them, device functions inlined.
+    Post: no nvvm.shfl.sync; each is a store of the value into a block-shared
+    scratch array (`__tessel_warp_shuffle_scratch`), a tessel.barrier, a load
+    from the source lane PTX's shfl.sync semantics select, and a second
+    barrier.
+  }];
+  let dependentDialects = ["arith::ArithDialect", "gpu::GPUDialect",
+                           "LLVM::LLVMDialect"];
+}
+
 def CUDAToParallelLoopsPass
     : Pass<"tessel-cuda-to-parallel-loops", "ModuleOp"> {
   let summary = "Give imported CUDA kernels explicit grid and block loops";

@@ -181,6 +181,7 @@ void mlir::tessel::buildCUDAToCPUPipeline(OpPassManager &pm) {
   // Device functions into kernels: the transpilation sees whole kernels.
   pm.addPass(createInlinerPass());
   pm.addPass(createCanonicalizerPass());
+  pm.addPass(createLowerWarpShufflesPass());
   pm.addPass(createCUDAToParallelLoopsPass());
   pm.addPass(createEliminateBarriersPass());
   pm.addPass(createInterchangeThreadLoopsPass());

@@ -86,10 +86,18 @@ LogicalResult convertKernel(func::FuncOp fn) {
     else if (auto id = dyn_cast<gpu::GridDimOp>(op))
       repl = launch[dimOf(id.getDimension())];
     else if (isa<gpu::LaneIdOp>(op)) {
+      // Lanes number the threads of a block linearly, x fastest.
       OpBuilder lb(op);
-      Value x = threads.getInductionVars()[0];
-      repl = arith::RemUIOp::create(lb, op->getLoc(), x,
-                                    arith::ConstantIndexOp::create(lb, op->getLoc(), 32));
+      Location l = op->getLoc();
+      ValueRange t = threads.getInductionVars();
+      Value linear = arith::AddIOp::create(
+          lb, l, t[0],
+          arith::MulIOp::create(
+              lb, l, launch[3],
+              arith::AddIOp::create(
+                  lb, l, t[1], arith::MulIOp::create(lb, l, launch[4], t[2]))));
+      repl = arith::RemUIOp::create(lb, l, linear,
+                                    arith::ConstantIndexOp::create(lb, l, 32));
     } else if (op->getDialect() &&
                op->getDialect()->getNamespace() == "gpu") {
       result = op->emitError() << "'" << op->getName()

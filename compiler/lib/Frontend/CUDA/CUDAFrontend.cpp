@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -26,7 +27,8 @@ using namespace mlir::tessel;
 
 void mlir::tessel::registerCUDAFrontendDialects(DialectRegistry &registry) {
   registry.insert<arith::ArithDialect, func::FuncDialect, gpu::GPUDialect,
-                  LLVM::LLVMDialect, math::MathDialect, scf::SCFDialect,
+                  LLVM::LLVMDialect, NVVM::NVVMDialect, math::MathDialect,
+                  scf::SCFDialect,
                   TesselDialect>();
 }
 

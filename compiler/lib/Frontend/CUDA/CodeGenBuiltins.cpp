@@ -14,6 +14,7 @@
 #include "tessel/Dialect/Tessel/TesselDialect.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 
 #include "llvm/ADT/StringSwitch.h"
@@ -296,12 +297,54 @@ Value FunctionEmitter::emitBuiltinCall(const clang::CallExpr *e,
                         "' is not supported yet");
   }
 
+  // memcpy / memset (clang's headers bit-cast through __builtin_memcpy).
+  if (name == "__builtin_memcpy" || name == "memcpy" ||
+      name == "__builtin_memset" || name == "memset") {
+    SmallVector<Value> v;
+    if (!args(v))
+      return nullptr;
+    Value length = v[2];
+    if (length.getType() != builder.getI64Type())
+      length = arith::ExtUIOp::create(builder, l, builder.getI64Type(), length);
+    if (name.ends_with("memcpy")) {
+      LLVM::MemcpyOp::create(builder, l, v[0], v[1], length, false);
+    } else {
+      Value byte = arith::TruncIOp::create(builder, l, builder.getI8Type(), v[1]);
+      LLVM::MemsetOp::create(builder, l, v[0], byte, length, false);
+    }
+    return v[0];
+  }
+
+  // Warp shuffles: __nvvm_shfl_sync_<kind>_<i32|f32>(mask, value, b, c),
+  // which clang's __shfl_*_sync (64-bit types as two halves) call. NVVM's
+  // op keeps PTX's meaning exactly (c packs the segment mask and the clamp);
+  // the GPU runs it as is, tessel-lower-warp-shuffles expands it for the CPU.
+  if (name.consume_front("__nvvm_shfl_sync_")) {
+    std::optional<NVVM::ShflKind> kind =
+        llvm::StringSwitch<std::optional<NVVM::ShflKind>>(
+            name.take_until([](char c) { return c == '_'; }))
+            .Case("idx", NVVM::ShflKind::idx)
+            .Case("up", NVVM::ShflKind::up)
+            .Case("down", NVVM::ShflKind::down)
+            .Case("bfly", NVVM::ShflKind::bfly)
+            .Default(std::nullopt);
+    SmallVector<Value> v;
+    if (!kind || !name.ends_with("_i32") && !name.ends_with("_f32"))
+      return fail(sl, "warp shuffle '" + callee->getName() +
+                          "' is not supported");
+    if (!args(v))
+      return nullptr;
+    return NVVM::ShflOp::create(builder, l, v[1].getType(), v[0], v[1], v[2],
+                                v[3], *kind, UnitAttr());
+  }
+
   if (name == "printf" || name == "vprintf")
     return fail(sl, "printf in device code is not supported yet");
   if (name.starts_with("__nvvm_shfl") || name.starts_with("__nvvm_vote") ||
       name.starts_with("__nvvm_match") || name.starts_with("__nvvm_activemask"))
     return fail(sl, "warp-level intrinsic '" + callee->getName() +
-                        "' (shuffles, votes) is not supported yet");
+                        "' (votes, match, activemask, shuffles without "
+                        "_sync) is not supported yet");
   if (callee->getBuiltinID() != 0 || name.starts_with("__nvvm_"))
     return fail(sl, "builtin '" + callee->getName() + "' is not supported");
   handled = false;

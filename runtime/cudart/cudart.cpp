@@ -19,6 +19,8 @@
 #include "cudart_api.h"
 
 #include "hal/command_buffer.h"
+#include "hal/cpu/cpu_device.h"
+#include "hal/cuda/cuda_device.h"
 #include "hal/device.h"
 #include "module/kernel_module.h"
 #include "tessel/runtime/cuda_c_abi.h"
@@ -39,6 +41,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -1019,6 +1022,396 @@ extern "C" Error cudaGetDeviceCount(int *count) {
   if (!count)
     return r.fail(kErrorInvalidValue, "cudaGetDeviceCount: count is a null pointer");
   *count = 1;
+  return kSuccess;
+}
+
+// ---- Device properties ---------------------------------------------------------
+
+namespace {
+
+// The last-level cache of the host (what a GPU's L2 is to its
+// multiprocessors), from sysconf; 0 where the C library does not tell.
+int hostCacheBytes() {
+  long bytes = 0;
+#ifdef _SC_LEVEL3_CACHE_SIZE
+  bytes = ::sysconf(_SC_LEVEL3_CACHE_SIZE);
+#endif
+#ifdef _SC_LEVEL2_CACHE_SIZE
+  if (bytes <= 0)
+    bytes = ::sysconf(_SC_LEVEL2_CACHE_SIZE);
+#endif
+  return bytes > 0 && bytes <= INT32_MAX ? static_cast<int>(bytes) : 0;
+}
+
+// What the cpu device answers for a cudaDeviceAttr: a GPU-like device that
+// the cpu path honours. Launch limits are the ones every launch is checked
+// against (hal/command_buffer.h); the compute capability is the one
+// tessel-cc compiles device code for (sm_80), and the other per-device
+// numbers are an A100's, which the cpu path does not limit further (a
+// block's shared memory is a slot on the stack of the pool thread that runs
+// it). One multiprocessor per pool thread (blocks run concurrently on the
+// pool, one per thread at a time). Features the library does not implement
+// (textures, surfaces, managed and mapped memory, concurrent kernels,
+// cooperative and cluster launches, memory pools, ...) answer 0. Numbers
+// that are not a CUDA 13 cudaDeviceAttr (or are one of its Reserved*
+// entries) answer std::nullopt.
+std::optional<int> cpuAttribute(DeviceAttr attr, unsigned threads) {
+  switch (attr) {
+  case kDevAttrMaxThreadsPerBlock:
+  case kDevAttrMaxBlockDimX:
+  case kDevAttrMaxBlockDimY:
+    return static_cast<int>(hal::kMaxLaunchThreads);
+  case kDevAttrMaxBlockDimZ:
+    return static_cast<int>(hal::kMaxLaunchBlockZ);
+  case kDevAttrMaxGridDimX:
+    return static_cast<int>(hal::kMaxLaunchGridX);
+  case kDevAttrMaxGridDimY:
+  case kDevAttrMaxGridDimZ:
+    return static_cast<int>(hal::kMaxLaunchGridYZ);
+  case kDevAttrMaxSharedMemoryPerBlock:
+    return 48 * 1024;
+  case kDevAttrMaxSharedMemoryPerBlockOptin:
+    return 163 * 1024; // sm_80's
+  case kDevAttrMaxSharedMemoryPerMultiprocessor:
+    return 164 * 1024;
+  case kDevAttrReservedSharedMemoryPerBlock:
+    return 0; // the cpu path reserves none
+  case kDevAttrTotalConstantMemory:
+    return 65536;
+  case kDevAttrWarpSize:
+    return 32;
+  case kDevAttrMaxPitch:
+    return INT32_MAX;
+  case kDevAttrMaxRegistersPerBlock:
+  case kDevAttrMaxRegistersPerMultiprocessor:
+    return 65536;
+  case kDevAttrClockRate:
+    return 1000000; // kHz, nominal
+  case kDevAttrMemoryClockRate:
+    return 1600000; // kHz, nominal (DDR4-3200)
+  case kDevAttrGlobalMemoryBusWidth:
+    return 128; // bits, nominal (two 64-bit channels)
+  case kDevAttrL2CacheSize:
+    return hostCacheBytes();
+  case kDevAttrTextureAlignment:
+  case kDevAttrSurfaceAlignment:
+    return 512;
+  case kDevAttrTexturePitchAlignment:
+    return 32;
+  case kDevAttrMultiProcessorCount:
+    return static_cast<int>(threads);
+  case kDevAttrComputeCapabilityMajor:
+    return 8;
+  case kDevAttrComputeCapabilityMinor:
+    return 0;
+  case kDevAttrMaxThreadsPerMultiProcessor:
+    return 2048;
+  case kDevAttrMaxBlocksPerMultiprocessor:
+    return 32;
+  case kDevAttrSingleToDoublePrecisionPerfRatio:
+    return 2; // half as many double lanes per vector
+  case kDevAttrIntegrated:        // device memory is host memory
+  case kDevAttrUnifiedAddressing: // and device pointers are host pointers
+  case kDevAttrGlobalL1CacheSupported:
+  case kDevAttrLocalL1CacheSupported:
+  case kDevAttrMemSyncDomainCount:
+    return 1;
+  case kDevAttrNumaId:
+  case kDevAttrHostNumaId:
+    return -1; // not a NUMA node of its own
+  // Not supported: copies and kernels do not overlap, one kernel at a time,
+  // no textures or surfaces, no cudaMallocManaged, cudaHostRegister or
+  // cudaHostGetDevicePointer, no cooperative or cluster launches, no memory
+  // pools, no PCI device.
+  case kDevAttrGpuOverlap:
+  case kDevAttrKernelExecTimeout:
+  case kDevAttrCanMapHostMemory:
+  case kDevAttrComputeMode: // cudaComputeModeDefault
+  case kDevAttrMaxTexture1DWidth:
+  case kDevAttrMaxTexture2DWidth:
+  case kDevAttrMaxTexture2DHeight:
+  case kDevAttrMaxTexture3DWidth:
+  case kDevAttrMaxTexture3DHeight:
+  case kDevAttrMaxTexture3DDepth:
+  case kDevAttrMaxTexture2DLayeredWidth:
+  case kDevAttrMaxTexture2DLayeredHeight:
+  case kDevAttrMaxTexture2DLayeredLayers:
+  case kDevAttrConcurrentKernels:
+  case kDevAttrEccEnabled:
+  case kDevAttrPciBusId:
+  case kDevAttrPciDeviceId:
+  case kDevAttrTccDriver:
+  case kDevAttrAsyncEngineCount:
+  case kDevAttrMaxTexture1DLayeredWidth:
+  case kDevAttrMaxTexture1DLayeredLayers:
+  case kDevAttrMaxTexture2DGatherWidth:
+  case kDevAttrMaxTexture2DGatherHeight:
+  case kDevAttrMaxTexture3DWidthAlt:
+  case kDevAttrMaxTexture3DHeightAlt:
+  case kDevAttrMaxTexture3DDepthAlt:
+  case kDevAttrPciDomainId:
+  case kDevAttrMaxTextureCubemapWidth:
+  case kDevAttrMaxTextureCubemapLayeredWidth:
+  case kDevAttrMaxTextureCubemapLayeredLayers:
+  case kDevAttrMaxSurface1DWidth:
+  case kDevAttrMaxSurface2DWidth:
+  case kDevAttrMaxSurface2DHeight:
+  case kDevAttrMaxSurface3DWidth:
+  case kDevAttrMaxSurface3DHeight:
+  case kDevAttrMaxSurface3DDepth:
+  case kDevAttrMaxSurface1DLayeredWidth:
+  case kDevAttrMaxSurface1DLayeredLayers:
+  case kDevAttrMaxSurface2DLayeredWidth:
+  case kDevAttrMaxSurface2DLayeredHeight:
+  case kDevAttrMaxSurface2DLayeredLayers:
+  case kDevAttrMaxSurfaceCubemapWidth:
+  case kDevAttrMaxSurfaceCubemapLayeredWidth:
+  case kDevAttrMaxSurfaceCubemapLayeredLayers:
+  case kDevAttrMaxTexture1DLinearWidth:
+  case kDevAttrMaxTexture2DLinearWidth:
+  case kDevAttrMaxTexture2DLinearHeight:
+  case kDevAttrMaxTexture2DLinearPitch:
+  case kDevAttrMaxTexture2DMipmappedWidth:
+  case kDevAttrMaxTexture2DMipmappedHeight:
+  case kDevAttrMaxTexture1DMipmappedWidth:
+  case kDevAttrStreamPrioritiesSupported:
+  case kDevAttrManagedMemory:
+  case kDevAttrIsMultiGpuBoard:
+  case kDevAttrMultiGpuBoardGroupID:
+  case kDevAttrHostNativeAtomicSupported:
+  case kDevAttrPageableMemoryAccess:
+  case kDevAttrConcurrentManagedAccess:
+  case kDevAttrComputePreemptionSupported:
+  case kDevAttrCanUseHostPointerForRegisteredMem:
+  case kDevAttrCooperativeLaunch:
+  case kDevAttrCanFlushRemoteWrites:
+  case kDevAttrHostRegisterSupported:
+  case kDevAttrPageableMemoryAccessUsesHostPageTables:
+  case kDevAttrDirectManagedMemAccessFromHost:
+  case kDevAttrMaxPersistingL2CacheSize:
+  case kDevAttrMaxAccessPolicyWindowSize:
+  case kDevAttrSparseCudaArraySupported:
+  case kDevAttrHostRegisterReadOnlySupported:
+  case kDevAttrTimelineSemaphoreInteropSupported:
+  case kDevAttrMemoryPoolsSupported:
+  case kDevAttrGPUDirectRDMASupported:
+  case kDevAttrGPUDirectRDMAFlushWritesOptions:
+  case kDevAttrGPUDirectRDMAWritesOrdering:
+  case kDevAttrMemoryPoolSupportedHandleTypes:
+  case kDevAttrClusterLaunch:
+  case kDevAttrDeferredMappingCudaArraySupported:
+  case kDevAttrIpcEventSupport:
+  case kDevAttrNumaConfig:
+  case kDevAttrMpsEnabled:
+  case kDevAttrD3D12CigSupported:
+  case kDevAttrVulkanCigSupported:
+  case kDevAttrGpuPciDeviceId:
+  case kDevAttrGpuPciSubsystemId:
+  case kDevAttrHostNumaMemoryPoolsSupported:
+  case kDevAttrHostNumaMultinodeIpcSupported:
+  case kDevAttrHostMemoryPoolsSupported:
+  case kDevAttrOnlyPartialHostNativeAtomicSupported:
+    return 0;
+  default:
+    return std::nullopt;
+  }
+}
+
+// The device's answer for `attr`: the HAL device's own (cuda: the
+// driver's), else, on the cpu device, cpuAttribute's.
+std::optional<int> deviceAttribute(Runtime &r, DeviceAttr attr) {
+  hal::Device &d = r.device->hal();
+  if (std::optional<int> v = d.cudaAttribute(attr))
+    return v;
+  if (const auto *cpu = dynamic_cast<const hal::cpu::CpuDevice *>(&d))
+    return cpuAttribute(attr, cpu->threads());
+  return std::nullopt;
+}
+
+// cudaDeviceProp::name: the GPU's name, or "Tessel CPU (16 threads)".
+std::string deviceName(Runtime &r) {
+  hal::Device &d = r.device->hal();
+  if (const auto *cuda = dynamic_cast<const hal::cuda::CudaDevice *>(&d))
+    return cuda->context().deviceName();
+  if (const auto *cpu = dynamic_cast<const hal::cpu::CpuDevice *>(&d)) {
+    unsigned n = cpu->threads();
+    return "Tessel CPU (" + std::to_string(n) + (n == 1 ? " thread)" : " threads)");
+  }
+  return r.device->description();
+}
+
+} // namespace
+
+extern "C" Error cudaDeviceGetAttribute(int *value, DeviceAttr attr, int device) {
+  Runtime &r = runtime();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  if (Error e = r.ensureDevice("cudaDeviceGetAttribute"))
+    return e;
+  if (!value)
+    return r.fail(kErrorInvalidValue, "cudaDeviceGetAttribute: value is a null pointer");
+  if (device != 0)
+    return r.fail(kErrorInvalidDevice, "cudaDeviceGetAttribute(device " + std::to_string(device) +
+                                           "): Tessel's CUDA runtime has one device, 0");
+  std::optional<int> v = deviceAttribute(r, attr);
+  if (!v)
+    return r.fail(kErrorInvalidValue, "cudaDeviceGetAttribute: attribute " + std::to_string(attr) +
+                                          " is not a device attribute (cudaDeviceAttr) that " +
+                                          r.device->description() + " knows");
+  *value = *v;
+  return kSuccess;
+}
+
+extern "C" Error cudaGetDeviceProperties(DeviceProp *prop, int device) {
+  Runtime &r = runtime();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  if (Error e = r.ensureDevice("cudaGetDeviceProperties"))
+    return e;
+  if (!prop)
+    return r.fail(kErrorInvalidValue, "cudaGetDeviceProperties: prop is a null pointer");
+  if (device != 0)
+    return r.fail(kErrorInvalidDevice, "cudaGetDeviceProperties(device " +
+                                           std::to_string(device) +
+                                           "): Tessel's CUDA runtime has one device, 0");
+  uint64_t freeBytes = 0, totalBytes = 0;
+  rt::Status st = r.device->hal().memoryInfo(&freeBytes, &totalBytes);
+  if (!st.ok())
+    return r.fail(errorFor(st, kErrorInvalidValue), "cudaGetDeviceProperties: " + st.message());
+  // Every field without an answer (a driver that does not know an
+  // attribute, fields with no cudaDeviceAttr: uuid, luid, ...) stays 0.
+  DeviceProp p;
+  std::memset(&p, 0, sizeof(p));
+  std::snprintf(p.name, sizeof(p.name), "%s", deviceName(r).c_str());
+  p.totalGlobalMem = totalBytes;
+  auto get = [&](DeviceAttr a) { return deviceAttribute(r, a).value_or(0); };
+  auto bytes = [&](DeviceAttr a) { return static_cast<size_t>(std::max(get(a), 0)); };
+  p.sharedMemPerBlock = bytes(kDevAttrMaxSharedMemoryPerBlock);
+  p.regsPerBlock = get(kDevAttrMaxRegistersPerBlock);
+  p.warpSize = get(kDevAttrWarpSize);
+  p.memPitch = bytes(kDevAttrMaxPitch);
+  p.maxThreadsPerBlock = get(kDevAttrMaxThreadsPerBlock);
+  for (int i = 0; i < 3; ++i) {
+    p.maxThreadsDim[i] = get(kDevAttrMaxBlockDimX + i);
+    p.maxGridSize[i] = get(kDevAttrMaxGridDimX + i);
+  }
+  p.totalConstMem = bytes(kDevAttrTotalConstantMemory);
+  p.major = get(kDevAttrComputeCapabilityMajor);
+  p.minor = get(kDevAttrComputeCapabilityMinor);
+  p.textureAlignment = bytes(kDevAttrTextureAlignment);
+  p.texturePitchAlignment = bytes(kDevAttrTexturePitchAlignment);
+  p.multiProcessorCount = get(kDevAttrMultiProcessorCount);
+  p.integrated = get(kDevAttrIntegrated);
+  p.canMapHostMemory = get(kDevAttrCanMapHostMemory);
+  p.maxTexture1D = get(kDevAttrMaxTexture1DWidth);
+  p.maxTexture1DMipmap = get(kDevAttrMaxTexture1DMipmappedWidth);
+  p.maxTexture2D[0] = get(kDevAttrMaxTexture2DWidth);
+  p.maxTexture2D[1] = get(kDevAttrMaxTexture2DHeight);
+  p.maxTexture2DMipmap[0] = get(kDevAttrMaxTexture2DMipmappedWidth);
+  p.maxTexture2DMipmap[1] = get(kDevAttrMaxTexture2DMipmappedHeight);
+  p.maxTexture2DLinear[0] = get(kDevAttrMaxTexture2DLinearWidth);
+  p.maxTexture2DLinear[1] = get(kDevAttrMaxTexture2DLinearHeight);
+  p.maxTexture2DLinear[2] = get(kDevAttrMaxTexture2DLinearPitch);
+  p.maxTexture2DGather[0] = get(kDevAttrMaxTexture2DGatherWidth);
+  p.maxTexture2DGather[1] = get(kDevAttrMaxTexture2DGatherHeight);
+  p.maxTexture3D[0] = get(kDevAttrMaxTexture3DWidth);
+  p.maxTexture3D[1] = get(kDevAttrMaxTexture3DHeight);
+  p.maxTexture3D[2] = get(kDevAttrMaxTexture3DDepth);
+  p.maxTexture3DAlt[0] = get(kDevAttrMaxTexture3DWidthAlt);
+  p.maxTexture3DAlt[1] = get(kDevAttrMaxTexture3DHeightAlt);
+  p.maxTexture3DAlt[2] = get(kDevAttrMaxTexture3DDepthAlt);
+  p.maxTextureCubemap = get(kDevAttrMaxTextureCubemapWidth);
+  p.maxTexture1DLayered[0] = get(kDevAttrMaxTexture1DLayeredWidth);
+  p.maxTexture1DLayered[1] = get(kDevAttrMaxTexture1DLayeredLayers);
+  p.maxTexture2DLayered[0] = get(kDevAttrMaxTexture2DLayeredWidth);
+  p.maxTexture2DLayered[1] = get(kDevAttrMaxTexture2DLayeredHeight);
+  p.maxTexture2DLayered[2] = get(kDevAttrMaxTexture2DLayeredLayers);
+  p.maxTextureCubemapLayered[0] = get(kDevAttrMaxTextureCubemapLayeredWidth);
+  p.maxTextureCubemapLayered[1] = get(kDevAttrMaxTextureCubemapLayeredLayers);
+  p.maxSurface1D = get(kDevAttrMaxSurface1DWidth);
+  p.maxSurface2D[0] = get(kDevAttrMaxSurface2DWidth);
+  p.maxSurface2D[1] = get(kDevAttrMaxSurface2DHeight);
+  p.maxSurface3D[0] = get(kDevAttrMaxSurface3DWidth);
+  p.maxSurface3D[1] = get(kDevAttrMaxSurface3DHeight);
+  p.maxSurface3D[2] = get(kDevAttrMaxSurface3DDepth);
+  p.maxSurface1DLayered[0] = get(kDevAttrMaxSurface1DLayeredWidth);
+  p.maxSurface1DLayered[1] = get(kDevAttrMaxSurface1DLayeredLayers);
+  p.maxSurface2DLayered[0] = get(kDevAttrMaxSurface2DLayeredWidth);
+  p.maxSurface2DLayered[1] = get(kDevAttrMaxSurface2DLayeredHeight);
+  p.maxSurface2DLayered[2] = get(kDevAttrMaxSurface2DLayeredLayers);
+  p.maxSurfaceCubemap = get(kDevAttrMaxSurfaceCubemapWidth);
+  p.maxSurfaceCubemapLayered[0] = get(kDevAttrMaxSurfaceCubemapLayeredWidth);
+  p.maxSurfaceCubemapLayered[1] = get(kDevAttrMaxSurfaceCubemapLayeredLayers);
+  p.surfaceAlignment = bytes(kDevAttrSurfaceAlignment);
+  p.concurrentKernels = get(kDevAttrConcurrentKernels);
+  p.ECCEnabled = get(kDevAttrEccEnabled);
+  p.pciBusID = get(kDevAttrPciBusId);
+  p.pciDeviceID = get(kDevAttrPciDeviceId);
+  p.pciDomainID = get(kDevAttrPciDomainId);
+  p.tccDriver = get(kDevAttrTccDriver);
+  p.asyncEngineCount = get(kDevAttrAsyncEngineCount);
+  p.unifiedAddressing = get(kDevAttrUnifiedAddressing);
+  p.memoryBusWidth = get(kDevAttrGlobalMemoryBusWidth);
+  p.l2CacheSize = get(kDevAttrL2CacheSize);
+  p.persistingL2CacheMaxSize = get(kDevAttrMaxPersistingL2CacheSize);
+  p.maxThreadsPerMultiProcessor = get(kDevAttrMaxThreadsPerMultiProcessor);
+  p.streamPrioritiesSupported = get(kDevAttrStreamPrioritiesSupported);
+  p.globalL1CacheSupported = get(kDevAttrGlobalL1CacheSupported);
+  p.localL1CacheSupported = get(kDevAttrLocalL1CacheSupported);
+  p.sharedMemPerMultiprocessor = bytes(kDevAttrMaxSharedMemoryPerMultiprocessor);
+  p.regsPerMultiprocessor = get(kDevAttrMaxRegistersPerMultiprocessor);
+  p.managedMemory = get(kDevAttrManagedMemory);
+  p.isMultiGpuBoard = get(kDevAttrIsMultiGpuBoard);
+  p.multiGpuBoardGroupID = get(kDevAttrMultiGpuBoardGroupID);
+  p.hostNativeAtomicSupported = get(kDevAttrHostNativeAtomicSupported);
+  p.pageableMemoryAccess = get(kDevAttrPageableMemoryAccess);
+  p.concurrentManagedAccess = get(kDevAttrConcurrentManagedAccess);
+  p.computePreemptionSupported = get(kDevAttrComputePreemptionSupported);
+  p.canUseHostPointerForRegisteredMem = get(kDevAttrCanUseHostPointerForRegisteredMem);
+  p.cooperativeLaunch = get(kDevAttrCooperativeLaunch);
+  p.sharedMemPerBlockOptin = bytes(kDevAttrMaxSharedMemoryPerBlockOptin);
+  p.pageableMemoryAccessUsesHostPageTables = get(kDevAttrPageableMemoryAccessUsesHostPageTables);
+  p.directManagedMemAccessFromHost = get(kDevAttrDirectManagedMemAccessFromHost);
+  p.maxBlocksPerMultiProcessor = get(kDevAttrMaxBlocksPerMultiprocessor);
+  p.accessPolicyMaxWindowSize = get(kDevAttrMaxAccessPolicyWindowSize);
+  p.reservedSharedMemPerBlock = bytes(kDevAttrReservedSharedMemoryPerBlock);
+  p.hostRegisterSupported = get(kDevAttrHostRegisterSupported);
+  p.sparseCudaArraySupported = get(kDevAttrSparseCudaArraySupported);
+  p.hostRegisterReadOnlySupported = get(kDevAttrHostRegisterReadOnlySupported);
+  p.timelineSemaphoreInteropSupported = get(kDevAttrTimelineSemaphoreInteropSupported);
+  p.memoryPoolsSupported = get(kDevAttrMemoryPoolsSupported);
+  p.gpuDirectRDMASupported = get(kDevAttrGPUDirectRDMASupported);
+  p.gpuDirectRDMAFlushWritesOptions =
+      static_cast<unsigned>(get(kDevAttrGPUDirectRDMAFlushWritesOptions));
+  p.gpuDirectRDMAWritesOrdering = get(kDevAttrGPUDirectRDMAWritesOrdering);
+  p.memoryPoolSupportedHandleTypes =
+      static_cast<unsigned>(get(kDevAttrMemoryPoolSupportedHandleTypes));
+  p.deferredMappingCudaArraySupported = get(kDevAttrDeferredMappingCudaArraySupported);
+  p.ipcEventSupported = get(kDevAttrIpcEventSupport);
+  p.clusterLaunch = get(kDevAttrClusterLaunch);
+  p.deviceNumaConfig = get(kDevAttrNumaConfig);
+  p.deviceNumaId = get(kDevAttrNumaId);
+  p.mpsEnabled = get(kDevAttrMpsEnabled);
+  p.hostNumaId = get(kDevAttrHostNumaId);
+  p.gpuPciDeviceID = static_cast<unsigned>(get(kDevAttrGpuPciDeviceId));
+  p.gpuPciSubsystemID = static_cast<unsigned>(get(kDevAttrGpuPciSubsystemId));
+  p.hostNumaMultinodeIpcSupported = get(kDevAttrHostNumaMultinodeIpcSupported);
+  std::memcpy(prop, &p, sizeof(p));
+  return kSuccess;
+}
+
+extern "C" Error cudaMemGetInfo(size_t *free, size_t *total) {
+  Runtime &r = runtime();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  if (Error e = r.ensureDevice("cudaMemGetInfo"))
+    return e;
+  if (!free || !total)
+    return r.fail(kErrorInvalidValue, std::string("cudaMemGetInfo: ") +
+                                          (free ? "total" : "free") + " is a null pointer");
+  uint64_t f = 0, t = 0;
+  rt::Status st = r.device->hal().memoryInfo(&f, &t);
+  if (!st.ok())
+    return r.fail(errorFor(st, kErrorInvalidValue), "cudaMemGetInfo: " + st.message());
+  *free = static_cast<size_t>(f);
+  *total = static_cast<size_t>(t);
   return kSuccess;
 }
 

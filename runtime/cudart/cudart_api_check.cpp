@@ -18,7 +18,7 @@ namespace tc = tessel::cudart;
   static_assert(std::is_same_v<decltype(&::name), ret(*) params>,                                  \
                 #name ": cudart_api.h disagrees with cuda_runtime_api.h");
 TESSEL_CUDART_API(TESSEL_CHECK_PROTOTYPE, cudaError_t, dim3, cudaStream_t, cudaEvent_t,
-                  cudaMemcpyKind, cudaFuncCache)
+                  cudaMemcpyKind, cudaFuncCache, cudaDeviceProp, cudaDeviceAttr)
 
 static_assert(sizeof(tc::Dim3) == sizeof(dim3) && alignof(tc::Dim3) == alignof(dim3));
 static_assert(offsetof(tc::Dim3, x) == offsetof(dim3, x) &&
@@ -28,6 +28,23 @@ static_assert(sizeof(tc::Error) == sizeof(cudaError_t));
 static_assert(sizeof(tc::MemcpyKind) == sizeof(cudaMemcpyKind));
 static_assert(sizeof(tc::FuncCache) == sizeof(cudaFuncCache));
 static_assert(std::is_same_v<tc::Stream, cudaStream_t> && std::is_same_v<tc::Event, cudaEvent_t>);
+static_assert(sizeof(tc::DeviceAttr) == sizeof(cudaDeviceAttr));
+
+// cudaDeviceProp: the size, and every field at the same offset with the
+// same size.
+static_assert(sizeof(tc::DeviceProp) == sizeof(cudaDeviceProp) &&
+              alignof(tc::DeviceProp) == alignof(cudaDeviceProp));
+#define TESSEL_CHECK_FIELD(field)                                                                  \
+  static_assert(offsetof(tc::DeviceProp, field) == offsetof(cudaDeviceProp, field) &&             \
+                    sizeof(tc::DeviceProp::field) == sizeof(cudaDeviceProp::field),                \
+                "cudaDeviceProp::" #field ": cudart_api.h disagrees with driver_types.h");
+TESSEL_CUDART_DEVICE_PROP_FIELDS(TESSEL_CHECK_FIELD)
+
+// Every cudaDeviceAttr the library names.
+#define TESSEL_CHECK_ATTR(name, value)                                                             \
+  static_assert(tc::kDevAttr##name == static_cast<int>(cudaDevAttr##name),                        \
+                "kDevAttr" #name " != cudaDevAttr" #name);
+TESSEL_CUDART_DEVICE_ATTRS(TESSEL_CHECK_ATTR)
 
 #define TESSEL_CHECK_VALUE(ours, theirs)                                                           \
   static_assert(tc::ours == static_cast<int>(theirs), #ours " != " #theirs);

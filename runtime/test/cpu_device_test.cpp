@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -68,6 +70,33 @@ TEST(CpuBufferTest, AlignedAndRangeChecked) {
   EXPECT_NE(s.message().find("outside a buffer of 16 bytes"), std::string::npos) << s.message();
   EXPECT_FALSE(b->read(17, data, 0).ok());
   EXPECT_FALSE(device.allocate(SIZE_MAX).ok());
+}
+
+TEST(CpuDeviceTest, MemoryInfoIsTheHostMemoryWithinTheLimit) {
+  uint64_t free = 0, total = 0;
+  cpu::CpuDevice device(3);
+  ASSERT_TRUE(device.memoryInfo(&free, &total).ok());
+  EXPECT_EQ(total, uint64_t(::sysconf(_SC_PHYS_PAGES)) * uint64_t(::sysconf(_SC_PAGESIZE)));
+  EXPECT_GT(free, 0u);
+  EXPECT_LE(free, total);
+  // The cpu device has no CUDA attributes of its own (cudart answers them).
+  EXPECT_FALSE(device.cudaAttribute(1).has_value());
+  EXPECT_EQ(device.threads(), 3u);
+
+  // With a limit: the limit, less what the device's buffers hold.
+  cpu::CpuDevice limited(1, 1 << 20);
+  ASSERT_TRUE(limited.memoryInfo(&free, &total).ok());
+  EXPECT_EQ(total, 1u << 20);
+  EXPECT_EQ(free, 1u << 20);
+  {
+    auto b = limited.allocate(300000);
+    ASSERT_TRUE(b.ok());
+    ASSERT_TRUE(limited.memoryInfo(&free, &total).ok());
+    EXPECT_EQ(total, 1u << 20);
+    EXPECT_EQ(free, (1u << 20) - 300000);
+  }
+  ASSERT_TRUE(limited.memoryInfo(&free, &total).ok());
+  EXPECT_EQ(free, 1u << 20) << "freed with the buffer";
 }
 
 TEST(CpuCommandBufferTest, FillAndCopyRunInOrder) {

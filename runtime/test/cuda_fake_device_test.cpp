@@ -371,6 +371,48 @@ TEST_F(FakeCudaTest, CudaCLaunchPassesTheParameterValues) {
                                "(+0 static) but Fake CUDA device allows 232448 per block");
 }
 
+TEST_F(FakeCudaTest, AttributesAndMemoryInfoComeFromTheDriver) {
+  auto dev = device(86);
+  ASSERT_TRUE(dev);
+  const hal::Device &d = dev->hal();
+  // cuDeviceGetAttribute, by cudaDeviceAttr number (the fake's A100-like
+  // values; the compute capability from FAKE_CUDA_CC).
+  EXPECT_EQ(d.cudaAttribute(16), std::optional<int>(108)); // multiprocessors
+  EXPECT_EQ(d.cudaAttribute(10), std::optional<int>(32));  // warp size
+  EXPECT_EQ(d.cudaAttribute(38), std::optional<int>(40 << 20)); // L2
+  EXPECT_EQ(d.cudaAttribute(75), std::optional<int>(8));
+  EXPECT_EQ(d.cudaAttribute(76), std::optional<int>(6));
+  EXPECT_EQ(d.cudaAttribute(9999), std::nullopt) << "the driver refuses it";
+  EXPECT_EQ(d.cudaAttribute(0), std::nullopt);
+
+  // cuMemGetInfo: 80 GiB, less what is allocated.
+  uint64_t free = 0, total = 0, freeAfter = 0;
+  ASSERT_TRUE(d.memoryInfo(&free, &total).ok());
+  EXPECT_EQ(total, uint64_t(80) << 30);
+  EXPECT_LE(free, total);
+  {
+    auto b = dev->hal().allocate(5 << 20);
+    ASSERT_TRUE(b.ok());
+    ASSERT_TRUE(d.memoryInfo(&freeAfter, &total).ok());
+    EXPECT_EQ(free - freeAfter, uint64_t(5) << 20);
+  }
+  ASSERT_TRUE(d.memoryInfo(&freeAfter, &total).ok());
+  EXPECT_EQ(freeAfter, free);
+
+  // Within a memory limit.
+  ::setenv("FAKE_CUDA_CC", "90", 1);
+  DeviceOptions options;
+  options.cudaCommandBuffer = "stream";
+  options.memoryLimit = 3 << 20;
+  auto limited = createDevice("cuda", options);
+  ASSERT_TRUE(limited.ok()) << limited.status().toString();
+  auto b = (*limited)->hal().allocate(1 << 20);
+  ASSERT_TRUE(b.ok());
+  ASSERT_TRUE((*limited)->hal().memoryInfo(&free, &total).ok());
+  EXPECT_EQ(total, uint64_t(3) << 20);
+  EXPECT_EQ(free, uint64_t(2) << 20);
+}
+
 TEST(ChooseBinariesTest, Rules) {
   auto spec = [](std::vector<std::pair<std::string, std::string>> binaries) {
     hal::ExecutableSpec s;

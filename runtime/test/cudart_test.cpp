@@ -10,6 +10,7 @@
 // it (bad blobs, bad TESSEL_DEVICE) run in a child process (death tests).
 #include "cudart_api.h"
 #include "fake_cuda.h"
+#include "hal/cpu/thread_pool.h"
 #include "tessel/runtime/device.h"
 #include "test_module_builder.h"
 
@@ -396,6 +397,272 @@ TEST(Cudart, ConcurrentThreads) {
   EXPECT_EQ(ok, std::vector<int>(4, 1));
 }
 
+namespace {
+
+// cudaGetDeviceProperties into a buffer with guard bytes around the struct
+// and garbage in it, so that a field left unwritten or a write past the
+// struct shows.
+struct GuardedProp {
+  uint8_t before[64];
+  DeviceProp prop;
+  uint8_t after[64];
+};
+Error getProperties(GuardedProp &g, int device = 0) {
+  std::memset(&g, 0xAB, sizeof(g));
+  return cudaGetDeviceProperties(&g.prop, device);
+}
+bool guardsIntact(const GuardedProp &g) {
+  for (int i = 0; i < 64; ++i)
+    if (g.before[i] != 0xAB || g.after[i] != 0xAB)
+      return false;
+  return true;
+}
+
+int attribute(DeviceAttr attr) {
+  int v = -12345;
+  EXPECT_EQ(cudaDeviceGetAttribute(&v, attr, 0), kSuccess) << "attribute " << attr;
+  return v;
+}
+
+// Checks that every field of `p` with a cudaDeviceAttr holds that
+// attribute's value (names the first that does not). On the fake driver,
+// which answers a distinct value for each attribute, this pins down which
+// attribute fills which field.
+std::string fieldsDisagreeingWithAttributes(const DeviceProp &p) {
+  struct Field {
+    const char *name;
+    long long value;
+    DeviceAttr attr;
+  };
+#define F(field, attr) {#field, (long long)p.field, kDevAttr##attr}
+  const Field fields[] = {
+      F(sharedMemPerBlock, MaxSharedMemoryPerBlock),
+      F(regsPerBlock, MaxRegistersPerBlock),
+      F(warpSize, WarpSize),
+      F(memPitch, MaxPitch),
+      F(maxThreadsPerBlock, MaxThreadsPerBlock),
+      F(maxThreadsDim[0], MaxBlockDimX),
+      F(maxThreadsDim[1], MaxBlockDimY),
+      F(maxThreadsDim[2], MaxBlockDimZ),
+      F(maxGridSize[0], MaxGridDimX),
+      F(maxGridSize[1], MaxGridDimY),
+      F(maxGridSize[2], MaxGridDimZ),
+      F(totalConstMem, TotalConstantMemory),
+      F(major, ComputeCapabilityMajor),
+      F(minor, ComputeCapabilityMinor),
+      F(textureAlignment, TextureAlignment),
+      F(texturePitchAlignment, TexturePitchAlignment),
+      F(multiProcessorCount, MultiProcessorCount),
+      F(integrated, Integrated),
+      F(canMapHostMemory, CanMapHostMemory),
+      F(maxTexture1D, MaxTexture1DWidth),
+      F(maxTexture1DMipmap, MaxTexture1DMipmappedWidth),
+      F(maxTexture2D[0], MaxTexture2DWidth),
+      F(maxTexture2D[1], MaxTexture2DHeight),
+      F(maxTexture2DMipmap[0], MaxTexture2DMipmappedWidth),
+      F(maxTexture2DMipmap[1], MaxTexture2DMipmappedHeight),
+      F(maxTexture2DLinear[0], MaxTexture2DLinearWidth),
+      F(maxTexture2DLinear[1], MaxTexture2DLinearHeight),
+      F(maxTexture2DLinear[2], MaxTexture2DLinearPitch),
+      F(maxTexture2DGather[0], MaxTexture2DGatherWidth),
+      F(maxTexture2DGather[1], MaxTexture2DGatherHeight),
+      F(maxTexture3D[0], MaxTexture3DWidth),
+      F(maxTexture3D[1], MaxTexture3DHeight),
+      F(maxTexture3D[2], MaxTexture3DDepth),
+      F(maxTexture3DAlt[0], MaxTexture3DWidthAlt),
+      F(maxTexture3DAlt[1], MaxTexture3DHeightAlt),
+      F(maxTexture3DAlt[2], MaxTexture3DDepthAlt),
+      F(maxTextureCubemap, MaxTextureCubemapWidth),
+      F(maxTexture1DLayered[0], MaxTexture1DLayeredWidth),
+      F(maxTexture1DLayered[1], MaxTexture1DLayeredLayers),
+      F(maxTexture2DLayered[0], MaxTexture2DLayeredWidth),
+      F(maxTexture2DLayered[1], MaxTexture2DLayeredHeight),
+      F(maxTexture2DLayered[2], MaxTexture2DLayeredLayers),
+      F(maxTextureCubemapLayered[0], MaxTextureCubemapLayeredWidth),
+      F(maxTextureCubemapLayered[1], MaxTextureCubemapLayeredLayers),
+      F(maxSurface1D, MaxSurface1DWidth),
+      F(maxSurface2D[0], MaxSurface2DWidth),
+      F(maxSurface2D[1], MaxSurface2DHeight),
+      F(maxSurface3D[0], MaxSurface3DWidth),
+      F(maxSurface3D[1], MaxSurface3DHeight),
+      F(maxSurface3D[2], MaxSurface3DDepth),
+      F(maxSurface1DLayered[0], MaxSurface1DLayeredWidth),
+      F(maxSurface1DLayered[1], MaxSurface1DLayeredLayers),
+      F(maxSurface2DLayered[0], MaxSurface2DLayeredWidth),
+      F(maxSurface2DLayered[1], MaxSurface2DLayeredHeight),
+      F(maxSurface2DLayered[2], MaxSurface2DLayeredLayers),
+      F(maxSurfaceCubemap, MaxSurfaceCubemapWidth),
+      F(maxSurfaceCubemapLayered[0], MaxSurfaceCubemapLayeredWidth),
+      F(maxSurfaceCubemapLayered[1], MaxSurfaceCubemapLayeredLayers),
+      F(surfaceAlignment, SurfaceAlignment),
+      F(concurrentKernels, ConcurrentKernels),
+      F(ECCEnabled, EccEnabled),
+      F(pciBusID, PciBusId),
+      F(pciDeviceID, PciDeviceId),
+      F(pciDomainID, PciDomainId),
+      F(tccDriver, TccDriver),
+      F(asyncEngineCount, AsyncEngineCount),
+      F(unifiedAddressing, UnifiedAddressing),
+      F(memoryBusWidth, GlobalMemoryBusWidth),
+      F(l2CacheSize, L2CacheSize),
+      F(persistingL2CacheMaxSize, MaxPersistingL2CacheSize),
+      F(maxThreadsPerMultiProcessor, MaxThreadsPerMultiProcessor),
+      F(streamPrioritiesSupported, StreamPrioritiesSupported),
+      F(globalL1CacheSupported, GlobalL1CacheSupported),
+      F(localL1CacheSupported, LocalL1CacheSupported),
+      F(sharedMemPerMultiprocessor, MaxSharedMemoryPerMultiprocessor),
+      F(regsPerMultiprocessor, MaxRegistersPerMultiprocessor),
+      F(managedMemory, ManagedMemory),
+      F(isMultiGpuBoard, IsMultiGpuBoard),
+      F(multiGpuBoardGroupID, MultiGpuBoardGroupID),
+      F(hostNativeAtomicSupported, HostNativeAtomicSupported),
+      F(pageableMemoryAccess, PageableMemoryAccess),
+      F(concurrentManagedAccess, ConcurrentManagedAccess),
+      F(computePreemptionSupported, ComputePreemptionSupported),
+      F(canUseHostPointerForRegisteredMem, CanUseHostPointerForRegisteredMem),
+      F(cooperativeLaunch, CooperativeLaunch),
+      F(sharedMemPerBlockOptin, MaxSharedMemoryPerBlockOptin),
+      F(pageableMemoryAccessUsesHostPageTables, PageableMemoryAccessUsesHostPageTables),
+      F(directManagedMemAccessFromHost, DirectManagedMemAccessFromHost),
+      F(maxBlocksPerMultiProcessor, MaxBlocksPerMultiprocessor),
+      F(accessPolicyMaxWindowSize, MaxAccessPolicyWindowSize),
+      F(reservedSharedMemPerBlock, ReservedSharedMemoryPerBlock),
+      F(hostRegisterSupported, HostRegisterSupported),
+      F(sparseCudaArraySupported, SparseCudaArraySupported),
+      F(hostRegisterReadOnlySupported, HostRegisterReadOnlySupported),
+      F(timelineSemaphoreInteropSupported, TimelineSemaphoreInteropSupported),
+      F(memoryPoolsSupported, MemoryPoolsSupported),
+      F(gpuDirectRDMASupported, GPUDirectRDMASupported),
+      F(gpuDirectRDMAFlushWritesOptions, GPUDirectRDMAFlushWritesOptions),
+      F(gpuDirectRDMAWritesOrdering, GPUDirectRDMAWritesOrdering),
+      F(memoryPoolSupportedHandleTypes, MemoryPoolSupportedHandleTypes),
+      F(deferredMappingCudaArraySupported, DeferredMappingCudaArraySupported),
+      F(ipcEventSupported, IpcEventSupport),
+      F(clusterLaunch, ClusterLaunch),
+      F(deviceNumaConfig, NumaConfig),
+      F(deviceNumaId, NumaId),
+      F(mpsEnabled, MpsEnabled),
+      F(hostNumaId, HostNumaId),
+      F(gpuPciDeviceID, GpuPciDeviceId),
+      F(gpuPciSubsystemID, GpuPciSubsystemId),
+      F(hostNumaMultinodeIpcSupported, HostNumaMultinodeIpcSupported),
+  };
+#undef F
+  for (const Field &f : fields) {
+    int v = -12345;
+    if (cudaDeviceGetAttribute(&v, f.attr, 0) != kSuccess)
+      return std::string(f.name) + ": attribute " + std::to_string(f.attr) + " fails";
+    if (v != f.value)
+      return std::string(f.name) + " is " + std::to_string(f.value) + ", attribute " +
+             std::to_string(f.attr) + " is " + std::to_string(v);
+  }
+  return "";
+}
+
+} // namespace
+
+TEST(Cudart, DevicePropertiesOnTheCpu) {
+  GuardedProp g;
+  ASSERT_EQ(getProperties(g), kSuccess);
+  const DeviceProp &p = g.prop;
+  EXPECT_TRUE(guardsIntact(g)) << "wrote outside the 1008 bytes of cudaDeviceProp";
+  unsigned threads = *tessel::rt::hal::cpu::defaultThreadCount();
+  EXPECT_EQ(std::string(p.name),
+            "Tessel CPU (" + std::to_string(threads) + (threads == 1 ? " thread)" : " threads)"));
+  EXPECT_EQ(p.multiProcessorCount, int(threads));
+  EXPECT_EQ(p.warpSize, 32);
+  EXPECT_EQ(p.major, 8);
+  EXPECT_EQ(p.minor, 0);
+  EXPECT_EQ(p.maxThreadsPerBlock, 1024);
+  EXPECT_EQ(std::vector<int>(p.maxThreadsDim, p.maxThreadsDim + 3),
+            (std::vector<int>{1024, 1024, 64}));
+  EXPECT_EQ(std::vector<int>(p.maxGridSize, p.maxGridSize + 3),
+            (std::vector<int>{2147483647, 65535, 65535}));
+  EXPECT_EQ(p.sharedMemPerBlock, 48u * 1024);
+  EXPECT_GT(p.sharedMemPerBlockOptin, p.sharedMemPerBlock);
+  EXPECT_GE(p.sharedMemPerMultiprocessor, p.sharedMemPerBlockOptin);
+  EXPECT_EQ(p.totalConstMem, 65536u);
+  EXPECT_EQ(p.regsPerBlock, 65536);
+  EXPECT_EQ(p.memPitch, 2147483647u);
+  EXPECT_EQ(p.textureAlignment, 512u);
+  EXPECT_EQ(p.maxThreadsPerMultiProcessor, 2048);
+  EXPECT_EQ(p.concurrentKernels, 0);
+  EXPECT_EQ(p.integrated, 1);
+  EXPECT_EQ(p.canMapHostMemory, 0);
+  EXPECT_EQ(p.unifiedAddressing, 1);
+  EXPECT_EQ(p.managedMemory, 0);
+  EXPECT_EQ(p.maxTexture2D[0], 0) << "no textures";
+  EXPECT_GT(p.totalGlobalMem, 0u);
+  // Fields without an answer are zeroed, the reserved tail included.
+  EXPECT_EQ(std::vector<char>(p.uuid, p.uuid + 16), std::vector<char>(16, 0));
+  EXPECT_EQ(std::vector<int>(p.reserved, p.reserved + 56), std::vector<int>(56, 0));
+  EXPECT_EQ(fieldsDisagreeingWithAttributes(p), "");
+
+  size_t free = 0, total = 0;
+  ASSERT_EQ(cudaMemGetInfo(&free, &total), kSuccess);
+  EXPECT_EQ(total, p.totalGlobalMem);
+  EXPECT_GT(free, 0u);
+  EXPECT_LE(free, total);
+  EXPECT_EQ(cudaGetLastError(), kSuccess);
+}
+
+TEST(Cudart, EveryDeviceAttributeOnTheCpu) {
+  // Every CUDA 13 cudaDeviceAttr has an answer on the cpu device, among them
+  // the seven that Tessel's cuda_runtime_api.h asks after
+  // cudaGetDeviceProperties for CUDA 12's fields (so no error is left).
+  std::vector<int> missing;
+#define TESSEL_TEST_ATTR(name, value)                                                              \
+  {                                                                                                \
+    int v = -12345;                                                                                \
+    if (cudaDeviceGetAttribute(&v, value, 0) != kSuccess || v == -12345)                           \
+      missing.push_back(value);                                                                    \
+  }
+  TESSEL_CUDART_DEVICE_ATTRS(TESSEL_TEST_ATTR)
+#undef TESSEL_TEST_ATTR
+  EXPECT_EQ(missing, std::vector<int>());
+  EXPECT_EQ(cudaGetLastError(), kSuccess);
+  EXPECT_EQ(attribute(kDevAttrClockRate), 1000000);
+  EXPECT_EQ(attribute(kDevAttrComputeMode), 0);
+  EXPECT_EQ(attribute(kDevAttrGpuOverlap), 0);
+  EXPECT_EQ(attribute(kDevAttrMaxSharedMemoryPerBlockOptin), 163 * 1024);
+  EXPECT_GT(attribute(kDevAttrMemoryClockRate), 0);
+}
+
+TEST(Cudart, DevicePropertyErrors) {
+  GuardedProp g;
+  std::string err = stderrOf([&] { EXPECT_EQ(getProperties(g, 1), kErrorInvalidDevice); });
+  EXPECT_CONTAINS(err, "tessel-cudart: cudaGetDeviceProperties(device 1): Tessel's CUDA runtime "
+                       "has one device, 0");
+  EXPECT_EQ(g.prop.warpSize, int(0xABABABAB)) << "left alone on error";
+  EXPECT_EQ(cudaGetLastError(), kErrorInvalidDevice);
+  EXPECT_EQ(cudaGetDeviceProperties(nullptr, 0), kErrorInvalidValue);
+  EXPECT_EQ(getProperties(g, -1), kErrorInvalidDevice);
+
+  int v = 77;
+  err = stderrOf([&] { EXPECT_EQ(cudaDeviceGetAttribute(&v, 9999, 0), kErrorInvalidValue); });
+  EXPECT_CONTAINS(err, "tessel-cudart: cudaDeviceGetAttribute: attribute 9999 is not a device "
+                       "attribute (cudaDeviceAttr) that cpu (");
+  EXPECT_EQ(v, 77);
+  EXPECT_EQ(cudaGetLastError(), kErrorInvalidValue);
+  EXPECT_EQ(cudaGetLastError(), kSuccess);
+  // Not cudaDeviceAttr numbers: gaps, Reserved* entries, past the end.
+  for (int attr : {0, -1, 44, 92, 96, 102, 122, 132, 141, 146, 148})
+    EXPECT_EQ(cudaDeviceGetAttribute(&v, attr, 0), kErrorInvalidValue) << "attribute " << attr;
+  EXPECT_EQ(v, 77);
+  err = stderrOf([&] {
+    EXPECT_EQ(cudaDeviceGetAttribute(&v, kDevAttrWarpSize, 1), kErrorInvalidDevice);
+  });
+  EXPECT_CONTAINS(err, "cudaDeviceGetAttribute(device 1): Tessel's CUDA runtime has one device");
+  EXPECT_EQ(cudaDeviceGetAttribute(nullptr, kDevAttrWarpSize, 0), kErrorInvalidValue);
+
+  size_t free = 0, total = 0;
+  err = stderrOf([&] { EXPECT_EQ(cudaMemGetInfo(nullptr, &total), kErrorInvalidValue); });
+  EXPECT_CONTAINS(err, "cudaMemGetInfo: free is a null pointer");
+  EXPECT_EQ(cudaMemGetInfo(&free, nullptr), kErrorInvalidValue);
+  EXPECT_EQ(cudaGetLastError(), kErrorInvalidValue);
+  EXPECT_EQ(cudaGetLastError(), kSuccess);
+}
+
 // ---- In a child process: registrations that fail, device selection ----------
 
 namespace {
@@ -579,6 +846,39 @@ namespace {
   std::vector<float> back(100);
   check(cudaMemcpy(back.data(), out, 400, kMemcpyDeviceToHost) == kSuccess, "D2H");
   check(back == host, "round trip");
+  // Device properties and memory come from the driver (fake_cuda_device.c).
+  GuardedProp g;
+  check(getProperties(g) == kSuccess, "cudaGetDeviceProperties");
+  const DeviceProp &p = g.prop;
+  check(guardsIntact(g), "guard bytes");
+  check(std::string(p.name) == "Fake CUDA device", "name");
+  check(p.major == 9 && p.minor == 0, "compute capability");
+  check(p.multiProcessorCount == 108, "multiprocessors");
+  check(p.l2CacheSize == 40 << 20 && p.sharedMemPerMultiprocessor == 164u << 10 &&
+            p.sharedMemPerBlockOptin == 227u << 10 && p.memoryBusWidth == 5120,
+        "L2, shared memory, bus width");
+  check(p.concurrentKernels == 1 && p.managedMemory == 1 && p.integrated == 0,
+        "the driver's feature flags, not the cpu's");
+  check(p.totalGlobalMem == size_t(80) << 30, "totalGlobalMem");
+  std::string disagreeing = fieldsDisagreeingWithAttributes(p);
+  check(disagreeing.empty(), disagreeing.c_str());
+  check(p.maxSurface2DLayered[2] == 1065 && p.hostNumaMultinodeIpcSupported == 1143 &&
+            p.gpuPciDeviceID == 1139u,
+        "the fake's distinct values of other attributes");
+  int clock = 0, cpuOnly = 0;
+  check(cudaDeviceGetAttribute(&clock, kDevAttrClockRate, 0) == kSuccess && clock == 1410000,
+        "clock rate");
+  check(cudaDeviceGetAttribute(&cpuOnly, 9999, 0) == kErrorInvalidValue,
+        "unknown attribute refused by the driver");
+  size_t free = 0, total = 0, freeAfter = 0;
+  check(cudaMemGetInfo(&free, &total) == kSuccess && total == size_t(80) << 30 && free <= total,
+        "cudaMemGetInfo");
+  void *block = nullptr;
+  check(cudaMalloc(&block, 3 << 20) == kSuccess, "cudaMalloc");
+  check(cudaMemGetInfo(&freeAfter, &total) == kSuccess && free - freeAfter == size_t(3) << 20,
+        "cudaMemGetInfo after cudaMalloc");
+  check(cudaFree(block) == kSuccess, "cudaFree");
+  check(cudaGetLastError() == kErrorInvalidValue, "the last error");
   // Module 1 (the environment's) has no cuda executable.
   int one = 1;
   Error e = launch(&stubAxpb, {1, 1, 1}, {1, 1, 1}, {&out, &in, &one, &b, &n});
@@ -587,6 +887,38 @@ namespace {
   std::exit(failures ? 1 : 0);
 }
 } // namespace
+
+namespace {
+// Sets the cpu device's thread count and memory limit before the device is
+// created, then prints what the properties and cudaMemGetInfo say.
+[[noreturn]] void cpuSettingsChild() {
+  ::setenv("TESSEL_DEVICE", "cpu", 1);
+  ::setenv("TESSEL_CPU_THREADS", "3", 1);
+  ::setenv("TESSEL_DEVICE_MEMORY_LIMIT", "64M", 1);
+  GuardedProp g;
+  Error e = getProperties(g);
+  size_t free = 0, total = 0, freeAfter = 0;
+  Error e2 = cudaMemGetInfo(&free, &total);
+  void *p = nullptr;
+  Error e3 = cudaMalloc(&p, 5 << 20);
+  cudaMemGetInfo(&freeAfter, &total);
+  int sms = 0;
+  cudaDeviceGetAttribute(&sms, kDevAttrMultiProcessorCount, 0);
+  std::fprintf(stderr, "| %d %d %d name '%s' sms %d/%d total %zu/%zu free %zu after %zu\n", e, e2,
+               e3, g.prop.name, g.prop.multiProcessorCount, sms, size_t(g.prop.totalGlobalMem),
+               total, free, freeAfter);
+  std::exit(0);
+}
+} // namespace
+
+// In a fresh process, so that the settings apply to the device it creates:
+// one multiprocessor per pool thread, the memory limit as the memory.
+TEST(CudartDeathTest, DevicePropertiesFollowTheCpuSettings) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(cpuSettingsChild(), ::testing::ExitedWithCode(0),
+              "\\| 0 0 0 name 'Tessel CPU \\(3 threads\\)' sms 3/3 total 67108864/67108864 free "
+              "67108864 after 61865984\n");
+}
 
 // The cuda branch without a GPU: the fake driver of fake_cuda/ (host memory,
 // records launches) behind TESSEL_CUDA_LIBRARY. Device addresses are its
@@ -598,6 +930,8 @@ TEST(CudartDeathTest, CudaDeviceThroughTheFakeDriver) {
   EXPECT_EXIT(runOnTheFakeDriver(), ::testing::ExitedWithCode(0),
       "tessel-cudart: device cuda \\(Fake CUDA device, sm_90, stream command buffers\\) "
       "\\(TESSEL_DEVICE=cuda\\).*embedded module 2: loaded its cuda executable \\(1 kernels\\)"
+      ".*cudaDeviceGetAttribute: attribute 9999 is not a device attribute \\(cudaDeviceAttr\\) "
+      "that cuda \\(Fake CUDA device, sm_90, stream command buffers\\) knows"
       ".*cannot load the kernels of embedded module 1 on cuda \\(Fake CUDA device.*\\): .*no "
       "executable for target 'cuda' \\(module has: cpu\\).*\\| failures: 0");
 }

@@ -7,7 +7,9 @@
 #include "hal/executable.h"
 
 #include <chrono>
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +37,25 @@ public:
     return unimplemented(name() + ": cannot tell which binary it would load");
   }
   virtual std::unique_ptr<CommandBuffer> createCommandBuffer() = 0;
+
+  /// The device's value of a CUDA device attribute, numbered as the runtime
+  /// API's cudaDeviceAttr (the same numbers as the driver's
+  /// CUdevice_attribute), for Tessel's CUDA runtime library. std::nullopt if
+  /// the device does not answer it: an unknown number, or a driver without a
+  /// CUDA notion of its own (cpu; cudart answers for it).
+  virtual std::optional<int> cudaAttribute(int attribute) const {
+    (void)attribute;
+    return std::nullopt;
+  }
+  /// Free and total bytes of the memory buffers are allocated from, within
+  /// the device's memory limit if one is set (free is then at most the
+  /// limit minus the bytes the device's buffers hold). kUnimplemented for
+  /// drivers that do not tell.
+  virtual Status memoryInfo(uint64_t *free, uint64_t *total) const {
+    (void)free, (void)total;
+    return unimplemented(name() + ": cannot tell how much memory it has");
+  }
+
   /// Executes `commands` and blocks until they are done.
   virtual Status submitAndWait(CommandBuffer &commands) = 0;
 

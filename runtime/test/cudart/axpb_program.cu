@@ -79,6 +79,29 @@ int main() {
   int count = 0;
   CUDA_OK(cudaGetDeviceCount(&count));
   CHECK(count == 1);
+
+  // Device properties, read as programs read them (launch sizes from
+  // maxThreadsPerBlock and maxGridSize, free memory before allocating).
+  cudaDeviceProp prop;
+  std::memset(&prop, 0xAB, sizeof(prop));
+  CUDA_OK(cudaGetDeviceProperties(&prop, 0));
+  CHECK(prop.name[0] != 0 && std::strlen(prop.name) < sizeof(prop.name));
+  CHECK(prop.warpSize == 32);
+  CHECK(prop.maxThreadsPerBlock == 1024);
+  CHECK(prop.maxGridSize[0] == 2147483647 && prop.maxGridSize[1] == 65535);
+  CHECK(prop.major >= 8 && prop.multiProcessorCount > 0 && prop.totalGlobalMem > 0);
+  int value = -1;
+  CUDA_OK(cudaDeviceGetAttribute(&value, cudaDevAttrMultiProcessorCount, 0));
+  CHECK(value == prop.multiProcessorCount);
+  CUDA_OK(cudaDeviceGetAttribute(&value, cudaDevAttrMaxSharedMemoryPerBlock, 0));
+  CHECK(value == (int)prop.sharedMemPerBlock && value >= 48 * 1024);
+  size_t freeBytes = 0, totalBytes = 0;
+  CUDA_OK(cudaMemGetInfo(&freeBytes, &totalBytes));
+  CHECK(totalBytes == prop.totalGlobalMem && freeBytes <= totalBytes);
+  CHECK(cudaGetDeviceProperties(&prop, 1) == cudaErrorInvalidDevice);
+  CHECK(cudaGetLastError() == cudaErrorInvalidDevice);
+  run(dim3(3), dim3(prop.maxThreadsPerBlock), 3 * 1024 - 5, 4);
+
   cudaEvent_t start, stop;
   CUDA_OK(cudaEventCreate(&start));
   CUDA_OK(cudaEventCreate(&stop));

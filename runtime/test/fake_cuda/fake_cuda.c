@@ -14,7 +14,13 @@
  * stream is synchronous, graphs are not supported (use stream command
  * buffers). The compute capability is FAKE_CUDA_CC (e.g. 80; default 90).
  * FAKE_CUDA_ALLOC_OFFSET=N shifts every allocation by N bytes (misaligned
- * addresses). A loadable image is text: a first line "fake-cuda-module",
+ * addresses). cuDeviceGetAttribute answers the attributes listed there (an
+ * A100-like device with 108 multiprocessors, except the compute
+ * capability), 1000 + the number for other numbers up to 147 (a distinct
+ * value each) and CUDA_ERROR_INVALID_VALUE beyond. cuMemGetInfo reports
+ * 80 GiB total, of which 80 GiB less what cuMemAlloc holds now is free (an
+ * allocation beyond it fails with CUDA_ERROR_OUT_OF_MEMORY). A loadable
+ * image is text: a first line "fake-cuda-module",
  * then one line per kernel, "kernel NAME BYTES BYTES ...", the size of each
  * parameter; anything else fails as an invalid image. cuLaunchKernel runs
  * nothing: it copies each parameter (by the declared size) into the record
@@ -115,6 +121,7 @@ FAKE(cuMemAlloc_v2)
 FAKE(cuMemFree_v2)
 FAKE(cuMemAllocHost_v2)
 FAKE(cuMemFreeHost)
+FAKE(cuMemGetInfo_v2)
 FAKE(cuMemcpyHtoDAsync_v2)
 FAKE(cuMemcpyDtoHAsync_v2)
 FAKE(cuMemcpyDtoDAsync_v2)

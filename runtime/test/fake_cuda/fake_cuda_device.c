@@ -57,12 +57,46 @@ EXPORT int cuDeviceGetAttribute(int *value, int attribute, int device) {
   case 4: *value = 64; return CUDA_SUCCESS;                /* max block dim z */
   case 5: *value = 0x7fffffff; return CUDA_SUCCESS;        /* max grid dim x */
   case 6: case 7: *value = 65535; return CUDA_SUCCESS;     /* max grid dim y, z */
-  case 16: *value = 1; return CUDA_SUCCESS;                /* multiprocessors */
+  case 8: *value = 48 * 1024; return CUDA_SUCCESS;         /* shared memory per block */
+  case 9: *value = 65536; return CUDA_SUCCESS;             /* total constant memory */
+  case 10: *value = 32; return CUDA_SUCCESS;               /* warp size */
+  case 11: *value = 0x7fffffff; return CUDA_SUCCESS;       /* max pitch */
+  case 12: *value = 65536; return CUDA_SUCCESS;            /* registers per block */
+  case 13: *value = 1410000; return CUDA_SUCCESS;          /* clock rate (kHz) */
+  case 14: *value = 512; return CUDA_SUCCESS;              /* texture alignment */
+  case 16: *value = 108; return CUDA_SUCCESS;              /* multiprocessors */
+  case 18: *value = 0; return CUDA_SUCCESS;                /* integrated */
+  case 31: *value = 1; return CUDA_SUCCESS;                /* concurrent kernels */
+  case 36: *value = 1215000; return CUDA_SUCCESS;          /* memory clock rate (kHz) */
+  case 37: *value = 5120; return CUDA_SUCCESS;             /* memory bus width */
+  case 38: *value = 40 * 1024 * 1024; return CUDA_SUCCESS; /* L2 cache size */
+  case 39: *value = 2048; return CUDA_SUCCESS;             /* max threads per multiprocessor */
+  case 41: *value = 1; return CUDA_SUCCESS;                /* unified addressing */
   case 75: *value = (int)(cc / 10); return CUDA_SUCCESS;   /* cc major */
   case 76: *value = (int)(cc % 10); return CUDA_SUCCESS;   /* cc minor */
+  case 81: *value = 164 * 1024; return CUDA_SUCCESS;       /* shared memory per multiprocessor */
+  case 83: *value = 1; return CUDA_SUCCESS;                /* managed memory */
   case 97: *value = 227 * 1024; return CUDA_SUCCESS;       /* opt-in shared memory */
-  default: *value = 0; return CUDA_SUCCESS;
+  default:
+    /* CUDA 13 numbers its attributes up to 147; a real driver refuses
+     * numbers it does not know. The others answer 1000 + the number, a
+     * distinct value, so that tests can tell which attribute a
+     * cudaDeviceProp field was read from. */
+    if (attribute < 1 || attribute > 147)
+      return CUDA_ERROR_INVALID_VALUE;
+    *value = 1000 + attribute;
+    return CUDA_SUCCESS;
   }
+}
+
+/* What cuMemAlloc_v2 holds now, for cuMemGetInfo_v2. */
+static size_t allocatedBytes;
+#define FAKE_CUDA_TOTAL_MEMORY ((size_t)80 << 30)
+
+EXPORT int cuMemGetInfo_v2(size_t *free, size_t *total) {
+  *total = FAKE_CUDA_TOTAL_MEMORY;
+  *free = allocatedBytes < FAKE_CUDA_TOTAL_MEMORY ? FAKE_CUDA_TOTAL_MEMORY - allocatedBytes : 0;
+  return CUDA_SUCCESS;
 }
 
 static int dummy;
@@ -96,19 +130,28 @@ UNSUPPORTED(cuEventRecord)
 UNSUPPORTED(cuEventElapsedTime)
 
 /* Allocations are 256-byte aligned (as cuMemAlloc's are), then shifted by
- * FAKE_CUDA_ALLOC_OFFSET (0..255) within the block. */
+ * FAKE_CUDA_ALLOC_OFFSET (0..255) within the block. A 256-byte header
+ * before the block holds the size, for cuMemGetInfo_v2. */
 EXPORT int cuMemAlloc_v2(CUdeviceptr *dptr, size_t size) {
   long offset = envLong("FAKE_CUDA_ALLOC_OFFSET", 0);
   if (offset < 0 || offset > 255)
     offset = 0;
-  unsigned char *base = aligned_alloc(256, ((size + 255) / 256 + 1) * 256);
+  if (size > FAKE_CUDA_TOTAL_MEMORY - allocatedBytes)
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  unsigned char *base = aligned_alloc(256, ((size + 255) / 256 + 2) * 256);
   if (!base)
     return CUDA_ERROR_OUT_OF_MEMORY;
-  *dptr = (CUdeviceptr)(uintptr_t)(base + offset);
+  memcpy(base, &size, sizeof(size));
+  allocatedBytes += size;
+  *dptr = (CUdeviceptr)(uintptr_t)(base + 256 + offset);
   return CUDA_SUCCESS;
 }
 EXPORT int cuMemFree_v2(CUdeviceptr dptr) {
-  free((void *)(uintptr_t)(dptr & ~(CUdeviceptr)255));
+  unsigned char *base = (unsigned char *)(uintptr_t)(dptr & ~(CUdeviceptr)255) - 256;
+  size_t size;
+  memcpy(&size, base, sizeof(size));
+  allocatedBytes -= size;
+  free(base);
   return CUDA_SUCCESS;
 }
 EXPORT int cuMemAllocHost_v2(void **p, size_t size) {

@@ -6,6 +6,10 @@
 #include "hal/cpu/cpu_executable.h"
 #include "hal/driver_registry.h"
 
+#include <unistd.h>
+
+#include <algorithm>
+
 namespace tessel::rt::hal {
 
 namespace cpu {
@@ -36,6 +40,24 @@ std::unique_ptr<CommandBuffer> CpuDevice::createCommandBuffer() {
 Status CpuDevice::submitAndWait(CommandBuffer &commands) {
   // Command buffers handed to this device were created by it.
   static_cast<CpuCommandBuffer &>(commands).execute();
+  return Status();
+}
+
+Status CpuDevice::memoryInfo(uint64_t *free, uint64_t *total) const {
+  long page = ::sysconf(_SC_PAGESIZE);
+  long physical = ::sysconf(_SC_PHYS_PAGES);
+  long available = ::sysconf(_SC_AVPHYS_PAGES);
+  if (page <= 0 || physical <= 0 || available < 0)
+    return unavailable("cpu: cannot read the size of the host memory (sysconf)");
+  uint64_t t = uint64_t(physical) * uint64_t(page);
+  uint64_t f = std::min(uint64_t(available) * uint64_t(page), t);
+  if (uint64_t limit = budget_->limit()) {
+    t = std::min(t, limit);
+    uint64_t inUse = std::min(budget_->inUse(), limit);
+    f = std::min(f, limit - inUse);
+  }
+  *free = f;
+  *total = t;
   return Status();
 }
 

@@ -19,6 +19,12 @@ public:
   StatusOr<std::shared_ptr<Executable>> prepareExecutable(const ExecutableSpec &spec) override;
   std::unique_ptr<CommandBuffer> createCommandBuffer() override;
   Status submitAndWait(CommandBuffer &commands) override;
+  /// Host memory: available and total physical pages (sysconf), within the
+  /// memory limit if one is set.
+  Status memoryInfo(uint64_t *free, uint64_t *total) const override;
+
+  /// Threads of the pool that runs workgroups and blocks (caller included).
+  unsigned threads() const { return pool_.size(); }
 
 private:
   std::string name_ = "cpu";

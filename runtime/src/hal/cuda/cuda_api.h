@@ -117,6 +117,7 @@ constexpr CUstreamCaptureMode CU_STREAM_CAPTURE_MODE_THREAD_LOCAL = 1;
   X(cuMemFree_v2, (CUdeviceptr dptr))                                                            \
   X(cuMemAllocHost_v2, (void **pp, size_t bytesize))                                             \
   X(cuMemFreeHost, (void *p))                                                                    \
+  X(cuMemGetInfo_v2, (size_t * free, size_t * total))                                           \
   X(cuMemcpyHtoDAsync_v2, (CUdeviceptr dstDevice, const void *srcHost, size_t byteCount,         \
                            CUstream hStream))                                                    \
   X(cuMemcpyDtoHAsync_v2, (void *dstHost, CUdeviceptr srcDevice, size_t byteCount,               \

@@ -9,6 +9,7 @@
 #include "hal/cuda/cuda_executable.h"
 #include "hal/driver_registry.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace tessel::rt::hal {
@@ -110,6 +111,30 @@ StatusOr<std::vector<double>> CudaDevice::submitTimed(
   if (!s.ok())
     return s;
   return ms;
+}
+
+std::optional<int> CudaDevice::cudaAttribute(int attribute) const {
+  int value = 0;
+  if (ctx_->api().cuDeviceGetAttribute(&value, attribute, ctx_->device()) != CUDA_SUCCESS)
+    return std::nullopt;
+  return value;
+}
+
+Status CudaDevice::memoryInfo(uint64_t *free, uint64_t *total) const {
+  size_t f = 0, t = 0;
+  {
+    std::lock_guard<std::mutex> lock(ctx_->mutex());
+    TESSEL_RETURN_IF_ERROR(ctx_->enter());
+    TESSEL_RETURN_IF_ERROR(ctx_->check(ctx_->api().cuMemGetInfo_v2(&f, &t), "cuMemGetInfo"));
+  }
+  uint64_t free64 = f, total64 = t;
+  if (uint64_t limit = ctx_->budget().limit()) {
+    total64 = std::min(total64, limit);
+    free64 = std::min(free64, limit - std::min(ctx_->budget().inUse(), limit));
+  }
+  *free = free64;
+  *total = total64;
+  return Status();
 }
 
 } // namespace cuda

@@ -30,6 +30,10 @@ public:
   /// are enqueued back to back and synchronized once at the end.
   StatusOr<std::vector<double>> submitTimed(const std::vector<CommandBuffer *> &commands,
                                             int runs) override;
+  /// cuDeviceGetAttribute; std::nullopt if the driver refuses the number.
+  std::optional<int> cudaAttribute(int attribute) const override;
+  /// cuMemGetInfo in the device's context, within the memory limit if set.
+  Status memoryInfo(uint64_t *free, uint64_t *total) const override;
 
   CommandBufferMode mode() const { return mode_; }
   const CudaContext &context() const { return *ctx_; }

@@ -1,4 +1,6 @@
-# lit configuration for Tessel's compiler tests: `// RUN: tessel-opt %s ...`.
+# lit configuration for Tessel's compiler tests: `// RUN: tessel-opt %s ...`,
+# and `// RUN: tessel-cc %s --emit=mlir ...` for the CUDA C frontend (.cu,
+# test/lit/Frontend/CUDA).
 import glob
 import os
 import shutil
@@ -7,7 +9,7 @@ import lit.formats
 
 config.name = "Tessel"
 config.test_format = lit.formats.ShTest(execute_external=False)
-config.suffixes = [".mlir", ".test"]
+config.suffixes = [".mlir", ".test", ".cu"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = config.tessel_test_build_dir
 config.excludes = ["lit.cfg.py", "lit.site.cfg.py.in", "Inputs"]
@@ -41,6 +43,8 @@ def find_llvm_tools_dir():
 
 
 config.llvm_tools_dir = find_llvm_tools_dir()
+# tessel-opt, tessel-compile and tessel-cc are all in tessel_tools_dir
+# (build/compiler/tools), found through PATH.
 path = os.pathsep.join([config.tessel_tools_dir, config.tessel_runtime_tools_dir,
                         config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
 config.environment["PATH"] = path

@@ -206,6 +206,9 @@ void mlir::tessel::buildCUDAToNVVMPipeline(OpPassManager &pm,
   pm.addPass(createOutlineCUDAKernels());
   addScalarLowering(pm, /*expandBf16=*/false);
   addGPUToNVVM(pm);
+  // Math ops without a libdevice function (math.trunc, ...): LLVM's
+  // intrinsics, which NVPTX selects.
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertMathToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
   addNVVMTarget(pm, options);

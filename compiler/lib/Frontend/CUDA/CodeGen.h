@@ -111,6 +111,11 @@ public:
                        clang::QualType resultType, clang::SourceLocation sl);
   Value emitIncDec(const clang::UnaryOperator *e);
   Value emitCall(const clang::CallExpr *e);
+  /// The value of struct expression `e` (of type `t`): an LLVM struct.
+  Value emitRecordValue(const clang::Expr *e, clang::QualType t);
+  /// Copies the record object `src` (of type `t`) to `dst` byte for byte
+  /// (a trivial copy constructor or assignment); false after an error.
+  bool copyRecord(Value dst, const clang::Expr *src, clang::QualType t);
   /// The value of a const global scalar with a constant initializer that
   /// `e` names; null (and no error) for anything else.
   Value emitConstantGlobalValue(const clang::Expr *e);

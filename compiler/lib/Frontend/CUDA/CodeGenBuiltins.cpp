@@ -17,6 +17,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
@@ -194,6 +195,17 @@ Value FunctionEmitter::emitBuiltinCall(const clang::CallExpr *e,
     return load(v[0], resultType, sl);
   }
 
+  // clang's math headers call some __builtin_ functions (__builtin_rintf,
+  // __builtin_fabsf, ...): the same table as libdevice's names.
+  std::string libdeviceName;
+  if (name.starts_with("__builtin_")) {
+    StringRef base = name.drop_front(strlen("__builtin_"));
+    if (mathKind(base) != MathKind::None ||
+        (base.ends_with("f") && mathKind(base.drop_back()) != MathKind::None)) {
+      libdeviceName = ("__nv_" + base).str();
+      name = libdeviceName;
+    }
+  }
   // libdevice.
   if (name.consume_front("__nv_")) {
     SmallVector<Value> v;
@@ -226,6 +238,15 @@ Value FunctionEmitter::emitBuiltinCall(const clang::CallExpr *e,
       return convertScalar(arith::CmpFOp::create(
                                builder, l, arith::CmpFPredicate::OEQ, a, inf),
                            m.ast().BoolTy, resultType, sl);
+    }
+    // Bit casts: int_as_float, float_as_uint, longlong_as_double, ...
+    if (name.contains("_as_")) {
+      auto [from, to] = name.split("_as_");
+      static const llvm::StringSet<> kinds = {
+          "int", "uint", "float", "longlong", "ulonglong", "double"};
+      if (kinds.contains(from) && kinds.contains(to) &&
+          v[0].getType().getIntOrFloatBitWidth() == rt.getIntOrFloatBitWidth())
+        return arith::BitcastOp::create(builder, l, rt, v[0]);
     }
     if (name == "saturatef") {
       Value zero = arith::ConstantOp::create(builder, l, builder.getFloatAttr(rt, 0));

@@ -210,8 +210,9 @@ Value FunctionEmitter::emitArithmetic(clang::BinaryOperatorKind op, Value lhs,
                                       clang::SourceLocation sl) {
   Location l = loc(sl);
   using BO = clang::BinaryOperatorKind;
-  // Pointer arithmetic.
-  if (lhsType->isPointerType() || rhsType->isPointerType()) {
+  // Pointer arithmetic (comparisons of pointers are below).
+  if ((lhsType->isPointerType() || rhsType->isPointerType()) &&
+      !clang::BinaryOperator::isComparisonOp(op)) {
     if (lhsType->isPointerType() && rhsType->isPointerType()) {
       if (op != clang::BO_Sub)
         return fail(sl, "this pointer operation is not supported");
@@ -619,12 +620,8 @@ Value FunctionEmitter::emitInitializer(Value ptr, const clang::Expr *init,
     if (cd->isTrivial() && cd->isDefaultConstructor())
       return ptr; // uninitialized, as in C
     if (cd->isTrivial() && (cd->isCopyConstructor() || cd->isMoveConstructor()) &&
-        ctor->getNumArgs() == 1) {
-      Value v = emitRValue(ctor->getArg(0));
-      if (!v || failed(store(v, ptr, t, sl)))
-        return nullptr;
-      return ptr;
-    }
+        ctor->getNumArgs() == 1)
+      return copyRecord(ptr, ctor->getArg(0), t) ? ptr : nullptr;
     if (cd->isDefaultConstructor() && cd->hasBody() &&
         cast<clang::CompoundStmt>(cd->getBody())->body_empty() &&
         cd->inits().empty())
@@ -640,6 +637,38 @@ Value FunctionEmitter::emitInitializer(Value ptr, const clang::Expr *init,
   return ptr;
 }
 
+Value FunctionEmitter::emitRecordValue(const clang::Expr *e,
+                                       clang::QualType t) {
+  clang::SourceLocation sl = e->getExprLoc();
+  Type st = m.memoryType(t, sl);
+  if (!st)
+    return nullptr;
+  // Built in a temporary as an initializer is (a copy constructor, an
+  // initializer list, a call returning a struct), then read as one value.
+  Value slot = allocaSlot(st, m.alignment(t));
+  if (!emitInitializer(slot, e, t))
+    return nullptr;
+  return load(slot, t, sl);
+}
+
+bool FunctionEmitter::copyRecord(Value dst, const clang::Expr *src,
+                                 clang::QualType t) {
+  clang::SourceLocation sl = src->getExprLoc();
+  if (!src->isGLValue()) {
+    Value v = emitRValue(src);
+    return v && succeeded(store(v, dst, t, sl));
+  }
+  // The source is an object (an lvalue, or a temporary clang materialized):
+  // copy its bytes, padding included, as a trivial copy does.
+  Value from = emitLValue(src);
+  if (!from)
+    return false;
+  int64_t bytes = m.ast().getTypeSizeInChars(t).getQuantity();
+  LLVM::MemcpyOp::create(builder, loc(sl), dst, from,
+                         constInt(builder.getI64Type(), bytes), false);
+  return true;
+}
+
 Value FunctionEmitter::emitCall(const clang::CallExpr *e) {
   clang::SourceLocation sl = e->getExprLoc();
   const clang::FunctionDecl *callee = e->getDirectCallee();
@@ -650,6 +679,18 @@ Value FunctionEmitter::emitCall(const clang::CallExpr *e) {
   Value builtin = emitBuiltinCall(e, callee, handled);
   if (handled)
     return builtin;
+  // `a = b` of structs: the implicit trivial copy/move assignment.
+  if (auto *method = dyn_cast<clang::CXXMethodDecl>(callee))
+    if (isa<clang::CXXOperatorCallExpr>(e) && method->isTrivial() &&
+        (method->isCopyAssignmentOperator() ||
+         method->isMoveAssignmentOperator()) &&
+        e->getNumArgs() == 2) {
+      Value dst = emitLValue(e->getArg(0));
+      if (!dst || !copyRecord(dst, e->getArg(1),
+                              e->getArg(0)->getType().getUnqualifiedType()))
+        return nullptr;
+      return dst;
+    }
   if (isa<clang::CXXMemberCallExpr>(e) || isa<clang::CXXOperatorCallExpr>(e))
     if (auto *method = dyn_cast<clang::CXXMethodDecl>(callee))
       if (!method->isStatic())
@@ -666,6 +707,7 @@ Value FunctionEmitter::emitCall(const clang::CallExpr *e) {
       return fail(sl, "call with too few arguments");
     const clang::Expr *arg = e->getArg(i);
     Value v = p->getType()->isReferenceType() ? emitLValue(arg)
+              : p->getType()->isRecordType()  ? emitRecordValue(arg, p->getType())
                                               : emitRValue(arg);
     if (!v)
       return nullptr;

@@ -291,6 +291,10 @@ LogicalResult FunctionEmitter::emitStmt(const clang::Stmt *s) {
     if (const clang::Expr *value = r->getRetValue()) {
       if (decl->getReturnType()->isVoidType()) {
         emitRValue(value); // `return f();` with f returning void
+      } else if (decl->getReturnType()->isRecordType()) {
+        // A struct is built (or copied) in the return slot.
+        if (!emitInitializer(returnSlot_, value, decl->getReturnType()))
+          return failure();
       } else {
         Value v = emitRValue(value);
         if (!v ||

@@ -140,14 +140,16 @@ std::string ModuleEmitter::mangledName(const clang::FunctionDecl *fn) {
 FailureOr<func::FuncOp>
 ModuleEmitter::function(const clang::FunctionDecl *decl) {
   decl = decl->getDefinition() ? decl->getDefinition() : decl;
-  if (auto fn = functions_.lookup(decl))
-    return fn;
+  // A function still being emitted is on the call stack: a call of it
+  // recurses (its func.func exists already, so look here first).
   if (inProgress_.contains(decl)) {
     (void)error(decl->getLocation(),
                 "recursive call of '" + decl->getNameAsString() +
                     "': device code must not recurse (not supported)");
     return failure();
   }
+  if (auto fn = functions_.lookup(decl))
+    return fn;
   if (!decl->hasBody()) {
     (void)error(decl->getLocation(),
                 "'" + decl->getNameAsString() +
@@ -228,9 +230,13 @@ ModuleEmitter::sharedGlobal(const clang::VarDecl *var,
     return failure();
   OpBuilder b(&context_);
   b.setInsertionPointToStart(module_.getBody());
-  std::string name = (dynamic ? std::string("__tessel_dynamic_shared.")
-                              : mangledName(owner) + ".") +
-                     var->getNameAsString();
+  // PTX names may not contain '.': '_' joins the parts. Every `extern
+  // __shared__` array is the launch's one dynamic buffer (they alias, as in
+  // CUDA), typed as bytes; accesses carry their own element types.
+  std::string name = dynamic ? std::string("__tessel_dynamic_shared")
+                             : mangledName(owner) + "_" + var->getNameAsString();
+  if (dynamic)
+    t = LLVM::LLVMArrayType::get(IntegerType::get(&context_, 8), 0);
   // Each static variable gets its own global; every `extern __shared__`
   // declaration names the one dynamic buffer.
   if (dynamic)
@@ -243,7 +249,9 @@ ModuleEmitter::sharedGlobal(const clang::VarDecl *var,
   auto g = LLVM::GlobalOp::create(
       b, loc(var->getLocation()), t, /*isConstant=*/false,
       dynamic ? LLVM::Linkage::External : LLVM::Linkage::Internal, name,
-      /*value=*/Attribute(), alignment(var->getType()),
+      /*value=*/Attribute(),
+      dynamic ? std::max<uint64_t>(16, alignment(var->getType()))
+              : alignment(var->getType()),
       kCUDASharedAddressSpace);
   if (dynamic)
     g->setAttr(kCUDADynamicSharedAttr, b.getUnitAttr());
@@ -257,7 +265,7 @@ LLVM::GlobalOp ModuleEmitter::stringGlobal(StringRef bytes) {
     return it->second;
   OpBuilder b(&context_);
   b.setInsertionPointToStart(module_.getBody());
-  std::string name = "__tessel_str." + std::to_string(strings_.size());
+  std::string name = "__tessel_str_" + std::to_string(strings_.size());
   auto type = LLVM::LLVMArrayType::get(b.getI8Type(), bytes.size());
   auto g = LLVM::GlobalOp::create(b, b.getUnknownLoc(), type, true,
                                   LLVM::Linkage::Private, name,

@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(cmake ninja-build ccache g++ binutils
+packages=(cmake ninja-build ccache gcc g++ binutils
           llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
           libflatbuffers-dev flatbuffers-compiler libgtest-dev python3-numpy
           zlib1g-dev clang-22 libclang-rt-22-dev

@@ -659,14 +659,14 @@ bool FunctionEmitter::copyRecord(Value dst, const clang::Expr *src,
     return v && succeeded(store(v, dst, t, sl));
   }
   // The source is an object (an lvalue, or a temporary clang materialized):
-  // copy its bytes, padding included, as a trivial copy does.
+  // one load and one store of the whole struct (padding included, as a
+  // trivial copy), with the struct's alignment. A memcpy without alignment
+  // would copy byte by byte on the GPU.
   Value from = emitLValue(src);
   if (!from)
     return false;
-  int64_t bytes = m.ast().getTypeSizeInChars(t).getQuantity();
-  LLVM::MemcpyOp::create(builder, loc(sl), dst, from,
-                         constInt(builder.getI64Type(), bytes), false);
-  return true;
+  Value v = load(from, t, sl);
+  return v && succeeded(store(v, dst, t, sl));
 }
 
 Value FunctionEmitter::emitCall(const clang::CallExpr *e) {

@@ -78,7 +78,7 @@ __global__ void cas(int *i, unsigned *u, unsigned long long *ull) {
 
 // An atomic on a __shared__ variable goes through its generic address.
 // CHECK-LABEL: func.func @_Z6sharedPi(
-// CHECK: %[[G:.*]] = llvm.mlir.addressof @_Z6sharedPi.count : !llvm.ptr<3>
+// CHECK: %[[G:.*]] = llvm.mlir.addressof @_Z6sharedPi_count : !llvm.ptr<3>
 // CHECK-NEXT: %[[GEN:.*]] = llvm.addrspacecast %[[G]] : !llvm.ptr<3> to !llvm.ptr
 // CHECK: call @_ZL9atomicAddPii(%[[GEN]], %{{.*}}) : (!llvm.ptr, i32) -> i32
 __global__ void shared(int *out) {

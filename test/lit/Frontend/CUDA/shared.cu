@@ -4,24 +4,23 @@
 // variable, named <kernel's mangled name>.<variable>; code uses them through
 // an addrspacecast to the generic !llvm.ptr. An `extern __shared__` array is
 // the external, zero-length global marked tessel.cuda_dynamic_shared, named
-// __tessel_dynamic_shared.<variable>. __syncthreads() is tessel.barrier.
+// __tessel_dynamic_shared, one buffer every extern __shared__ array aliases. __syncthreads() is tessel.barrier.
 
 // The globals come first in the module.
-// CHECK-DAG: llvm.mlir.global internal @_Z6reducePKfPf.tile() {addr_space = 3 : i32, alignment = 4 : i64} : !llvm.array<256 x f32>
-// CHECK-DAG: llvm.mlir.global internal @_Z6reducePKfPf.count() {addr_space = 3 : i32, alignment = 4 : i64} : i32
-// CHECK-DAG: llvm.mlir.global internal @_Z9transposePd.tile() {addr_space = 3 : i32, alignment = 8 : i64} : !llvm.array<16 x array<17 x f64>>
-// CHECK-DAG: llvm.mlir.global external @__tessel_dynamic_shared.dyn() {addr_space = 3 : i32, alignment = 4 : i64, tessel.cuda_dynamic_shared} : !llvm.array<0 x f32>
-// CHECK-DAG: llvm.mlir.global external @__tessel_dynamic_shared.bytes() {addr_space = 3 : i32, alignment = 1 : i64, tessel.cuda_dynamic_shared} : !llvm.array<0 x i8>
+// CHECK-DAG: llvm.mlir.global internal @_Z6reducePKfPf_tile() {addr_space = 3 : i32, alignment = 4 : i64} : !llvm.array<256 x f32>
+// CHECK-DAG: llvm.mlir.global internal @_Z6reducePKfPf_count() {addr_space = 3 : i32, alignment = 4 : i64} : i32
+// CHECK-DAG: llvm.mlir.global internal @_Z9transposePd_tile() {addr_space = 3 : i32, alignment = 8 : i64} : !llvm.array<16 x array<17 x f64>>
+// CHECK-DAG: llvm.mlir.global external @__tessel_dynamic_shared() {addr_space = 3 : i32, alignment = 16 : i64, tessel.cuda_dynamic_shared} : !llvm.array<0 x i8>
 // A same-named extern __shared__ in a second kernel is the same global.
-// CHECK-NOT: @__tessel_dynamic_shared.dyn_
+// CHECK-NOT: @__tessel_dynamic_shared_
 // CHECK-NOT: llvm.mlir.global
 
 // CHECK-LABEL: func.func @_Z6reducePKfPf(
-// CHECK: %[[TILE3:.*]] = llvm.mlir.addressof @_Z6reducePKfPf.tile : !llvm.ptr<3>
+// CHECK: %[[TILE3:.*]] = llvm.mlir.addressof @_Z6reducePKfPf_tile : !llvm.ptr<3>
 // CHECK-NEXT: %[[TILE:.*]] = llvm.addrspacecast %[[TILE3]] : !llvm.ptr<3> to !llvm.ptr
-// CHECK-NEXT: %[[COUNT3:.*]] = llvm.mlir.addressof @_Z6reducePKfPf.count : !llvm.ptr<3>
+// CHECK-NEXT: %[[COUNT3:.*]] = llvm.mlir.addressof @_Z6reducePKfPf_count : !llvm.ptr<3>
 // CHECK-NEXT: %[[COUNT:.*]] = llvm.addrspacecast %[[COUNT3]] : !llvm.ptr<3> to !llvm.ptr
-// CHECK-NEXT: %[[DYN3:.*]] = llvm.mlir.addressof @__tessel_dynamic_shared.dyn : !llvm.ptr<3>
+// CHECK-NEXT: %[[DYN3:.*]] = llvm.mlir.addressof @__tessel_dynamic_shared : !llvm.ptr<3>
 // CHECK-NEXT: %[[DYN:.*]] = llvm.addrspacecast %[[DYN3]] : !llvm.ptr<3> to !llvm.ptr
 // tile[t] = in[t]
 // CHECK: llvm.getelementptr %[[TILE]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, f32
@@ -63,7 +62,7 @@ __global__ void reduce(const float *in, float *out) {
 
 // A 2-D shared array (padded row), and a barrier inside a branch.
 // CHECK-LABEL: func.func @_Z9transposePd(
-// CHECK: %[[T3:.*]] = llvm.mlir.addressof @_Z9transposePd.tile : !llvm.ptr<3>
+// CHECK: %[[T3:.*]] = llvm.mlir.addressof @_Z9transposePd_tile : !llvm.ptr<3>
 // CHECK-NEXT: %[[T:.*]] = llvm.addrspacecast %[[T3]] : !llvm.ptr<3> to !llvm.ptr
 // CHECK: %[[ROW:.*]] = llvm.getelementptr %[[T]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.array<17 x f64>
 // CHECK: llvm.getelementptr %[[ROW]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, f64
@@ -80,8 +79,8 @@ __global__ void transpose(double *p) {
 // Dynamic shared memory reused: the same-named declaration in another kernel
 // and a char buffer cast to another element type.
 // CHECK-LABEL: func.func @_Z5reusePf(
-// CHECK: llvm.mlir.addressof @__tessel_dynamic_shared.dyn : !llvm.ptr<3>
-// CHECK: %[[B3:.*]] = llvm.mlir.addressof @__tessel_dynamic_shared.bytes : !llvm.ptr<3>
+// CHECK: llvm.mlir.addressof @__tessel_dynamic_shared : !llvm.ptr<3>
+// CHECK: %[[B3:.*]] = llvm.mlir.addressof @__tessel_dynamic_shared : !llvm.ptr<3>
 // CHECK-NEXT: %[[B:.*]] = llvm.addrspacecast %[[B3]] : !llvm.ptr<3> to !llvm.ptr
 // CHECK: llvm.store %[[B]], %[[FSLOT:.*]] {alignment = 8 : i64} : !llvm.ptr, !llvm.ptr
 // CHECK: %[[F:.*]] = llvm.load %[[FSLOT]] {alignment = 8 : i64} : !llvm.ptr -> !llvm.ptr

@@ -155,8 +155,13 @@ void printDiagnostics(MLIRContext &context) {
                            ? "warning"
                            : "note";
     llvm::errs() << where << ": " << kind << ": " << diag.str() << "\n";
-    for (Diagnostic &note : diag.getNotes())
-      llvm::errs() << "  note: " << note.str() << "\n";
+    for (Diagnostic &note : diag.getNotes()) {
+      std::string at;
+      if (auto fl = dyn_cast<FileLineColLoc>(note.getLocation()))
+        at = fl.getFilename().str() + ":" + std::to_string(fl.getLine()) +
+             ":" + std::to_string(fl.getColumn()) + ": ";
+      llvm::errs() << at << "note: " << note.str() << "\n";
+    }
     return success();
   });
 }

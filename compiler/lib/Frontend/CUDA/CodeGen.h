@@ -85,6 +85,8 @@ public:
 
   // --- Statements (CodeGenStmt.cpp) -------------------------------------
   LogicalResult emitStmt(const clang::Stmt *s);
+  /// Warns about a barrier at `sl` under a condition on the thread id.
+  void diagnoseDivergentBarrier(clang::SourceLocation sl);
   LogicalResult emitStmtList(ArrayRef<const clang::Stmt *> stmts);
   LogicalResult emitVarDecl(const clang::VarDecl *var);
   LogicalResult emitLoop(const clang::Stmt *init, const clang::Expr *cond,
@@ -181,6 +183,10 @@ private:
   Value returnSlot_; ///< the return value
   SmallVector<LoopFlags> loops_;
   bool failed_ = false;
+  /// Conditions on the thread id around the statement being emitted: a
+  /// barrier under one is divergent (undefined in CUDA) unless every thread
+  /// of the block takes the same way, and gets a warning.
+  std::vector<const clang::Stmt *> threadConditions_;
 };
 
 } // namespace mlir::tessel::cuda

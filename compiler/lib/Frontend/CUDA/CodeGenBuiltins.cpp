@@ -75,6 +75,18 @@ MathKind mathKind(StringRef base) {
 }
 } // namespace
 
+void FunctionEmitter::diagnoseDivergentBarrier(clang::SourceLocation sl) {
+  if (threadConditions_.empty())
+    return;
+  const clang::Stmt *cond = threadConditions_.back();
+  InFlightDiagnostic d = emitWarning(loc(sl))
+      << "__syncthreads() under a condition that depends on threadIdx: "
+         "undefined in CUDA unless every thread of the block goes the same "
+         "way; on the cpu target, threads that do not reach it are not "
+         "waited for";
+  d.attachNote(loc(cond->getBeginLoc())) << "the condition";
+}
+
 Value FunctionEmitter::emitBuiltinCall(const clang::CallExpr *e,
                                        const clang::FunctionDecl *callee,
                                        bool &handled) {

@@ -675,6 +675,10 @@ Value FunctionEmitter::emitCall(const clang::CallExpr *e) {
   if (!callee)
     return fail(sl, "indirect calls (through function pointers) are not "
                     "supported");
+  // __syncthreads() is a header function around the barrier builtin: the
+  // call site is where the enclosing conditions are known.
+  if (callee->getIdentifier() && callee->getName() == "__syncthreads")
+    diagnoseDivergentBarrier(sl);
   bool handled = false;
   Value builtin = emitBuiltinCall(e, callee, handled);
   if (handled)

@@ -10,6 +10,8 @@
 
 #include "CodeGen.h"
 
+#include "llvm/ADT/ScopeExit.h"
+
 #include "tessel/Dialect/Tessel/TesselDialect.h"
 
 #include "clang/AST/Attr.h"
@@ -213,10 +215,65 @@ LogicalResult FunctionEmitter::emitVarDecl(const clang::VarDecl *var) {
   return hasFailed() ? failure() : success();
 }
 
+/// Whether `s` reads threadIdx (or the lane id): a condition on it may
+/// differ between the threads of a block.
+static bool mentionsThreadId(const clang::Stmt *s) {
+  if (!s)
+    return false;
+  if (auto *ref = dyn_cast<clang::DeclRefExpr>(s))
+    if (ref->getDecl()->getName() == "threadIdx")
+      return true;
+  if (auto *call = dyn_cast<clang::CallExpr>(s))
+    if (const clang::FunctionDecl *fn = call->getDirectCallee())
+      if (fn->getIdentifier() &&
+          (fn->getName().starts_with("__nvvm_read_ptx_sreg_tid") ||
+           fn->getName() == "__nvvm_read_ptx_sreg_laneid"))
+        return true;
+  // threadIdx.x is a property access whose base is an OpaqueValueExpr,
+  // which lists no children.
+  if (auto *opaque = dyn_cast<clang::OpaqueValueExpr>(s))
+    return mentionsThreadId(opaque->getSourceExpr());
+  for (const clang::Stmt *child : s->children())
+    if (mentionsThreadId(child))
+      return true;
+  return false;
+}
+
+/// The condition of a branch or loop statement, if `s` is one.
+static const clang::Expr *branchCondition(const clang::Stmt *s) {
+  if (auto *i = dyn_cast<clang::IfStmt>(s))
+    return i->getCond();
+  if (auto *f = dyn_cast<clang::ForStmt>(s))
+    return f->getCond();
+  if (auto *w = dyn_cast<clang::WhileStmt>(s))
+    return w->getCond();
+  if (auto *d = dyn_cast<clang::DoStmt>(s))
+    return d->getCond();
+  if (auto *sw = dyn_cast<clang::SwitchStmt>(s))
+    return sw->getCond();
+  return nullptr;
+}
+
 LogicalResult FunctionEmitter::emitStmt(const clang::Stmt *s) {
   if (!s || hasFailed())
     return hasFailed() ? failure() : success();
   clang::SourceLocation sl = s->getBeginLoc();
+  // Barriers under a condition on the thread id are diagnosed (see
+  // threadConditions_).
+  const clang::Stmt *cond = branchCondition(s);
+  bool threadDependent = cond && mentionsThreadId(cond);
+  // for (int i = threadIdx.x; i < n; ...): the trip count depends on it.
+  if (auto *f = dyn_cast<clang::ForStmt>(s); !threadDependent && f &&
+                                            mentionsThreadId(f->getInit())) {
+    cond = f->getInit();
+    threadDependent = true;
+  }
+  if (threadDependent)
+    threadConditions_.push_back(cond);
+  auto pop = llvm::make_scope_exit([&] {
+    if (threadDependent)
+      threadConditions_.pop_back();
+  });
   if (auto *c = dyn_cast<clang::CompoundStmt>(s)) {
     SmallVector<const clang::Stmt *> stmts(c->body().begin(), c->body().end());
     return emitStmtList(stmts);

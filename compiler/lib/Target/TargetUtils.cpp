@@ -27,6 +27,26 @@ mlir::tessel::cloneDispatchFunctions(ModuleOp module,
   return kernels;
 }
 
+FailureOr<std::vector<KernelExport>>
+mlir::tessel::cudaCKernelExports(ModuleOp module) {
+  std::vector<KernelExport> exports;
+  for (auto fn : module.getOps<func::FuncOp>()) {
+    if (!fn->hasAttr(kCUDAKernelAttr) || fn.isExternal())
+      continue;
+    KernelExport e;
+    e.name = fn.getSymName().str();
+    e.abi = KernelAbi::CudaC;
+    auto sizes = fn->getAttrOfType<DenseI64ArrayAttr>(kCUDAParameterSizesAttr);
+    if (!sizes)
+      return emitError(fn.getLoc()) << "internal error: kernel '" << e.name
+                                    << "' has no parameter sizes";
+    for (int64_t size : sizes.asArrayRef())
+      e.parameterSizes.push_back(static_cast<uint32_t>(size));
+    exports.push_back(std::move(e));
+  }
+  return exports;
+}
+
 LogicalResult mlir::tessel::writeFile(Location loc, StringRef path,
                                       StringRef bytes) {
   std::error_code ec;

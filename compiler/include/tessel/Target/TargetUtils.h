@@ -17,6 +17,11 @@ OwningOpRef<ModuleOp> cloneDispatchFunctions(ModuleOp module,
                                              std::vector<KernelExport> &exports);
 
 /// Writes `bytes` to `path`, reporting failures at `loc`.
+/// The CudaC exports of the kernels tessel-cc imported into `module` (every
+/// function marked tessel.cuda_kernel, with its parameter sizes), in module
+/// order; every target builds one kernel of the same name per export.
+FailureOr<std::vector<KernelExport>> cudaCKernelExports(ModuleOp module);
+
 LogicalResult writeFile(Location loc, StringRef path, StringRef bytes);
 
 } // namespace mlir::tessel

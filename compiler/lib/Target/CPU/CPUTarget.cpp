@@ -312,7 +312,6 @@ mlir::tessel::buildCPUExecutable(ModuleOp module,
   return image;
 }
 
-
 FailureOr<ExecutableImage>
 mlir::tessel::buildCUDACCPUExecutable(ModuleOp module,
                                       const CPUTargetOptions &options) {
@@ -323,6 +322,13 @@ mlir::tessel::buildCUDACCPUExecutable(ModuleOp module,
   if (failed(tm))
     return failure();
 
+  ExecutableImage image;
+  image.target = "cpu";
+  FailureOr<std::vector<KernelExport>> exports = cudaCKernelExports(module);
+  if (failed(exports))
+    return failure();
+  image.exports = std::move(*exports);
+
   OwningOpRef<ModuleOp> kernels = cast<ModuleOp>(module->clone());
   PassManager pm(module.getContext());
   if (options.configurePassManager &&
@@ -332,22 +338,6 @@ mlir::tessel::buildCUDACCPUExecutable(ModuleOp module,
   if (failed(pm.run(*kernels)))
     return emitError(loc) << "transpiling the CUDA kernels to the CPU failed";
 
-  ExecutableImage image;
-  image.target = "cpu";
-  for (auto fn : kernels->getOps<LLVM::LLVMFuncOp>()) {
-    if (!fn->hasAttr(kCUDAKernelAttr))
-      continue;
-    KernelExport e;
-    e.name = fn.getSymName().str();
-    e.abi = KernelAbi::CudaC;
-    auto sizes = fn->getAttrOfType<DenseI64ArrayAttr>(kCUDAParameterSizesAttr);
-    if (!sizes)
-      return emitError(loc) << "internal error: kernel '" << e.name
-                            << "' has no parameter sizes";
-    for (int64_t size : sizes.asArrayRef())
-      e.parameterSizes.push_back(static_cast<uint32_t>(size));
-    image.exports.push_back(std::move(e));
-  }
   FailureOr<BinaryImage> binary =
       serializeKernels(loc, *kernels, sel, **tm, options);
   if (failed(binary))

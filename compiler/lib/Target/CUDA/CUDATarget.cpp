@@ -333,20 +333,10 @@ mlir::tessel::buildCUDACCUDAExecutables(ModuleOp module,
 
   ExecutableImage image;
   image.target = "cuda";
-  for (auto fn : module.getOps<func::FuncOp>()) {
-    if (!fn->hasAttr(kCUDAKernelAttr) || fn.isExternal())
-      continue;
-    KernelExport e;
-    e.name = fn.getSymName().str();
-    e.abi = KernelAbi::CudaC;
-    auto sizes = fn->getAttrOfType<DenseI64ArrayAttr>(kCUDAParameterSizesAttr);
-    if (!sizes)
-      return emitError(loc) << "internal error: kernel '" << e.name
-                            << "' has no parameter sizes";
-    for (int64_t size : sizes.asArrayRef())
-      e.parameterSizes.push_back(static_cast<uint32_t>(size));
-    image.exports.push_back(std::move(e));
-  }
+  FailureOr<std::vector<KernelExport>> exports = cudaCKernelExports(module);
+  if (failed(exports))
+    return failure();
+  image.exports = std::move(*exports);
   // No kernels, no GPU code (a translation unit of host code only).
   if (image.exports.empty())
     return std::vector<ExecutableImage>{};

@@ -223,9 +223,78 @@ Value FunctionEmitter::emitBuiltinCall(const clang::CallExpr *e,
     SmallVector<Value> v;
     if (!args(v))
       return nullptr;
+    // sincos(x, &s, &c): results through pointers.
+    if (name == "sincosf" || name == "sincos" || name == "fast_sincosf") {
+      LLVM::StoreOp::create(builder, l, math::SinOp::create(builder, l, v[0]), v[1]);
+      LLVM::StoreOp::create(builder, l, math::CosOp::create(builder, l, v[0]), v[2]);
+      return Value();
+    }
     Type rt = m.valueType(resultType, sl);
     if (!rt)
       return nullptr;
+    auto asResult = [&](Value cond) {
+      return convertScalar(cond, m.ast().BoolTy, resultType, sl);
+    };
+    auto intResult = [&](Value i) -> Value {
+      unsigned from = i.getType().getIntOrFloatBitWidth();
+      unsigned to = rt.getIntOrFloatBitWidth();
+      if (from == to)
+        return i;
+      return from > to ? Value(arith::TruncIOp::create(builder, l, rt, i))
+                       : Value(arith::ExtUIOp::create(builder, l, rt, i));
+    };
+    // Classification.
+    if (name == "finitef" || name == "isfinited") {
+      Value a = math::AbsFOp::create(builder, l, v[0]);
+      Value inf = arith::ConstantOp::create(
+          builder, l,
+          builder.getFloatAttr(a.getType(), std::numeric_limits<double>::infinity()));
+      return asResult(arith::CmpFOp::create(builder, l, arith::CmpFPredicate::OLT, a, inf));
+    }
+    if (name == "signbitf" || name == "signbitd") {
+      Type it = builder.getIntegerType(v[0].getType().getIntOrFloatBitWidth());
+      Value bits = arith::BitcastOp::create(builder, l, it, v[0]);
+      return asResult(arith::CmpIOp::create(builder, l, arith::CmpIPredicate::slt,
+                                            bits, constInt(it, 0)));
+    }
+    // Bit operations.
+    if (name == "popc" || name == "popcll")
+      return intResult(math::CtPopOp::create(builder, l, v[0]));
+    if (name == "clz" || name == "clzll")
+      return intResult(math::CountLeadingZerosOp::create(builder, l, v[0]));
+    if (name == "ffs" || name == "ffsll") {
+      Type it = v[0].getType();
+      Value tz = math::CountTrailingZerosOp::create(builder, l, v[0]);
+      Value one = arith::AddIOp::create(builder, l, tz, constInt(it, 1));
+      Value zero = arith::CmpIOp::create(builder, l, arith::CmpIPredicate::eq,
+                                         v[0], constInt(it, 0));
+      return intResult(arith::SelectOp::create(builder, l, zero, constInt(it, 0), one));
+    }
+    if (name == "brev" || name == "brevll")
+      return LLVM::BitReverseOp::create(builder, l, v[0].getType(), v[0]);
+    // Conversions with a rounding mode: float2int_rn, double2ull_rz,
+    // int2float_rn, ...
+    if (name.size() > 3 && name[name.size() - 3] == '_' && name.contains('2')) {
+      auto [conversion, mode] = name.rsplit('_');
+      auto [from, to] = conversion.split('2');
+      static const llvm::StringSet<> floats = {"float", "double"};
+      static const llvm::StringSet<> ints = {"int", "uint", "ll", "ull"};
+      if (floats.contains(from) && ints.contains(to) &&
+          (mode == "rn" || mode == "rz" || mode == "rd" || mode == "ru")) {
+        Value x = v[0];
+        if (mode == "rn")
+          x = math::RoundEvenOp::create(builder, l, x);
+        else if (mode == "rd")
+          x = math::FloorOp::create(builder, l, x);
+        else if (mode == "ru")
+          x = math::CeilOp::create(builder, l, x);
+        return to.starts_with("u") ? Value(arith::FPToUIOp::create(builder, l, rt, x))
+                                   : Value(arith::FPToSIOp::create(builder, l, rt, x));
+      }
+      if (ints.contains(from) && floats.contains(to) && mode == "rn")
+        return from.starts_with("u") ? Value(arith::UIToFPOp::create(builder, l, rt, v[0]))
+                                     : Value(arith::SIToFPOp::create(builder, l, rt, v[0]));
+    }
     // Integer helpers.
     if (name == "min" || name == "umin" || name == "llmin" || name == "ullmin")
       return name.starts_with("u")
@@ -269,6 +338,96 @@ Value FunctionEmitter::emitBuiltinCall(const clang::CallExpr *e,
     if (!isa<FloatType>(rt))
       return fail(sl, "libdevice function '__nv_" + name +
                           "' is not supported");
+    auto fc = [&](double x) -> Value {
+      return arith::ConstantOp::create(builder, l, builder.getFloatAttr(rt, x));
+    };
+    StringRef stem = rt.isF32() && name.ends_with("f") ? name.drop_back() : name;
+    if (stem == "hypot") {
+      // m * sqrt(1 + (n / m)^2), m = max(|x|, |y|): no overflow on the way.
+      Value a = math::AbsFOp::create(builder, l, v[0]);
+      Value b = math::AbsFOp::create(builder, l, v[1]);
+      Value mx = arith::MaximumFOp::create(builder, l, a, b);
+      Value mn = arith::MinimumFOp::create(builder, l, a, b);
+      Value q = arith::DivFOp::create(builder, l, mn, mx);
+      Value r = arith::MulFOp::create(
+          builder, l, mx,
+          math::SqrtOp::create(builder, l,
+                               math::FmaOp::create(builder, l, q, q, fc(1.0))));
+      Value zero = arith::CmpFOp::create(builder, l, arith::CmpFPredicate::OEQ,
+                                         mx, fc(0.0));
+      return arith::SelectOp::create(builder, l, zero, fc(0.0), r);
+    }
+    if (stem == "erfc")
+      return math::ErfcOp::create(builder, l, v[0]);
+    if (stem == "fdim") {
+      Value le = arith::CmpFOp::create(builder, l, arith::CmpFPredicate::OLE,
+                                       v[0], v[1]);
+      return arith::SelectOp::create(builder, l, le, fc(0.0),
+                                     arith::SubFOp::create(builder, l, v[0], v[1]));
+    }
+    if (stem == "ldexp") {
+      // x * 2^h * 2^(n-h), h = n/2: no overflow of the power of two alone.
+      Value n = v[1];
+      Value h = arith::DivSIOp::create(builder, l, n, constInt(n.getType(), 2));
+      Value rest = arith::SubIOp::create(builder, l, n, h);
+      Value p1 = math::Exp2Op::create(builder, l, arith::SIToFPOp::create(builder, l, rt, h));
+      Value p2 = math::Exp2Op::create(builder, l, arith::SIToFPOp::create(builder, l, rt, rest));
+      return arith::MulFOp::create(builder, l,
+                                   arith::MulFOp::create(builder, l, v[0], p1), p2);
+    }
+    if (stem == "frexp") {
+      // x = m * 2^e with 0.5 <= |m| < 1, from the bits (subnormals scaled
+      // by 2^64 first); 0, infinities and NaN: m = x, e = 0.
+      unsigned w = rt.getIntOrFloatBitWidth();
+      Type it = builder.getIntegerType(w);
+      Type i32 = builder.getI32Type();
+      int64_t mantissaBits = w == 32 ? 23 : 52, expMask = w == 32 ? 0xff : 0x7ff,
+              bias = w == 32 ? 126 : 1022;
+      double smallestNormal = w == 32 ? 1.17549435e-38 : 2.2250738585072014e-308;
+      Value a = math::AbsFOp::create(builder, l, v[0]);
+      Value sub = arith::AndIOp::create(
+          builder, l,
+          arith::CmpFOp::create(builder, l, arith::CmpFPredicate::OLT, a, fc(smallestNormal)),
+          arith::CmpFOp::create(builder, l, arith::CmpFPredicate::ONE, a, fc(0.0)));
+      Value xs = arith::SelectOp::create(
+          builder, l, sub, arith::MulFOp::create(builder, l, v[0], fc(18446744073709551616.0)),
+          v[0]);
+      Value adjust = arith::SelectOp::create(builder, l, sub, constInt(i32, -64), constInt(i32, 0));
+      Value bits = arith::BitcastOp::create(builder, l, it, xs);
+      Value field = arith::AndIOp::create(
+          builder, l, arith::ShRUIOp::create(builder, l, bits, constInt(it, mantissaBits)),
+          constInt(it, expMask));
+      Value cleared = arith::AndIOp::create(builder, l, bits,
+                                            constInt(it, ~(expMask << mantissaBits)));
+      Value mant = arith::BitcastOp::create(
+          builder, l, rt,
+          arith::OrIOp::create(builder, l, cleared, constInt(it, bias << mantissaBits)));
+      Value e32 = w == 32 ? field : Value(arith::TruncIOp::create(builder, l, i32, field));
+      Value e = arith::AddIOp::create(
+          builder, l, arith::SubIOp::create(builder, l, e32, constInt(i32, bias)), adjust);
+      Value special = arith::OrIOp::create(
+          builder, l,
+          arith::CmpFOp::create(builder, l, arith::CmpFPredicate::OEQ, a, fc(0.0)),
+          arith::CmpFOp::create(builder, l, arith::CmpFPredicate::UGE, a,
+                                fc(std::numeric_limits<double>::infinity())));
+      LLVM::StoreOp::create(builder, l,
+                            arith::SelectOp::create(builder, l, special, constInt(i32, 0), e),
+                            v[1]);
+      return arith::SelectOp::create(builder, l, special, v[0], mant);
+    }
+    if (stem == "modf") {
+      // The integral part through the pointer, the fraction (with x's sign;
+      // 0 for infinities) as the result.
+      Value ip = math::TruncOp::create(builder, l, v[0]);
+      LLVM::StoreOp::create(builder, l, ip, v[1]);
+      Value inf = arith::CmpFOp::create(
+          builder, l, arith::CmpFPredicate::OEQ,
+          math::AbsFOp::create(builder, l, v[0]),
+          fc(std::numeric_limits<double>::infinity()));
+      Value frac = arith::SelectOp::create(
+          builder, l, inf, fc(0.0), arith::SubFOp::create(builder, l, v[0], ip));
+      return math::CopySignOp::create(builder, l, frac, v[0]);
+    }
     // The float version ends in `f` (expf); fast_ and f-less names share
     // the double table. fdividef / powif keep their own names.
     StringRef base = name;

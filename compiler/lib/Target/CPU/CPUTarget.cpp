@@ -21,6 +21,7 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/FileSystem.h"
@@ -51,6 +52,15 @@ struct CPUSelection {
   int64_t vectorBits = 128;
 };
 
+void initializeNativeTarget() {
+  static bool initialized = [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    return true;
+  }();
+  (void)initialized;
+}
+
 CPUSelection selectCPU(const CPUTargetOptions &options) {
   CPUSelection sel;
   sel.triple = llvm::Triple(llvm::sys::getDefaultTargetTriple());
@@ -60,6 +70,19 @@ CPUSelection selectCPU(const CPUTargetOptions &options) {
     features = llvm::sys::getHostCPUFeatures();
   } else {
     sel.cpu = options.cpu;
+    // A named CPU implies its features (x86-64-v4: AVX-512, which LLVM then
+    // uses): record them, so that the runtime refuses a CPU without them
+    // rather than dying of SIGILL, and size vectors by them.
+    initializeNativeTarget();
+    std::string error;
+    if (const llvm::Target *target =
+            llvm::TargetRegistry::lookupTarget(sel.triple, error)) {
+      std::unique_ptr<llvm::MCSubtargetInfo> sti(
+          target->createMCSubtargetInfo(sel.triple, sel.cpu, ""));
+      if (sti)
+        for (llvm::StringRef f : kCheckedFeatures)
+          features[f] = sti->checkFeatures(("+" + f).str());
+    }
   }
   SmallVector<std::string> flags;
   for (auto &entry : features)
@@ -78,12 +101,7 @@ CPUSelection selectCPU(const CPUTargetOptions &options) {
 
 std::unique_ptr<llvm::TargetMachine> createTargetMachine(const CPUSelection &sel,
                                                          std::string &error) {
-  static bool initialized = [] {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-    return true;
-  }();
-  (void)initialized;
+  initializeNativeTarget();
   const llvm::Target *target =
       llvm::TargetRegistry::lookupTarget(sel.triple, error);
   if (!target)

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tessel/Codegen/GPU/GPUOutline.h"
 #include "tessel/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -26,6 +27,23 @@ namespace mlir::tessel {
 /// Name of the gpu.module holding every kernel.
 constexpr llvm::StringLiteral kKernelModuleName = "tessel_kernels";
 
+gpu::GPUFuncOp replaceWithGPUKernel(func::FuncOp fn, OpBuilder &b) {
+  auto kernel = gpu::GPUFuncOp::create(b, fn.getLoc(), fn.getSymName(),
+                                       fn.getFunctionType());
+  kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  for (NamedAttribute attr : fn->getDiscardableAttrs())
+    kernel->setAttr(attr.getName(), attr.getValue());
+  // gpu.func comes with an entry block; take the kernel's instead.
+  kernel.getBody().takeBody(fn.getBody());
+  kernel.walk([&](func::ReturnOp ret) {
+    OpBuilder rb(ret);
+    gpu::ReturnOp::create(rb, ret.getLoc());
+    ret.erase();
+  });
+  fn.erase();
+  return kernel;
+}
+
 LogicalResult outlineGPUKernels(ModuleOp module) {
   OpBuilder b(module.getContext());
   module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
@@ -45,11 +63,7 @@ LogicalResult outlineGPUKernels(ModuleOp module) {
       return fn.emitError("kernel has no tessel.workgroup_size: distribute "
                           "it to blocks and threads first");
     b.setInsertionPointToEnd(gpuModule.getBody());
-    auto kernel = gpu::GPUFuncOp::create(b, fn.getLoc(), fn.getSymName(),
-                                         fn.getFunctionType());
-    kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
-    for (NamedAttribute attr : fn->getDiscardableAttrs())
-      kernel->setAttr(attr.getName(), attr.getValue());
+    gpu::GPUFuncOp kernel = replaceWithGPUKernel(fn, b);
     kernel.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(
         {static_cast<int32_t>(size[0]), static_cast<int32_t>(size[1]),
          static_cast<int32_t>(size[2])}));
@@ -58,14 +72,6 @@ LogicalResult outlineGPUKernels(ModuleOp module) {
     for (unsigned i = 0; i < kernel.getNumArguments(); ++i)
       kernel.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
                         b.getI64IntegerAttr(64));
-    // gpu.func comes with an entry block; take the kernel's instead.
-    kernel.getBody().takeBody(fn.getBody());
-    kernel.walk([&](func::ReturnOp ret) {
-      OpBuilder rb(ret);
-      gpu::ReturnOp::create(rb, ret.getLoc());
-      ret.erase();
-    });
-    fn.erase();
   }
   return success();
 }

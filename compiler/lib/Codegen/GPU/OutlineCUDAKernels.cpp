@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tessel/Codegen/GPU/GPUOutline.h"
 #include "tessel/Dialect/Tessel/TesselDialect.h"
 #include "tessel/Passes.h"
 
@@ -31,25 +32,6 @@ namespace {
 /// Name of the gpu.module holding a CUDA C program's kernels.
 constexpr llvm::StringLiteral kCUDAKernelModuleName = "tessel_cuda_kernels";
 
-void kernelToGPUFunc(func::FuncOp fn, OpBuilder &b) {
-  b.setInsertionPoint(fn);
-  auto kernel = gpu::GPUFuncOp::create(b, fn.getLoc(), fn.getSymName(),
-                                       fn.getFunctionType());
-  kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
-  for (NamedAttribute attr : fn->getDiscardableAttrs())
-    kernel->setAttr(attr.getName(), attr.getValue());
-  if (ArrayAttr args = fn.getAllArgAttrs())
-    kernel.setAllArgAttrs(args);
-  // gpu.func comes with an entry block; take the kernel's instead.
-  kernel.getBody().takeBody(fn.getBody());
-  kernel.walk([&](func::ReturnOp ret) {
-    OpBuilder rb(ret);
-    gpu::ReturnOp::create(rb, ret.getLoc());
-    ret.erase();
-  });
-  fn.erase();
-}
-
 struct OutlineCUDAKernelsPass
     : tessel::impl::OutlineCUDAKernelsBase<OutlineCUDAKernelsPass> {
   void runOnOperation() override {
@@ -70,8 +52,13 @@ struct OutlineCUDAKernelsPass
     for (auto fn : gpuModule.getOps<func::FuncOp>())
       if (fn->hasAttr(kCUDAKernelAttr) && !fn.isExternal())
         kernels.push_back(fn);
-    for (func::FuncOp fn : kernels)
-      kernelToGPUFunc(fn, b);
+    for (func::FuncOp fn : kernels) {
+      b.setInsertionPoint(fn);
+      ArrayAttr args = fn.getAllArgAttrs();
+      gpu::GPUFuncOp kernel = replaceWithGPUKernel(fn, b);
+      if (args)
+        kernel.setAllArgAttrs(args);
+    }
 
     gpuModule.walk([&](BarrierOp barrier) {
       OpBuilder bb(barrier);

@@ -270,7 +270,7 @@ LogicalResult FunctionEmitter::emitStmt(const clang::Stmt *s) {
   }
   if (threadDependent)
     threadConditions_.push_back(cond);
-  auto pop = llvm::make_scope_exit([&] {
+  llvm::scope_exit pop([&] {
     if (threadDependent)
       threadConditions_.pop_back();
   });

@@ -1,0 +1,288 @@
+#!/usr/bin/env python3
+"""CPU benchmark suite (issue 15), run on the GPU machine's host CPU.
+
+Tessel (`tessel-bench --device=cpu`, one module per CPU variant), numpy and
+PyTorch CPU on the same inputs in one process; every Tessel output is checked
+against a float64 reference (norm-wise relative error). Then the thread
+sweep: matmul 2048^3 at 1, 2, 4, 8, 16 threads for Tessel
+(TESSEL_CPU_THREADS) and torch (torch.set_num_threads).
+
+Times: Tessel's is the median of tessel-bench's timed runs (host clock around
+each run, inputs in buffers); numpy's and torch's the median of the call
+after warm-up. Ratios are reference time / Tessel time (> 1: Tessel faster).
+
+usage: python3 .carry/cpubench/run.py --out=DIR [--only=a,b] [--runs=N]
+       [--threads=1,2,4,8,16] [--no-sweep] [--variants=v3,v4]
+"""
+import argparse
+import glob
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def f64(a):
+    return np.asarray(a, dtype=np.float64)
+
+
+def softmax_np(x):
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def chain_np(x, z):
+    return np.tanh(x * x.dtype.type(0.5) + z) * np.exp(-np.abs(x)) + np.sqrt(z * z + x.dtype.type(1))
+
+
+def layernorm_np(x, g, b):
+    m = x.mean(axis=1, keepdims=True)
+    v = ((x - m) ** 2).mean(axis=1, keepdims=True)
+    return (x - m) / np.sqrt(v + x.dtype.type(1e-5)) * g + b
+
+
+def conv_torch(torch, x, w):
+    # x NHWC, w HWCF -> NHWC; torch on channels-last tensors (oneDNN).
+    xt = torch.from_numpy(x).permute(0, 3, 1, 2)
+    wt = torch.from_numpy(w).permute(3, 2, 0, 1).contiguous(memory_format=torch.channels_last)
+    return lambda: torch.nn.functional.conv2d(xt, wt, padding=1)
+
+
+def conv_ref(x, w):
+    # float64, padding 1, stride 1: the sum over the 9 taps of shifted GEMMs.
+    n, h, wd, c = x.shape
+    xp = np.zeros((n, h + 2, wd + 2, c))
+    xp[:, 1:-1, 1:-1] = x
+    out = np.zeros((n, h, wd, w.shape[3]))
+    for i in range(3):
+        for j in range(3):
+            out += xp[:, i:i + h, j:j + wd] @ f64(w[i, j])
+    return out
+
+
+def normal(rng, shape):
+    return rng.standard_normal(shape, dtype=np.float32)
+
+
+def cases(torch):
+    T = torch.from_numpy if torch else None
+    for m, n, k, mod in [(2048, 2048, 2048, "matmul_2048"), (4096, 4096, 4096, "matmul_4096"),
+                         (4096, 3072, 768, "matmul_4096x3072x768")]:
+        yield dict(name=f"matmul {m}x{n}x{k} f32", module=mod, fn="matmul", flops=2.0 * m * n * k,
+                   inputs=lambda r, m=m, n=n, k=k: [normal(r, (m, k)), normal(r, (k, n))],
+                   np=lambda a, b: (lambda: a @ b), torch=lambda a, b: (lambda: T(a) @ T(b)),
+                   ref=lambda a, b: f64(a) @ f64(b), tol=1e-5, group="matmul")
+    yield dict(name="batch_matmul 384x(128x128x64) f32", module="bmm_384x128x128x64", fn="bmm",
+               flops=2.0 * 384 * 128 * 128 * 64,
+               inputs=lambda r: [normal(r, (384, 128, 64)), normal(r, (384, 64, 128))],
+               np=lambda a, b: (lambda: a @ b), torch=lambda a, b: (lambda: torch.bmm(T(a), T(b))),
+               ref=lambda a, b: f64(a) @ f64(b), tol=1e-5, group="matmul")
+    for hw, c in [(56, 64), (28, 128), (14, 256)]:
+        yield dict(name=f"conv2d 3x3 NHWC b8 {hw}x{hw}x{c} f32", module=f"conv3x3_b8_{hw}x{hw}x{c}", fn="conv",
+                   flops=2.0 * 8 * hw * hw * c * c * 9,
+                   inputs=lambda r, hw=hw, c=c: [normal(r, (8, hw, hw, c)), normal(r, (3, 3, c, c)) * np.float32(0.05)],
+                   np=None, torch=lambda x, w: conv_torch(torch, x, w),
+                   ref=conv_ref, tol=1e-5, group="conv")
+    yield dict(name="softmax 4096x4096 f32", module="softmax_4096", fn="softmax",
+               inputs=lambda r: [normal(r, (4096, 4096))],
+               np=lambda x: (lambda: softmax_np(x)), torch=lambda x: (lambda: torch.softmax(T(x), dim=1)),
+               ref=lambda x: softmax_np(f64(x)), tol=1e-5, group="mem")
+    yield dict(name="layernorm 8192x1024 f32", module="layernorm_8192x1024", fn="layernorm",
+               inputs=lambda r: [normal(r, (8192, 1024)), normal(r, (1024,)), normal(r, (1024,))],
+               np=lambda x, g, b: (lambda: layernorm_np(x, g, b)),
+               torch=lambda x, g, b: (lambda: torch.nn.functional.layer_norm(T(x), (1024,), T(g), T(b), 1e-5)),
+               ref=lambda x, g, b: layernorm_np(f64(x), f64(g), f64(b)), tol=1e-5, group="mem")
+    yield dict(name="elementwise chain 2^24 f32", module="chain_16m", fn="chain",
+               inputs=lambda r: [normal(r, (1 << 24,)), normal(r, (1 << 24,))],
+               np=lambda x, z: (lambda: chain_np(x, z)),
+               torch=lambda x, z: (lambda: torch.tanh(T(x) * 0.5 + T(z)) * torch.exp(-torch.abs(T(x)))
+                                   + torch.sqrt(T(z) * T(z) + 1)),
+               ref=lambda x, z: chain_np(f64(x), f64(z)), tol=1e-5, group="mem")
+
+
+def median_ms(fn, runs, warmup=3):
+    for _ in range(warmup):
+        fn()
+    ts = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        fn()
+        ts.append(time.perf_counter() - t)
+    return float(np.median(ts)) * 1e3
+
+
+def rel_err(out, ref):
+    out = f64(out)
+    ref = f64(ref)
+    if out.shape != ref.shape:
+        return float("inf")
+    if np.isnan(out).any():
+        return float("inf")
+    den = np.linalg.norm(ref.ravel())
+    return float(np.linalg.norm((out - ref).ravel()) / (den if den else 1.0))
+
+
+def tessel(tb, module, fn, paths, out, runs, threads=None, timeout=300):
+    js = out + ".json"
+    env = dict(os.environ)
+    if threads:
+        env["TESSEL_CPU_THREADS"] = str(threads)
+    cmd = [tb, module, f"--function={fn}", "--device=cpu", f"--runs={runs}", "--warmup=3",
+           f"--output=@{out}", f"--json={js}", "--no-per-dispatch"] + [f"--input=@{p}" for p in paths]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
+    if p.returncode != 0:
+        raise RuntimeError(f"tessel-bench exited {p.returncode}: {p.stderr.strip()[-400:]}")
+    j = json.load(open(js))
+    return j["median_us"] / 1e3, j
+
+
+def sh(cmd):
+    try:
+        return subprocess.run(cmd, shell=True, capture_output=True, text=True, timeout=30).stdout
+    except Exception as e:  # noqa: BLE001
+        return str(e)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--dir", default=HERE)
+    ap.add_argument("--out", default="/tmp/cpubench-out")
+    ap.add_argument("--scratch", default="/tmp/cpubench-inputs")
+    ap.add_argument("--only", default="")
+    ap.add_argument("--runs", type=int, default=0, help="timed runs (default: by case size)")
+    ap.add_argument("--variants", default="", help="comma list, e.g. v3,v4 (default: all present)")
+    ap.add_argument("--threads", default="1,2,4,8,16")
+    ap.add_argument("--no-sweep", action="store_true")
+    ap.add_argument("--seed", type=int, default=15)
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    os.makedirs(args.scratch, exist_ok=True)
+    try:
+        import torch
+    except ImportError:  # smoke tests on a build machine: Tessel and numpy only
+        torch = None
+
+    log = open(os.path.join(args.out, "cpubench.log"), "w")
+
+    def say(*a):
+        s = " ".join(str(x) for x in a)
+        print(s, flush=True)
+        log.write(s + "\n")
+        log.flush()
+
+    tb = os.path.join(args.dir, "bin", "tessel-bench")
+    commit = open(os.path.join(args.dir, "commit")).read().strip() if os.path.exists(
+        os.path.join(args.dir, "commit")) else "?"
+    say(f"# CPU bench at {commit}, {time.strftime('%Y-%m-%d %H:%MZ', time.gmtime())}")
+    say("```")
+    say(sh("lscpu | grep -E 'Model name|^CPU\\(s\\)|Thread|Core|Socket|L1d|L2|L3|NUMA node0|MHz'").rstrip())
+    flags = sh("grep -m1 '^flags' /proc/cpuinfo")
+    say("avx512:", " ".join(sorted(f for f in flags.split() if "avx512" in f or "amx" in f or "vnni" in f)))
+    say(f"python {platform.python_version()}, numpy {np.__version__}, torch {torch.__version__ if torch else 'absent'}, "
+        f"torch threads {torch.get_num_threads() if torch else '-'}, os.cpu_count {os.cpu_count()}, "
+        f"affinity {len(os.sched_getaffinity(0))}")
+    say("```")
+
+    mods = sorted(glob.glob(os.path.join(args.dir, "modules", "*.tmod")))
+    variants = sorted({os.path.basename(m).split(".")[1] for m in mods})
+    if args.variants:
+        variants = [v for v in variants if v in args.variants.split(",")]
+    only = set(filter(None, args.only.split(",")))
+    rows = []
+    for i, c in enumerate(cases(torch)):
+        if only and c["module"] not in only:
+            continue
+        rng = np.random.default_rng(args.seed + i)
+        ins = c["inputs"](rng)
+        paths = []
+        for j, a in enumerate(ins):
+            p = os.path.join(args.scratch, f"{c['module']}_in{j}.npy")
+            np.save(p, a)
+            paths.append(p)
+        ref = c["ref"](*ins)
+        row = dict(name=c["name"], group=c["group"], flops=c.get("flops"), tessel={}, err={})
+        for v in variants:
+            mod = os.path.join(args.dir, "modules", f"{c['module']}.{v}.tmod")
+            if not os.path.exists(mod):
+                continue
+            out = os.path.join(args.scratch, f"{c['module']}.{v}.out.npy")
+            try:
+                ms, _ = tessel(tb, mod, c["fn"], paths, out, args.runs or 20)
+                err = rel_err(np.load(out), ref)
+                row["tessel"][v] = ms
+                row["err"][v] = err
+                if err > c["tol"]:
+                    row.setdefault("fail", []).append(f"{v}: error {err:.1e} > {c['tol']:.0e}")
+            except Exception as e:  # noqa: BLE001
+                row.setdefault("fail", []).append(f"{v}: {e}")
+        runs = args.runs or 20
+        row["numpy"] = median_ms(c["np"](*ins), runs) if c["np"] else None
+        row["torch"], row["torch_err"] = None, float("nan")
+        if torch:
+            tf = c["torch"](*ins)
+            row["torch"] = median_ms(tf, runs)
+            row["torch_err"] = rel_err(np.asarray(tf().permute(0, 2, 3, 1) if c["group"] == "conv" else tf()), ref)
+        rows.append(row)
+        say(json.dumps(row))
+
+    def fmt(ms):
+        return "-" if ms is None else (f"{ms:.2f}" if ms < 100 else f"{ms:.0f}")
+
+    md = [f"Tessel --device=cpu (all threads) vs numpy and torch CPU ({torch.get_num_threads() if torch else '-'} threads), "
+          f"ms, median; ratio = torch / best Tessel (> 1: Tessel faster); error = norm-wise vs float64.", "",
+          "| case | " + " | ".join(f"Tessel {v}" for v in variants)
+          + " | GFLOP/s (best) | numpy | torch | vs torch | error (Tessel / torch) |",
+          "| --- | " + " | ".join("---" for _ in variants) + " | --- | --- | --- | --- | --- |"]
+    for r in rows:
+        best = min(r["tessel"].values()) if r["tessel"] else None
+        gf = f"{r['flops'] / best / 1e6:.0f}" if best and r["flops"] else "-"
+        ratio = (f"{r['torch'] / best:.2f}x" if r["torch"] else "-") if best else "FAIL"
+        errs = "/".join(f"{e:.0e}" for e in r["err"].values())
+        md.append(f"| {r['name']} | " + " | ".join(fmt(r["tessel"].get(v)) for v in variants)
+                  + f" | {gf} | {fmt(r['numpy'])} | {fmt(r['torch'])} | {ratio} | {errs} / {r['torch_err']:.0e} |")
+        for f in r.get("fail", []):
+            md.append(f"|  FAILED: {r['name']} {f} |")
+    say("\n".join(md))
+
+    if torch and not args.no_sweep and (not only or "matmul_2048" in only):
+        v = variants[-1]
+        mod = os.path.join(args.dir, "modules", f"matmul_2048.{v}.tmod")
+        rng = np.random.default_rng(args.seed)
+        a, b = normal(rng, (2048, 2048)), normal(rng, (2048, 2048))
+        paths = [os.path.join(args.scratch, f"sweep_in{j}.npy") for j in range(2)]
+        np.save(paths[0], a)
+        np.save(paths[1], b)
+        ref = f64(a) @ f64(b)
+        nt0 = torch.get_num_threads()
+        sweep = ["", f"Thread sweep, matmul 2048^3 f32 (Tessel {v}, TESSEL_CPU_THREADS=n; torch.set_num_threads(n)), ms:", "",
+                 "| threads | Tessel | speed-up vs 1 | torch | speed-up vs 1 | vs torch |", "| --- | --- | --- | --- | --- | --- |"]
+        t1 = p1 = None
+        for n in [int(x) for x in args.threads.split(",")]:
+            out = os.path.join(args.scratch, f"sweep_{n}.npy")
+            try:
+                ms, _ = tessel(tb, mod, "matmul", paths, out, 5 if n < 4 else 10, threads=n)
+                bad = rel_err(np.load(out), ref) > 1e-5
+            except Exception as e:  # noqa: BLE001
+                ms, bad = None, str(e)
+            torch.set_num_threads(n)
+            pt = median_ms(lambda: torch.from_numpy(a) @ torch.from_numpy(b), 5 if n < 4 else 10, warmup=2)
+            t1 = t1 or ms
+            p1 = p1 or pt
+            sweep.append(f"| {n} | {fmt(ms)}{' WRONG' if bad else ''} | {t1 / ms if ms else 0:.1f}x | {fmt(pt)} | "
+                         f"{p1 / pt:.1f}x | {pt / ms if ms else 0:.2f}x |")
+        torch.set_num_threads(nt0)
+        say("\n".join(sweep))
+        md += sweep
+    open(os.path.join(args.out, "results.md"), "w").write("\n".join(md) + "\n")
+    json.dump(rows, open(os.path.join(args.out, "results.json"), "w"), indent=1)
+    return 1 if any(r.get("fail") for r in rows) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -10,7 +10,11 @@
 #   bench/cpu/prepare.sh [DIR]
 # Env: TESSEL_COMPILE (default build/compiler/tools/tessel-compile),
 #      RT_BUILD (default /tmp/rt-bench), VARIANTS (default "x86-64-v3
-#      x86-64-v4"), ONLY (space-separated program names).
+#      x86-64-v4"), ONLY (space-separated program names), SWEEP
+#      (";"-separated LABEL=FLAGS: each program also compiled with
+#      --target=cpu FLAGS as NAME.LABEL.tmod, e.g.
+#      SWEEP="v4-kc128=--cpu=x86-64-v4 --tessel-cpu-packed-kc=128"; the
+#      hidden --tessel-cpu-packed-* knobs are in CPUKernelConfig.cpp).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
@@ -36,6 +40,12 @@ for f in bench/programs/cpu/*.mlir; do
     start=$(date +%s.%N)
     "$compile" "$f" --target=cpu --cpu="$v" -o "$dir/modules/$name.$short.tmod"
     printf '%-28s %-10s %5.1f s\n' "$name" "$v" "$(echo "$(date +%s.%N) - $start" | bc)"
+  done
+  IFS=';' read -ra sweep <<< "${SWEEP:-}"
+  for entry in "${sweep[@]}"; do
+    [ -n "$entry" ] || continue
+    # shellcheck disable=SC2086
+    "$compile" "$f" --target=cpu ${entry#*=} -o "$dir/modules/$name.${entry%%=*}.tmod"
   done
 done
 cp bench/cpu/run.py "$dir/"

@@ -251,7 +251,7 @@ def main():
     say("\n".join(md))
 
     if torch and not args.no_sweep and (not only or "matmul_2048" in only):
-        v = variants[-1]
+        v = "v4" if "v4" in variants else variants[-1]
         mod = os.path.join(args.dir, "modules", f"matmul_2048.{v}.tmod")
         rng = np.random.default_rng(args.seed)
         a, b = normal(rng, (2048, 2048)), normal(rng, (2048, 2048))

@@ -239,6 +239,24 @@ def CPUDistributeToWorkgroups : Pass<"tessel-cpu-distribute-to-workgroups", "Mod
   let dependentDialects = ["affine::AffineDialect", "arith::ArithDialect"];
 }
 
+def CPUPackedMatmul : Pass<"tessel-cpu-packed-matmul", "ModuleOp"> {
+  let summary = "Packed-panel microkernel loops for marked CPU contractions";
+  let description = [{
+    Pre: bufferized, distributed kernels. Every contraction carrying
+    `tessel.cpu_packed_matmul = array<i64: MR, NR, KC, MC, NC, lanes>` (set by
+    tessel-cpu-tile-and-vectorize on its workgroup tile, whose C block is
+    at most MC x NC) becomes Goto-style loops: for each K block of KC, the
+    B block is packed into NR-wide panels ([NC/NR][KC][NR], zero-padded)
+    and the A block into rows of KC ([MC][KC]), both in heap buffers of
+    the workgroup; then for each NR panel and each MR row group an MR x NR
+    register tile of accumulators (vectors) runs the K block with one
+    broadcast and NR/lanes FMAs per row and k, and is stored back with
+    masks at the tile's edges. Post: no marked linalg op remains.
+  }];
+  let dependentDialects = ["scf::SCFDialect", "vector::VectorDialect",
+                           "memref::MemRefDialect", "arith::ArithDialect"];
+}
+
 def CPULowerVectors : Pass<"tessel-cpu-lower-vectors", "ModuleOp"> {
   let summary = "Lower vector and math ops to forms the LLVM conversion takes";
   let description = [{

@@ -108,6 +108,8 @@ void mlir::tessel::buildCPUCodegenPipeline(OpPassManager &pm,
       bufferization::createPromoteBuffersToStackPass());
   bufferization::BufferDeallocationPipelineOptions dealloc;
   bufferization::buildBufferDeallocationPipeline(pm, dealloc);
+  // After deallocation: its heap pack buffers are freed by the pass itself.
+  pm.addPass(createCPUPackedMatmul());
   addLoopAndTransferLowering(pm);
   pm.addPass(createCPULowerVectors());
   addScalarLowering(pm, /*expandBf16=*/true);

@@ -1,7 +1,12 @@
 //===- CPUKernelConfig.cpp - per-kernel CPU strategy -----------*- C++ -*-===//
 //
 // Heuristics, written down so they can be measured and changed in one place:
-// - contractions (matmul-like): 8 x (2 vectors) register tiles of the M and N
+// - large f32/f64 contractions whose result is the stored value: packed
+//   panels (tessel-cpu-packed-matmul): workgroups own MC x NC blocks of C
+//   (16 MR x 256, shrunk until there are >= 128 workgroups), K blocks of 256
+//   packed per workgroup, MR x NR register tiles (8 x 2 vectors with 32
+//   vector registers, 6 x 2 with 16);
+// - other contractions (matmul-like): 8 x (2 vectors) register tiles of the M and N
 //   loops with a K step of up to 8, inside 64 x 256 workgroup tiles, with K
 //   walked in blocks of 256 around the register tiles;
 // - everything else: one vector along the innermost parallel loop, and
@@ -14,6 +19,8 @@
 
 #include "tessel/Codegen/Common/TileAndVectorize.h"
 #include "tessel/Codegen/Primitives/PrimitiveTiling.h"
+
+#include "llvm/Support/CommandLine.h"
 
 using namespace mlir;
 using namespace mlir::tessel;
@@ -33,6 +40,100 @@ int64_t fullStep(int64_t n, int64_t maxStep) {
 }
 
 int64_t roundUpTo(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
+int64_t ceilDiv(int64_t v, int64_t m) { return (v + m - 1) / m; }
+
+constexpr int64_t kPackedMinK = 128;
+
+// Tuning knobs of the packed strategy (hidden; for sweeps on a machine, see
+// bench/cpu/README.md). The defaults are the measured choice.
+llvm::cl::opt<bool> clPacked("tessel-cpu-packed-matmul",
+                             llvm::cl::desc("Packed-panel CPU contractions"),
+                             llvm::cl::init(true), llvm::cl::Hidden);
+llvm::cl::opt<int64_t> clPackedKC("tessel-cpu-packed-kc",
+                                  llvm::cl::desc("K block of packed matmuls"),
+                                  llvm::cl::init(256), llvm::cl::Hidden);
+llvm::cl::opt<int64_t>
+    clPackedNC("tessel-cpu-packed-nc",
+               llvm::cl::desc("Largest N block of a packed-matmul workgroup"),
+               llvm::cl::init(256), llvm::cl::Hidden);
+llvm::cl::opt<int64_t> clPackedMCRows(
+    "tessel-cpu-packed-mc-groups",
+    llvm::cl::desc("Largest M block of a packed-matmul workgroup, in MR rows"),
+    llvm::cl::init(16), llvm::cl::Hidden);
+llvm::cl::opt<int64_t>
+    clPackedMR("tessel-cpu-packed-mr",
+               llvm::cl::desc("Register tile rows (0: 8 with 32 vector "
+                              "registers, 6 with 16)"),
+               llvm::cl::init(0), llvm::cl::Hidden);
+llvm::cl::opt<int64_t>
+    clPackedNRVectors("tessel-cpu-packed-nr-vectors",
+                      llvm::cl::desc("Register tile columns, in vectors"),
+                      llvm::cl::init(2), llvm::cl::Hidden);
+llvm::cl::opt<int64_t> clPackedMinWorkgroups(
+    "tessel-cpu-packed-min-workgroups",
+    llvm::cl::desc("Blocks are halved until there are this many workgroups"),
+    llvm::cl::init(128), llvm::cl::Hidden);
+
+/// The packed-panel strategy for a contraction with one M, N and K loop, or
+/// the reason it does not apply.
+std::optional<CPUPackedMatmulParams>
+choosePacked(linalg::LinalgOp root, const linalg::ContractionDimensions &dims,
+             ArrayRef<int64_t> ranges, int64_t vectorBits, std::string &why) {
+  if (!clPacked) {
+    why = "disabled (--tessel-cpu-packed-matmul=false)";
+    return std::nullopt;
+  }
+  Type type = getElementTypeOrSelf(root->getResult(0).getType());
+  if (!type.isF32() && !type.isF64()) {
+    why = "element type is not f32 or f64";
+    return std::nullopt;
+  }
+  for (OpOperand &operand : root->getOpOperands())
+    if (getElementTypeOrSelf(operand.get().getType()) != type) {
+      why = "operands and result differ in element type";
+      return std::nullopt;
+    }
+  for (AffineMap map : root.getIndexingMapsArray())
+    if (!map.isProjectedPermutation()) {
+      why = "an indexing map is not a projected permutation";
+      return std::nullopt;
+    }
+  if (dims.batch.size() > 1) {
+    why = "more than one batch loop";
+    return std::nullopt;
+  }
+  if (ShapedType::isDynamicShape(ranges)) {
+    why = "dynamic loop ranges";
+    return std::nullopt;
+  }
+  int64_t m = ranges[dims.m[0]], n = ranges[dims.n[0]], k = ranges[dims.k[0]];
+  int64_t lanes = vectorBits / type.getIntOrFloatBitWidth();
+  CPUPackedMatmulParams p;
+  // Accumulators + B vectors + a broadcast fit the register file: 32
+  // vector registers with AVX-512, 16 otherwise.
+  p.mr = clPackedMR ? clPackedMR : (vectorBits >= 512 ? 8 : 6);
+  p.lanes = lanes;
+  p.nr = clPackedNRVectors * lanes;
+  p.kc = roundUpTo(clPackedKC, lanes);
+  if (k < kPackedMinK || m < 2 * p.mr || n < p.nr) {
+    why = "too small to amortize packing (K < 128, M < 2 MR or N < NR)";
+    return std::nullopt;
+  }
+  int64_t batch = dims.batch.empty() ? 1 : ranges[dims.batch[0]];
+  p.mc = std::min(clPackedMCRows * p.mr, roundUpTo(m, p.mr));
+  p.nc = std::min(roundUpTo(clPackedNC, p.nr), roundUpTo(n, p.nr));
+  // Enough workgroups to balance 16+ threads: halve the larger block.
+  while (batch * ceilDiv(m, p.mc) * ceilDiv(n, p.nc) < clPackedMinWorkgroups) {
+    bool canM = p.mc >= 4 * p.mr, canN = p.nc >= 2 * p.nr;
+    if (canM && (p.mc >= p.nc || !canN))
+      p.mc = roundUpTo(p.mc / 2, p.mr);
+    else if (canN)
+      p.nc = roundUpTo(p.nc / 2, p.nr);
+    else
+      break;
+  }
+  return p;
+}
 
 
 } // namespace
@@ -68,6 +169,22 @@ CPUKernelConfig mlir::tessel::getCPUKernelConfig(func::FuncOp kernel,
           : FailureOr<linalg::ContractionDimensions>(failure());
   if (succeeded(contraction) && contraction->m.size() == 1 &&
       contraction->n.size() == 1 && contraction->k.size() == 1) {
+    unsigned m = contraction->m[0], nn = contraction->n[0];
+    config.packed = choosePacked(root, *contraction, ranges, vectorBits,
+                                 config.packedReason);
+    if (config.packed) {
+      for (unsigned b : contraction->batch)
+        config.workgroupTiles[b] = 1;
+      config.workgroupTiles[m] = config.packed->mc;
+      config.workgroupTiles[nn] = config.packed->nc;
+      config.packed->mc = std::min(config.packed->mc, ranges[m]);
+      config.packed->nc = std::min(config.packed->nc, ranges[nn]);
+    }
+  }
+  if (config.packed) {
+    // Tiled below to workgroups only.
+  } else if (succeeded(contraction) && contraction->m.size() == 1 &&
+             contraction->n.size() == 1 && contraction->k.size() == 1) {
     unsigned m = contraction->m[0], nn = contraction->n[0],
              k = contraction->k[0];
     for (unsigned b : contraction->batch) {

@@ -5,6 +5,8 @@
 // steps (scf.for), then vectorizes every structured op whose tile is small
 // enough; partial tiles get masked vectors sized by their upper bound. Ops
 // that do not vectorize stay scalar and are lowered to loops later.
+// Contractions with the packed strategy are tiled to workgroups only and
+// marked for tessel-cpu-packed-matmul.
 //
 //===----------------------------------------------------------------------===//
 
@@ -51,7 +53,20 @@ LogicalResult tileAndVectorizeCPUKernel(func::FuncOp kernel,
                                         int64_t vectorBits) {
   CPUKernelConfig config = getCPUKernelConfig(kernel, vectorBits);
   IRRewriter rewriter(kernel.getContext());
-  if (config.root) {
+  if (config.root && config.packed) {
+    // Workgroups only; tessel-cpu-packed-matmul writes the loops inside
+    // after bufferization.
+    FailureOr<Operation *> wg = tileAndFuse(
+        rewriter, cast<TilingInterface>(config.root.getOperation()),
+        config.workgroupTiles, scf::SCFTilingOptions::LoopType::ForallOp,
+        kWorkgroupsAttr);
+    if (failed(wg))
+      return kernel.emitError("tiling to workgroups failed");
+    const CPUPackedMatmulParams &p = *config.packed;
+    (*wg)->setAttr(kCPUPackedMatmulAttr,
+                   rewriter.getDenseI64ArrayAttr(
+                       {p.mr, p.nr, p.kc, p.mc, p.nc, p.lanes}));
+  } else if (config.root) {
     auto root = cast<TilingInterface>(config.root.getOperation());
     FailureOr<Operation *> wg =
         tileAndFuse(rewriter, root, config.workgroupTiles,

@@ -12,7 +12,24 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
+#include <optional>
+
 namespace mlir::tessel {
+
+/// Marks a workgroup's contraction for tessel-cpu-packed-matmul:
+/// array<i64: MR, NR, KC, MC, NC, lanes> (register tile, K block, largest C
+/// block, elements per vector).
+inline constexpr llvm::StringLiteral kCPUPackedMatmulAttr =
+    "tessel.cpu_packed_matmul";
+
+/// The packed-panel strategy's parameters (CPUPackedMatmul.cpp).
+struct CPUPackedMatmulParams {
+  int64_t mr = 0, nr = 0, kc = 0;
+  /// Largest C block of a workgroup (the pack buffers are sized by them).
+  int64_t mc = 0, nc = 0;
+  /// Elements per vector register (NR is a multiple).
+  int64_t lanes = 0;
+};
 
 struct CPUKernelConfig {
   /// The op whose tiles define the workgroups; null for a serial kernel,
@@ -32,6 +49,12 @@ struct CPUKernelConfig {
   SmallVector<int64_t> vectorTiles;
   /// Per loop: tile of the reduction loops inside a register tile.
   SmallVector<int64_t> reductionTiles;
+  /// Set when the contraction runs as packed panels: only `workgroupTiles`
+  /// is applied on tensors, then the workgroup's op is marked with
+  /// kCPUPackedMatmulAttr for tessel-cpu-packed-matmul.
+  std::optional<CPUPackedMatmulParams> packed;
+  /// Why a contraction did not get the packed strategy (for remarks/tests).
+  std::string packedReason;
 };
 
 /// Chooses the strategy of kernel `kernel` for vectors of `vectorBits` bits.

@@ -1,0 +1,300 @@
+//===- CPUPackedMatmul.cpp - tessel-cpu-packed-matmul ----------*- C++ -*-===//
+//
+// The packed-panel contraction of the CPU backend, in the manner of Goto's
+// and BLIS's matrix products. A workgroup owns a block of C (at most MC x
+// NC, chosen by CPUKernelConfig). For each block of KC along K:
+//   - B's KC x NC block is copied into panels NR wide, Bp[NC/NR][KC][NR]
+//     (columns past N zero), so that one panel (KC x NR, in L1) is read
+//     contiguously by every register tile of its column;
+//   - A's MC x KC block is copied into rows of KC, Ap[MC][KC] (rows past M
+//     repeat the last row; their results are never stored), so that the MR
+//     rows a register tile broadcasts from are MR short, contiguous streams
+//     that do not alias in L1 (rows of A itself are often 4 KiB multiples
+//     apart);
+//   - for each NR panel, for each group of MR rows: MR x NR/lanes vector
+//     accumulators are loaded from C, updated with one broadcast and NR/lanes
+//     FMAs per row and k over the K block, and stored back (masked at N's
+//     edge, rows past M skipped).
+// Operands may be transposed or batched (any projected-permutation maps):
+// the copies read them through vector transfers with the operand's layout.
+// The pack buffers are heap allocations of the workgroup (~400 KiB), freed
+// at its end.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessel/Passes.h"
+
+#include "tessel/Codegen/CPU/CPUKernelConfig.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+
+namespace mlir::tessel {
+#define GEN_PASS_DEF_CPUPACKEDMATMUL
+#include "tessel/Passes.h.inc"
+} // namespace mlir::tessel
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+namespace {
+
+/// Builds the loops replacing one marked contraction (on memrefs).
+class PackedMatmulBuilder {
+public:
+  PackedMatmulBuilder(linalg::LinalgOp op,
+                      const linalg::ContractionDimensions &dims,
+                      const CPUPackedMatmulParams &p)
+      : b(op.getLoc(), op.getOperation()), op(op), p(p) {
+    m = dims.m[0];
+    n = dims.n[0];
+    k = dims.k[0];
+    if (!dims.batch.empty())
+      batch = dims.batch[0];
+    elt = getElementTypeOrSelf(op.getDpsInits()[0].getType());
+    lanes = p.lanes;
+    vecTy = VectorType::get({lanes}, elt);
+    nrVectors = p.nr / lanes;
+  }
+
+  void build();
+
+private:
+  Value cst(int64_t v) { return arith::ConstantIndexOp::create(b, v); }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, x, y); }
+  Value mul(Value x, int64_t y) { return arith::MulIOp::create(b, x, cst(y)); }
+  Value min(Value x, Value y) { return arith::MinSIOp::create(b, x, y); }
+
+  /// Indices of operand `operand` at the loop values `ivs` (one per loop).
+  SmallVector<Value> indices(OpOperand &operand, ArrayRef<Value> ivs) {
+    SmallVector<Value> result;
+    for (AffineExpr e : op.getMatchingIndexingMap(&operand).getResults())
+      result.push_back(ivs[cast<AffineDimExpr>(e).getPosition()]);
+    return result;
+  }
+
+  /// The permutation map of a 1-D transfer of `operand` along loop `loop`.
+  AffineMap alongLoop(OpOperand &operand, unsigned loop) {
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    std::optional<unsigned> pos =
+        map.getResultPosition(b.getAffineDimExpr(loop));
+    return AffineMap::get(map.getNumResults(), 0,
+                          b.getAffineDimExpr(*pos), b.getContext());
+  }
+
+  /// One vector of `operand` along loop `loop` from the loop values `ivs`;
+  /// elements past the operand's end read as zero.
+  Value read(OpOperand &operand, unsigned loop, ArrayRef<Value> ivs) {
+    Value zero = arith::ConstantOp::create(b, b.getZeroAttr(elt));
+    return vector::TransferReadOp::create(
+        b, vecTy, operand.get(), indices(operand, ivs), zero,
+        alongLoop(operand, loop), ArrayRef<bool>{false});
+  }
+
+  void write(Value v, OpOperand &operand, unsigned loop, ArrayRef<Value> ivs) {
+    vector::TransferWriteOp::create(
+        b, v, operand.get(), indices(operand, ivs),
+        AffineMapAttr::get(alongLoop(operand, loop)),
+        b.getBoolArrayAttr({false}));
+  }
+
+  SmallVector<Value> loopIVs(Value batchIV, Value mIV, Value nIV, Value kIV) {
+    SmallVector<Value> ivs(op.getNumLoops());
+    if (batch)
+      ivs[*batch] = batchIV;
+    ivs[m] = mIV;
+    ivs[n] = nIV;
+    ivs[k] = kIV;
+    return ivs;
+  }
+
+  void packB(Value bp, Value batchIV, Value kc, Value kcs, Value panels);
+  void packA(Value ap, Value batchIV, Value kc, Value kcs, Value rows);
+  void microTiles(Value ap, Value bp, Value batchIV, Value kcs, Value panels,
+                  Value rowGroups);
+
+  ImplicitLocOpBuilder b;
+  linalg::LinalgOp op;
+  CPUPackedMatmulParams p;
+  unsigned m = 0, n = 0, k = 0;
+  std::optional<unsigned> batch;
+  Type elt;
+  int64_t lanes = 0, nrVectors = 0;
+  VectorType vecTy;
+  /// Loop extents of the op (sizes of its operands).
+  Value mSize, nSize, kSize;
+};
+
+void PackedMatmulBuilder::packB(Value bp, Value batchIV, Value kc, Value kcs,
+                                Value panels) {
+  OpOperand &operandB = op->getOpOperand(1);
+  Value zero = cst(0), one = cst(1);
+  auto jr = scf::ForOp::create(b, zero, panels, one);
+  b.setInsertionPointToStart(jr.getBody());
+  auto kk = scf::ForOp::create(b, zero, kcs, one);
+  b.setInsertionPointToStart(kk.getBody());
+  Value col0 = mul(jr.getInductionVar(), p.nr);
+  Value kIV = add(kc, kk.getInductionVar());
+  for (int64_t v = 0; v < nrVectors; ++v) {
+    Value col = add(col0, cst(v * lanes));
+    Value vec = read(operandB, n, loopIVs(batchIV, zero, col, kIV));
+    vector::StoreOp::create(
+        b, vec, bp, ValueRange{jr.getInductionVar(), kk.getInductionVar(),
+                               cst(v * lanes)});
+  }
+  b.setInsertionPointAfter(jr);
+}
+
+void PackedMatmulBuilder::packA(Value ap, Value batchIV, Value kc, Value kcs,
+                                Value rows) {
+  OpOperand &operandA = op->getOpOperand(0);
+  Value zero = cst(0), one = cst(1);
+  Value lastRow = arith::SubIOp::create(b, mSize, one);
+  auto i = scf::ForOp::create(b, zero, rows, one);
+  b.setInsertionPointToStart(i.getBody());
+  // Rows past M copy the last row: defined values, results not stored.
+  Value row = min(i.getInductionVar(), lastRow);
+  auto kk = scf::ForOp::create(b, zero, kcs, cst(lanes));
+  b.setInsertionPointToStart(kk.getBody());
+  Value kIV = add(kc, kk.getInductionVar());
+  Value vec = read(operandA, k, loopIVs(batchIV, row, zero, kIV));
+  vector::StoreOp::create(
+      b, vec, ap, ValueRange{i.getInductionVar(), kk.getInductionVar()});
+  b.setInsertionPointAfter(i);
+}
+
+void PackedMatmulBuilder::microTiles(Value ap, Value bp, Value batchIV,
+                                     Value kcs, Value panels,
+                                     Value rowGroups) {
+  OpOperand &operandC = *op.getDpsInitOperand(0);
+  Value zero = cst(0), one = cst(1);
+  Value lastRow = arith::SubIOp::create(b, mSize, one);
+  auto jr = scf::ForOp::create(b, zero, panels, one);
+  b.setInsertionPointToStart(jr.getBody());
+  Value col0 = mul(jr.getInductionVar(), p.nr);
+  auto ir = scf::ForOp::create(b, zero, rowGroups, one);
+  b.setInsertionPointToStart(ir.getBody());
+  Value row0 = mul(ir.getInductionVar(), p.mr);
+
+  // Accumulators, row-major: acc[r * nrVectors + v].
+  SmallVector<Value> acc;
+  for (int64_t r = 0; r < p.mr; ++r) {
+    Value row = min(add(row0, cst(r)), lastRow);
+    for (int64_t v = 0; v < nrVectors; ++v)
+      acc.push_back(read(operandC, n,
+                         loopIVs(batchIV, row, add(col0, cst(v * lanes)),
+                                 zero)));
+  }
+  auto kLoop = scf::ForOp::create(b, zero, kcs, one, acc);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(kLoop.getBody());
+    Value kk = kLoop.getInductionVar();
+    SmallVector<Value> bv;
+    for (int64_t v = 0; v < nrVectors; ++v)
+      bv.push_back(vector::LoadOp::create(
+          b, vecTy, bp,
+          ValueRange{jr.getInductionVar(), kk, cst(v * lanes)}));
+    SmallVector<Value> next;
+    for (int64_t r = 0; r < p.mr; ++r) {
+      Value a = memref::LoadOp::create(b, ap,
+                                       ValueRange{add(row0, cst(r)), kk});
+      Value splat = vector::BroadcastOp::create(b, vecTy, a);
+      for (int64_t v = 0; v < nrVectors; ++v)
+        next.push_back(vector::FMAOp::create(
+            b, splat, bv[v], kLoop.getRegionIterArgs()[r * nrVectors + v]));
+    }
+    scf::YieldOp::create(b, next);
+  }
+  for (int64_t r = 0; r < p.mr; ++r) {
+    Value row = add(row0, cst(r));
+    Value inside = arith::CmpIOp::create(b, arith::CmpIPredicate::slt, row,
+                                         mSize);
+    auto ifOp = scf::IfOp::create(b, inside, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    for (int64_t v = 0; v < nrVectors; ++v)
+      write(kLoop.getResult(r * nrVectors + v), operandC, n,
+            loopIVs(batchIV, row, add(col0, cst(v * lanes)), zero));
+  }
+  b.setInsertionPointAfter(jr);
+}
+
+void PackedMatmulBuilder::build() {
+  SmallVector<Range> ranges = op.createLoopRanges(b, b.getLoc());
+  auto size = [&](unsigned loop) {
+    return getValueOrCreateConstantIndexOp(b, b.getLoc(), ranges[loop].size);
+  };
+  mSize = size(m);
+  nSize = size(n);
+  kSize = size(k);
+  Value zero = cst(0), one = cst(1);
+
+  int64_t rowsMax = llvm::divideCeil(p.mc, p.mr) * p.mr;
+  int64_t panelsMax = llvm::divideCeil(p.nc, p.nr);
+  auto apType = MemRefType::get({rowsMax, p.kc}, elt);
+  auto bpType = MemRefType::get({panelsMax, p.kc, p.nr}, elt);
+  IntegerAttr align = b.getI64IntegerAttr(64);
+  Value ap = memref::AllocOp::create(b, apType, ValueRange{}, align);
+  Value bp = memref::AllocOp::create(b, bpType, ValueRange{}, align);
+
+  // Row groups and panels covering this workgroup's block of C.
+  Value rowGroups = arith::CeilDivSIOp::create(b, mSize, cst(p.mr));
+  Value rows = mul(rowGroups, p.mr);
+  Value panels = arith::CeilDivSIOp::create(b, nSize, cst(p.nr));
+
+  Value batchSize = batch ? size(*batch) : one;
+  auto batchLoop = scf::ForOp::create(b, zero, batchSize, one);
+  b.setInsertionPointToStart(batchLoop.getBody());
+  Value batchIV = batchLoop.getInductionVar();
+  auto kcLoop = scf::ForOp::create(b, zero, kSize, cst(p.kc));
+  b.setInsertionPointToStart(kcLoop.getBody());
+  Value kc = kcLoop.getInductionVar();
+  Value kcs = min(cst(p.kc), arith::SubIOp::create(b, kSize, kc));
+  packB(bp, batchIV, kc, kcs, panels);
+  packA(ap, batchIV, kc, kcs, rows);
+  microTiles(ap, bp, batchIV, kcs, panels, rowGroups);
+  b.setInsertionPointAfter(batchLoop);
+  memref::DeallocOp::create(b, ap);
+  memref::DeallocOp::create(b, bp);
+}
+
+} // namespace
+
+namespace mlir::tessel {
+namespace {
+struct CPUPackedMatmulPass
+    : impl::CPUPackedMatmulBase<CPUPackedMatmulPass> {
+  void runOnOperation() override {
+    SmallVector<linalg::LinalgOp> marked;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (op->hasAttr(kCPUPackedMatmulAttr))
+        marked.push_back(op);
+    });
+    for (linalg::LinalgOp op : marked) {
+      auto attr = op->getAttrOfType<DenseI64ArrayAttr>(kCPUPackedMatmulAttr);
+      FailureOr<linalg::ContractionDimensions> dims =
+          linalg::inferContractionDims(op);
+      if (!attr || attr.size() != 6 || failed(dims) || dims->m.size() != 1 ||
+          dims->n.size() != 1 || dims->k.size() != 1 ||
+          dims->batch.size() > 1 || !op.hasPureBufferSemantics()) {
+        op.emitOpError("is marked for the packed CPU matmul but is not a "
+                       "bufferized contraction with one M, N and K loop");
+        return signalPassFailure();
+      }
+      CPUPackedMatmulParams p{attr[0], attr[1], attr[2],
+                              attr[3], attr[4], attr[5]};
+      PackedMatmulBuilder(op, *dims, p).build();
+      op->erase();
+    }
+  }
+};
+
+} // namespace
+} // namespace mlir::tessel

@@ -1,6 +1,9 @@
 //===- CPUKernelConfig.cpp - per-kernel CPU strategy -----------*- C++ -*-===//
 //
 // Heuristics, written down so they can be measured and changed in one place:
+// - convolutions with one input and one output channel loop (NHWC/HWCF and
+//   the like): the packed strategy as an implicit GEMM, workgroups of one
+//   image x a band of output rows x up to 256 output channels;
 // - large f32/f64 contractions whose result is the stored value: packed
 //   panels (tessel-cpu-packed-matmul): workgroups own MC x NC blocks of C
 //   (16 MR x 256, shrunk until there are >= 128 workgroups), K blocks of 256
@@ -21,6 +24,8 @@
 #include "tessel/Codegen/Primitives/PrimitiveTiling.h"
 
 #include "llvm/Support/CommandLine.h"
+
+#include <algorithm>
 
 using namespace mlir;
 using namespace mlir::tessel;
@@ -46,7 +51,7 @@ constexpr int64_t kPackedMinK = 128;
 
 // Tuning knobs of the packed strategy (hidden; for sweeps on a machine, see
 // bench/cpu/README.md). The defaults are the measured choice.
-llvm::cl::opt<bool> clPacked("tessel-cpu-packed-matmul",
+llvm::cl::opt<bool> clPacked("tessel-cpu-packed-panels",
                              llvm::cl::desc("Packed-panel CPU contractions"),
                              llvm::cl::init(true), llvm::cl::Hidden);
 llvm::cl::opt<int64_t> clPackedKC("tessel-cpu-packed-kc",
@@ -74,25 +79,100 @@ llvm::cl::opt<int64_t> clPackedMinWorkgroups(
     llvm::cl::desc("Blocks are halved until there are this many workgroups"),
     llvm::cl::init(128), llvm::cl::Hidden);
 
+/// The element type shared by `root`'s operands and result if the packed
+/// strategy handles it (f32, f64), else null with the reason in `why`.
+Type packedElementType(linalg::LinalgOp root, std::string &why) {
+  if (!clPacked) {
+    why = "disabled (--tessel-cpu-packed-panels=false)";
+    return {};
+  }
+  Type type = getElementTypeOrSelf(root.getDpsInits()[0].getType());
+  if (!type.isF32() && !type.isF64()) {
+    why = "element type is not f32 or f64";
+    return {};
+  }
+  for (OpOperand &operand : root->getOpOperands())
+    if (getElementTypeOrSelf(operand.get().getType()) != type) {
+      why = "operands and result differ in element type";
+      return {};
+    }
+  return type;
+}
+
+/// Register tile and K block for vectors of `vectorBits` of `type`.
+CPUPackedMatmulParams packedTile(Type type, int64_t vectorBits) {
+  CPUPackedMatmulParams p;
+  p.lanes = vectorBits / type.getIntOrFloatBitWidth();
+  // Accumulators + B vectors + a broadcast fit the register file: 32
+  // vector registers with AVX-512, 16 otherwise.
+  p.mr = clPackedMR ? clPackedMR : (vectorBits >= 512 ? 8 : 6);
+  p.nr = clPackedNRVectors * p.lanes;
+  p.kc = roundUpTo(clPackedKC, p.lanes);
+  return p;
+}
+
+/// A convolution (NHWC-like: one input and one output channel loop, no
+/// depth loop) as an implicit GEMM on packed panels: rows are output pixels,
+/// workgroups one image x a band of output rows x NC output channels.
+/// Sets `workgroupTiles` (per loop) on success.
+std::optional<CPUPackedMatmulParams>
+choosePackedConv(linalg::LinalgOp root, ArrayRef<int64_t> ranges,
+                 int64_t vectorBits, SmallVector<int64_t> &workgroupTiles,
+                 std::string &why) {
+  Type type = packedElementType(root, why);
+  if (!type)
+    return std::nullopt;
+  FailureOr<linalg::ConvolutionDimensions> dims =
+      linalg::inferConvolutionDims(root);
+  if (failed(dims) || !dims->depth.empty() ||
+      dims->outputChannel.size() != 1 || dims->inputChannel.size() != 1 ||
+      dims->batch.size() > 1 || dims->outputImage.empty()) {
+    why = "not a convolution with one input and one output channel loop";
+    return std::nullopt;
+  }
+  if (ShapedType::isDynamicShape(ranges)) {
+    why = "dynamic loop ranges";
+    return std::nullopt;
+  }
+  CPUPackedMatmulParams p = packedTile(type, vectorBits);
+  int64_t f = ranges[dims->outputChannel[0]];
+  int64_t c = ranges[dims->inputChannel[0]];
+  p.kc = std::min(p.kc, roundUpTo(c, p.lanes));
+  unsigned band = dims->outputImage[0];
+  int64_t pixelsPerRow = 1;
+  for (unsigned d : ArrayRef(dims->outputImage).drop_front())
+    pixelsPerRow *= ranges[d];
+  int64_t images = dims->batch.empty() ? 1 : ranges[dims->batch[0]];
+  int64_t rowsTotal = ranges[band];
+  int64_t t = std::clamp<int64_t>(clPackedMCRows * p.mr / pixelsPerRow, 1,
+                                  rowsTotal);
+  p.nc = std::min(roundUpTo(clPackedNC, p.nr), roundUpTo(f, p.nr));
+  while (images * ceilDiv(rowsTotal, t) * ceilDiv(f, p.nc) <
+         clPackedMinWorkgroups) {
+    if (t > 1)
+      t = (t + 1) / 2;
+    else if (p.nc >= 2 * p.nr)
+      p.nc = roundUpTo(p.nc / 2, p.nr);
+    else
+      break;
+  }
+  for (unsigned d : dims->batch)
+    workgroupTiles[d] = 1;
+  workgroupTiles[band] = t;
+  workgroupTiles[dims->outputChannel[0]] = p.nc;
+  p.mc = t * pixelsPerRow;
+  p.nc = std::min(p.nc, f);
+  return p;
+}
+
 /// The packed-panel strategy for a contraction with one M, N and K loop, or
 /// the reason it does not apply.
 std::optional<CPUPackedMatmulParams>
 choosePacked(linalg::LinalgOp root, const linalg::ContractionDimensions &dims,
              ArrayRef<int64_t> ranges, int64_t vectorBits, std::string &why) {
-  if (!clPacked) {
-    why = "disabled (--tessel-cpu-packed-matmul=false)";
+  Type type = packedElementType(root, why);
+  if (!type)
     return std::nullopt;
-  }
-  Type type = getElementTypeOrSelf(root->getResult(0).getType());
-  if (!type.isF32() && !type.isF64()) {
-    why = "element type is not f32 or f64";
-    return std::nullopt;
-  }
-  for (OpOperand &operand : root->getOpOperands())
-    if (getElementTypeOrSelf(operand.get().getType()) != type) {
-      why = "operands and result differ in element type";
-      return std::nullopt;
-    }
   for (AffineMap map : root.getIndexingMapsArray())
     if (!map.isProjectedPermutation()) {
       why = "an indexing map is not a projected permutation";
@@ -106,15 +186,8 @@ choosePacked(linalg::LinalgOp root, const linalg::ContractionDimensions &dims,
     why = "dynamic loop ranges";
     return std::nullopt;
   }
+  CPUPackedMatmulParams p = packedTile(type, vectorBits);
   int64_t m = ranges[dims.m[0]], n = ranges[dims.n[0]], k = ranges[dims.k[0]];
-  int64_t lanes = vectorBits / type.getIntOrFloatBitWidth();
-  CPUPackedMatmulParams p;
-  // Accumulators + B vectors + a broadcast fit the register file: 32
-  // vector registers with AVX-512, 16 otherwise.
-  p.mr = clPackedMR ? clPackedMR : (vectorBits >= 512 ? 8 : 6);
-  p.lanes = lanes;
-  p.nr = clPackedNRVectors * lanes;
-  p.kc = roundUpTo(clPackedKC, lanes);
   if (k < kPackedMinK || m < 2 * p.mr || n < p.nr) {
     why = "too small to amortize packing (K < 128, M < 2 MR or N < NR)";
     return std::nullopt;
@@ -167,6 +240,10 @@ CPUKernelConfig mlir::tessel::getCPUKernelConfig(func::FuncOp kernel,
       linalg::isaContractionOpInterface(root)
           ? linalg::inferContractionDims(root)
           : FailureOr<linalg::ContractionDimensions>(failure());
+  if (linalg::isaConvolutionOpInterface(root))
+    config.packed = choosePackedConv(root, ranges, vectorBits,
+                                     config.workgroupTiles,
+                                     config.packedReason);
   if (succeeded(contraction) && contraction->m.size() == 1 &&
       contraction->n.size() == 1 && contraction->k.size() == 1) {
     unsigned m = contraction->m[0], nn = contraction->n[0];

@@ -17,6 +17,10 @@
 //     edge, rows past M skipped).
 // Operands may be transposed or batched (any projected-permutation maps):
 // the copies read them through vector transfers with the operand's layout.
+// Convolutions run as implicit GEMMs: a row of the packed A is one output
+// pixel's window at one filter tap (kh, kw), KC input channels long, read
+// from the input where it lies (im2col is never materialized); the filter
+// taps are walked around the K blocks of input channels.
 // The pack buffers are heap allocations of the workgroup (~400 KiB), freed
 // at its end.
 //
@@ -26,6 +30,7 @@
 
 #include "tessel/Codegen/CPU/CPUKernelConfig.h"
 
+#include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -45,18 +50,58 @@ using namespace mlir::tessel;
 
 namespace {
 
-/// Builds the loops replacing one marked contraction (on memrefs).
+/// The loops of a marked op, by role. A matmul has one M and one K loop; a
+/// convolution's M loops are its batch and output-image loops (one row of
+/// the packed A per output pixel, delinearized) and its K loops the filter
+/// loops (walked whole) around the input channels (blocked by KC).
+struct PackedLoops {
+  std::optional<unsigned> batch;
+  SmallVector<unsigned> m;
+  unsigned n = 0;
+  SmallVector<unsigned> kOuter;
+  unsigned k = 0;
+};
+
+/// The roles of `op`'s loops, or failure if it is neither a contraction with
+/// one M, N, K (and at most one batch) loop nor a convolution with one input
+/// and one output channel loop.
+FailureOr<PackedLoops> classifyLoops(linalg::LinalgOp op) {
+  PackedLoops loops;
+  if (linalg::isaContractionOpInterface(op)) {
+    FailureOr<linalg::ContractionDimensions> dims =
+        linalg::inferContractionDims(op);
+    if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
+        dims->k.size() != 1 || dims->batch.size() > 1)
+      return failure();
+    if (!dims->batch.empty())
+      loops.batch = dims->batch[0];
+    loops.m = {dims->m[0]};
+    loops.n = dims->n[0];
+    loops.k = dims->k[0];
+    return loops;
+  }
+  if (!linalg::isaConvolutionOpInterface(op))
+    return failure();
+  FailureOr<linalg::ConvolutionDimensions> dims =
+      linalg::inferConvolutionDims(op);
+  if (failed(dims) || !dims->depth.empty() ||
+      dims->outputChannel.size() != 1 || dims->inputChannel.size() != 1 ||
+      dims->outputImage.empty())
+    return failure();
+  llvm::append_range(loops.m, dims->batch);
+  llvm::append_range(loops.m, dims->outputImage);
+  loops.n = dims->outputChannel[0];
+  loops.kOuter.assign(dims->filterLoop.begin(), dims->filterLoop.end());
+  loops.k = dims->inputChannel[0];
+  return loops;
+}
+
+/// Builds the loops replacing one marked op (on memrefs).
 class PackedMatmulBuilder {
 public:
-  PackedMatmulBuilder(linalg::LinalgOp op,
-                      const linalg::ContractionDimensions &dims,
+  PackedMatmulBuilder(linalg::LinalgOp op, const PackedLoops &loops,
                       const CPUPackedMatmulParams &p)
-      : b(op.getLoc(), op.getOperation()), op(op), p(p) {
-    m = dims.m[0];
-    n = dims.n[0];
-    k = dims.k[0];
-    if (!dims.batch.empty())
-      batch = dims.batch[0];
+      : b(op.getLoc(), op.getOperation()), op(op), p(p), loops(loops) {
     elt = getElementTypeOrSelf(op.getDpsInits()[0].getType());
     lanes = p.lanes;
     vecTy = VectorType::get({lanes}, elt);
@@ -74,8 +119,15 @@ private:
   /// Indices of operand `operand` at the loop values `ivs` (one per loop).
   SmallVector<Value> indices(OpOperand &operand, ArrayRef<Value> ivs) {
     SmallVector<Value> result;
-    for (AffineExpr e : op.getMatchingIndexingMap(&operand).getResults())
-      result.push_back(ivs[cast<AffineDimExpr>(e).getPosition()]);
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    for (AffineExpr e : map.getResults()) {
+      if (auto dim = dyn_cast<AffineDimExpr>(e)) {
+        result.push_back(ivs[dim.getPosition()]);
+        continue;
+      }
+      result.push_back(
+          affine::expandAffineExpr(b, b.getLoc(), e, ivs, ValueRange{}));
+    }
     return result;
   }
 
@@ -104,35 +156,55 @@ private:
         b.getBoolArrayAttr({false}));
   }
 
-  SmallVector<Value> loopIVs(Value batchIV, Value mIV, Value nIV, Value kIV) {
-    SmallVector<Value> ivs(op.getNumLoops());
-    if (batch)
-      ivs[*batch] = batchIV;
-    ivs[m] = mIV;
-    ivs[n] = nIV;
-    ivs[k] = kIV;
+  /// Values of all loops: the batch, the M loops at packed row `row` (null:
+  /// zeros), N at `col`, the outer K loops at `kOuterIVs` (empty: zeros), K
+  /// at `kIV`.
+  SmallVector<Value> loopIVs(Value row, Value col, Value kIV) {
+    Value zero = cst(0);
+    SmallVector<Value> ivs(op.getNumLoops(), zero);
+    if (loops.batch)
+      ivs[*loops.batch] = batchIV;
+    if (row) {
+      // Delinearize the row over the M loops, last fastest.
+      for (unsigned i = loops.m.size(); i-- > 0;) {
+        unsigned loop = loops.m[i];
+        if (i == 0) {
+          ivs[loop] = row;
+          break;
+        }
+        ivs[loop] = arith::RemUIOp::create(b, row, sizes[loop]);
+        row = arith::DivUIOp::create(b, row, sizes[loop]);
+      }
+    }
+    ivs[loops.n] = col;
+    for (auto [loop, iv] : llvm::zip(loops.kOuter, kOuterIVs))
+      ivs[loop] = iv;
+    ivs[loops.k] = kIV;
     return ivs;
   }
 
-  void packB(Value bp, Value batchIV, Value kc, Value kcs, Value panels);
-  void packA(Value ap, Value batchIV, Value kc, Value kcs, Value rows);
-  void microTiles(Value ap, Value bp, Value batchIV, Value kcs, Value panels,
+  void packB(Value bp, Value kc, Value kcs, Value panels);
+  void packA(Value ap, Value kc, Value kcs, Value rows);
+  void microTiles(Value ap, Value bp, Value kcs, Value panels,
                   Value rowGroups);
 
   ImplicitLocOpBuilder b;
   linalg::LinalgOp op;
   CPUPackedMatmulParams p;
-  unsigned m = 0, n = 0, k = 0;
-  std::optional<unsigned> batch;
+  PackedLoops loops;
   Type elt;
   int64_t lanes = 0, nrVectors = 0;
   VectorType vecTy;
-  /// Loop extents of the op (sizes of its operands).
-  Value mSize, nSize, kSize;
+  /// Loop extents of the op (sizes of its operands), per loop.
+  SmallVector<Value> sizes;
+  /// Rows of C in this workgroup (product of the M loops' sizes).
+  Value mSize;
+  /// Induction variables of the loops around the K block.
+  Value batchIV;
+  SmallVector<Value> kOuterIVs;
 };
 
-void PackedMatmulBuilder::packB(Value bp, Value batchIV, Value kc, Value kcs,
-                                Value panels) {
+void PackedMatmulBuilder::packB(Value bp, Value kc, Value kcs, Value panels) {
   OpOperand &operandB = op->getOpOperand(1);
   Value zero = cst(0), one = cst(1);
   auto jr = scf::ForOp::create(b, zero, panels, one);
@@ -143,7 +215,7 @@ void PackedMatmulBuilder::packB(Value bp, Value batchIV, Value kc, Value kcs,
   Value kIV = add(kc, kk.getInductionVar());
   for (int64_t v = 0; v < nrVectors; ++v) {
     Value col = add(col0, cst(v * lanes));
-    Value vec = read(operandB, n, loopIVs(batchIV, zero, col, kIV));
+    Value vec = read(operandB, loops.n, loopIVs(nullptr, col, kIV));
     vector::StoreOp::create(
         b, vec, bp, ValueRange{jr.getInductionVar(), kk.getInductionVar(),
                                cst(v * lanes)});
@@ -151,8 +223,7 @@ void PackedMatmulBuilder::packB(Value bp, Value batchIV, Value kc, Value kcs,
   b.setInsertionPointAfter(jr);
 }
 
-void PackedMatmulBuilder::packA(Value ap, Value batchIV, Value kc, Value kcs,
-                                Value rows) {
+void PackedMatmulBuilder::packA(Value ap, Value kc, Value kcs, Value rows) {
   OpOperand &operandA = op->getOpOperand(0);
   Value zero = cst(0), one = cst(1);
   Value lastRow = arith::SubIOp::create(b, mSize, one);
@@ -163,15 +234,14 @@ void PackedMatmulBuilder::packA(Value ap, Value batchIV, Value kc, Value kcs,
   auto kk = scf::ForOp::create(b, zero, kcs, cst(lanes));
   b.setInsertionPointToStart(kk.getBody());
   Value kIV = add(kc, kk.getInductionVar());
-  Value vec = read(operandA, k, loopIVs(batchIV, row, zero, kIV));
+  Value vec = read(operandA, loops.k, loopIVs(row, zero, kIV));
   vector::StoreOp::create(
       b, vec, ap, ValueRange{i.getInductionVar(), kk.getInductionVar()});
   b.setInsertionPointAfter(i);
 }
 
-void PackedMatmulBuilder::microTiles(Value ap, Value bp, Value batchIV,
-                                     Value kcs, Value panels,
-                                     Value rowGroups) {
+void PackedMatmulBuilder::microTiles(Value ap, Value bp, Value kcs,
+                                     Value panels, Value rowGroups) {
   OpOperand &operandC = *op.getDpsInitOperand(0);
   Value zero = cst(0), one = cst(1);
   Value lastRow = arith::SubIOp::create(b, mSize, one);
@@ -187,9 +257,8 @@ void PackedMatmulBuilder::microTiles(Value ap, Value bp, Value batchIV,
   for (int64_t r = 0; r < p.mr; ++r) {
     Value row = min(add(row0, cst(r)), lastRow);
     for (int64_t v = 0; v < nrVectors; ++v)
-      acc.push_back(read(operandC, n,
-                         loopIVs(batchIV, row, add(col0, cst(v * lanes)),
-                                 zero)));
+      acc.push_back(read(operandC, loops.n,
+                         loopIVs(row, add(col0, cst(v * lanes)), zero)));
   }
   auto kLoop = scf::ForOp::create(b, zero, kcs, one, acc);
   {
@@ -220,20 +289,19 @@ void PackedMatmulBuilder::microTiles(Value ap, Value bp, Value batchIV,
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifOp.thenBlock());
     for (int64_t v = 0; v < nrVectors; ++v)
-      write(kLoop.getResult(r * nrVectors + v), operandC, n,
-            loopIVs(batchIV, row, add(col0, cst(v * lanes)), zero));
+      write(kLoop.getResult(r * nrVectors + v), operandC, loops.n,
+            loopIVs(row, add(col0, cst(v * lanes)), zero));
   }
   b.setInsertionPointAfter(jr);
 }
 
 void PackedMatmulBuilder::build() {
-  SmallVector<Range> ranges = op.createLoopRanges(b, b.getLoc());
-  auto size = [&](unsigned loop) {
-    return getValueOrCreateConstantIndexOp(b, b.getLoc(), ranges[loop].size);
-  };
-  mSize = size(m);
-  nSize = size(n);
-  kSize = size(k);
+  for (Range range : op.createLoopRanges(b, b.getLoc()))
+    sizes.push_back(
+        getValueOrCreateConstantIndexOp(b, b.getLoc(), range.size));
+  mSize = sizes[loops.m[0]];
+  for (unsigned loop : ArrayRef(loops.m).drop_front())
+    mSize = arith::MulIOp::create(b, mSize, sizes[loop]);
   Value zero = cst(0), one = cst(1);
 
   int64_t rowsMax = llvm::divideCeil(p.mc, p.mr) * p.mr;
@@ -247,20 +315,34 @@ void PackedMatmulBuilder::build() {
   // Row groups and panels covering this workgroup's block of C.
   Value rowGroups = arith::CeilDivSIOp::create(b, mSize, cst(p.mr));
   Value rows = mul(rowGroups, p.mr);
-  Value panels = arith::CeilDivSIOp::create(b, nSize, cst(p.nr));
+  Value panels = arith::CeilDivSIOp::create(b, sizes[loops.n], cst(p.nr));
 
-  Value batchSize = batch ? size(*batch) : one;
-  auto batchLoop = scf::ForOp::create(b, zero, batchSize, one);
-  b.setInsertionPointToStart(batchLoop.getBody());
-  Value batchIV = batchLoop.getInductionVar();
+  Operation *outermost = nullptr;
+  batchIV = zero;
+  if (loops.batch) {
+    auto batchLoop = scf::ForOp::create(b, zero, sizes[*loops.batch], one);
+    outermost = batchLoop;
+    b.setInsertionPointToStart(batchLoop.getBody());
+    batchIV = batchLoop.getInductionVar();
+  }
+  for (unsigned loop : loops.kOuter) {
+    auto outer = scf::ForOp::create(b, zero, sizes[loop], one);
+    if (!outermost)
+      outermost = outer;
+    b.setInsertionPointToStart(outer.getBody());
+    kOuterIVs.push_back(outer.getInductionVar());
+  }
+  Value kSize = sizes[loops.k];
   auto kcLoop = scf::ForOp::create(b, zero, kSize, cst(p.kc));
+  if (!outermost)
+    outermost = kcLoop;
   b.setInsertionPointToStart(kcLoop.getBody());
   Value kc = kcLoop.getInductionVar();
   Value kcs = min(cst(p.kc), arith::SubIOp::create(b, kSize, kc));
-  packB(bp, batchIV, kc, kcs, panels);
-  packA(ap, batchIV, kc, kcs, rows);
-  microTiles(ap, bp, batchIV, kcs, panels, rowGroups);
-  b.setInsertionPointAfter(batchLoop);
+  packB(bp, kc, kcs, panels);
+  packA(ap, kc, kcs, rows);
+  microTiles(ap, bp, kcs, panels, rowGroups);
+  b.setInsertionPointAfter(outermost);
   memref::DeallocOp::create(b, ap);
   memref::DeallocOp::create(b, bp);
 }
@@ -279,18 +361,16 @@ struct CPUPackedMatmulPass
     });
     for (linalg::LinalgOp op : marked) {
       auto attr = op->getAttrOfType<DenseI64ArrayAttr>(kCPUPackedMatmulAttr);
-      FailureOr<linalg::ContractionDimensions> dims =
-          linalg::inferContractionDims(op);
-      if (!attr || attr.size() != 6 || failed(dims) || dims->m.size() != 1 ||
-          dims->n.size() != 1 || dims->k.size() != 1 ||
-          dims->batch.size() > 1 || !op.hasPureBufferSemantics()) {
+      FailureOr<PackedLoops> loops = classifyLoops(op);
+      if (!attr || attr.size() != 6 || failed(loops) ||
+          !op.hasPureBufferSemantics()) {
         op.emitOpError("is marked for the packed CPU matmul but is not a "
-                       "bufferized contraction with one M, N and K loop");
+                       "bufferized contraction or convolution it handles");
         return signalPassFailure();
       }
       CPUPackedMatmulParams p{attr[0], attr[1], attr[2],
                               attr[3], attr[4], attr[5]};
-      PackedMatmulBuilder(op, *dims, p).build();
+      PackedMatmulBuilder(op, *loops, p).build();
       op->erase();
     }
   }

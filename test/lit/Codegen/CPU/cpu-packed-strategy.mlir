@@ -1,0 +1,79 @@
+// RUN: tessel-opt %s --tessel-cpu-tile-and-vectorize=vector-bits=512 --split-input-file | FileCheck %s
+// RUN: tessel-opt %s --tessel-cpu-tile-and-vectorize=vector-bits=256 --split-input-file | FileCheck %s --check-prefix=AVX2
+// RUN: tessel-opt %s --tessel-cpu-tile-and-vectorize=vector-bits=512 --tessel-cpu-packed-panels=false --split-input-file | FileCheck %s --check-prefix=OFF
+
+// The packed strategy (CPUKernelConfig): a 1000x900x300 f32 matmul is tiled
+// to workgroups only, blocks of 16 MR x 256 halved until >= 128 workgroups
+// (with AVX-512, MR 8, NR 32: 64 x 128 -> 16 x 8 = 128; with AVX2, MR 6, NR 16:
+// 96 x 64 -> 11 x 15 = 165), and its tile is marked with
+// [MR, NR, KC, MC, NC, lanes] for tessel-cpu-packed-matmul; no register
+// tiles or vectors. Switched off, it gets today's register tiles.
+// CHECK-LABEL: func.func private @matmul
+// CHECK: scf.forall {{.*}} = (0, 0) to (1000, 900) step (64, 128)
+// CHECK: linalg.fill
+// CHECK: linalg.matmul {tessel.cpu_packed_matmul = array<i64: 8, 32, 256, 64, 128, 16>}
+// CHECK-NOT: vector.contract
+// AVX2: scf.forall {{.*}} = (0, 0) to (1000, 900) step (96, 64)
+// AVX2: linalg.matmul {tessel.cpu_packed_matmul = array<i64: 6, 16, 256, 96, 64, 8>}
+// OFF-NOT: tessel.cpu_packed_matmul
+// OFF: vector.contract
+func.func private @matmul(%arg0: !llvm.ptr, %arg1: index, %arg2: index, %arg3: index) attributes {tessel.kernel} {
+  %cst = arith.constant 0.000000e+00 : f32
+  %0 = tessel.binding %arg0[0] : !llvm.ptr -> memref<1000x300xf32>
+  %1 = bufferization.to_tensor %0 restrict : memref<1000x300xf32> to tensor<1000x300xf32>
+  %2 = tessel.binding %arg0[1] : !llvm.ptr -> memref<300x900xf32>
+  %3 = bufferization.to_tensor %2 restrict : memref<300x900xf32> to tensor<300x900xf32>
+  %4 = tensor.empty() : tensor<1000x900xf32>
+  %5 = linalg.fill ins(%cst : f32) outs(%4 : tensor<1000x900xf32>) -> tensor<1000x900xf32>
+  %6 = linalg.matmul ins(%1, %3 : tensor<1000x300xf32>, tensor<300x900xf32>) outs(%5 : tensor<1000x900xf32>) -> tensor<1000x900xf32>
+  %7 = tessel.binding %arg0[2] : !llvm.ptr -> memref<1000x900xf32>
+  bufferization.materialize_in_destination %6 in restrict writable %7 : (tensor<1000x900xf32>, memref<1000x900xf32>) -> ()
+  return
+}
+
+// -----
+
+// A 3x3 NHWC convolution (batch 8, 56x56, 64 -> 64 channels) as an implicit
+// GEMM: workgroups are one image x a band of output rows x the 64 channels
+// (with AVX-512, bands of 16 x 8 / 56 = 2 rows, 8 x 28 = 224 workgroups; with
+// AVX2 16 x 6 / 56 = 1 row), K blocks of the 64 input channels.
+// CHECK-LABEL: func.func private @conv
+// CHECK: scf.forall {{.*}} = (0, 0) to (8, 56) step (1, 2)
+// CHECK: linalg.conv_2d_nhwc_hwcf {{.*}}tessel.cpu_packed_matmul = array<i64: 8, 32, 64, 112, 64, 16>
+// AVX2-LABEL: func.func private @conv
+// AVX2: linalg.conv_2d_nhwc_hwcf {{.*}}tessel.cpu_packed_matmul = array<i64: 6, 16, 64, 56, 64, 8>
+// OFF-LABEL: func.func private @conv
+// OFF-NOT: tessel.cpu_packed_matmul
+func.func private @conv(%arg0: !llvm.ptr, %arg1: index, %arg2: index, %arg3: index) attributes {tessel.kernel} {
+  %cst = arith.constant 0.000000e+00 : f32
+  %0 = tessel.binding %arg0[0] : !llvm.ptr -> memref<8x58x58x64xf32>
+  %1 = bufferization.to_tensor %0 restrict : memref<8x58x58x64xf32> to tensor<8x58x58x64xf32>
+  %2 = tessel.binding %arg0[1] : !llvm.ptr -> memref<3x3x64x64xf32>
+  %3 = bufferization.to_tensor %2 restrict : memref<3x3x64x64xf32> to tensor<3x3x64x64xf32>
+  %4 = tensor.empty() : tensor<8x56x56x64xf32>
+  %5 = linalg.fill ins(%cst : f32) outs(%4 : tensor<8x56x56x64xf32>) -> tensor<8x56x56x64xf32>
+  %6 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%1, %3 : tensor<8x58x58x64xf32>, tensor<3x3x64x64xf32>) outs(%5 : tensor<8x56x56x64xf32>) -> tensor<8x56x56x64xf32>
+  %7 = tessel.binding %arg0[2] : !llvm.ptr -> memref<8x56x56x64xf32>
+  bufferization.materialize_in_destination %6 in restrict writable %7 : (tensor<8x56x56x64xf32>, memref<8x56x56x64xf32>) -> ()
+  return
+}
+
+// -----
+
+// Below the size that amortizes packing (K < 128): register tiles.
+// CHECK-LABEL: func.func private @small_k
+// CHECK-NOT: tessel.cpu_packed_matmul
+// CHECK: vector.contract
+func.func private @small_k(%arg0: !llvm.ptr, %arg1: index, %arg2: index, %arg3: index) attributes {tessel.kernel} {
+  %cst = arith.constant 0.000000e+00 : f32
+  %0 = tessel.binding %arg0[0] : !llvm.ptr -> memref<512x64xf32>
+  %1 = bufferization.to_tensor %0 restrict : memref<512x64xf32> to tensor<512x64xf32>
+  %2 = tessel.binding %arg0[1] : !llvm.ptr -> memref<64x512xf32>
+  %3 = bufferization.to_tensor %2 restrict : memref<64x512xf32> to tensor<64x512xf32>
+  %4 = tensor.empty() : tensor<512x512xf32>
+  %5 = linalg.fill ins(%cst : f32) outs(%4 : tensor<512x512xf32>) -> tensor<512x512xf32>
+  %6 = linalg.matmul ins(%1, %3 : tensor<512x64xf32>, tensor<64x512xf32>) outs(%5 : tensor<512x512xf32>) -> tensor<512x512xf32>
+  %7 = tessel.binding %arg0[2] : !llvm.ptr -> memref<512x512xf32>
+  bufferization.materialize_in_destination %6 in restrict writable %7 : (tensor<512x512xf32>, memref<512x512xf32>) -> ()
+  return
+}

@@ -70,8 +70,10 @@ static llvm::cl::opt<std::string> cudaArch(
     llvm::cl::init("sm_80,sm_90"), llvm::cl::cat(category));
 static llvm::cl::opt<std::string> cpuName(
     "cpu",
-    llvm::cl::desc("CPU of the cpu target's kernels: host (default) or an "
-                   "LLVM CPU name such as x86-64-v3"),
+    llvm::cl::desc("CPUs of the cpu target's kernels, comma-separated: "
+                   "host (default) or LLVM CPU names such as x86-64-v3; one "
+                   "variant each (e.g. x86-64-v4,x86-64-v3), the most "
+                   "capable that the host runs is used"),
     llvm::cl::init("host"), llvm::cl::cat(category));
 static llvm::cl::list<std::string> includeDirs("I", llvm::cl::Prefix,
                                                llvm::cl::desc("Include directory"),

@@ -55,8 +55,11 @@ static llvm::cl::opt<std::string> cudaArchs(
     llvm::cl::init("sm_80,sm_90a"));
 static llvm::cl::opt<std::string>
     cpuName("cpu",
-            llvm::cl::desc("CPU to compile for: 'host' (default) or an LLVM "
-                           "CPU name such as x86-64-v3"),
+            llvm::cl::desc("CPUs to compile for, comma-separated: 'host' "
+                           "(default) or LLVM CPU names such as x86-64-v3; "
+                           "one executable each (e.g. x86-64-v4,x86-64-v3), "
+                           "the runtime loads the most capable that the "
+                           "host runs"),
             llvm::cl::init("host"));
 static llvm::cl::opt<bool> printStrategy(
     "tessel-print-strategy",
@@ -205,9 +208,7 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
       options.cpu = cpuName;
       options.dumpDir = dumpDir;
       options.configurePassManager = configure;
-      FailureOr<ExecutableImage> image = buildCPUExecutable(*module, options);
-      if (succeeded(image))
-        images = std::vector<ExecutableImage>{std::move(*image)};
+      images = buildCPUExecutables(*module, options);
     } else {
       CUDATargetOptions options;
       options.archs.clear();

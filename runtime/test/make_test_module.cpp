@@ -12,6 +12,11 @@
 //                      executables for the fake device of
 //                      fake_cuda/fake_cuda_device.c: 0 for sm_90a with two
 //                      tensor maps, 1 for sm_80 without
+//   OUTDIR/variants.tmod add(2x3xf32, 2x3xf32) -> 2x3xf32 with two cpu
+//                      executables as --cpu=x86-64-v4,x86-64-v3 orders
+//                      them: 0 needs avx512f and adds; 1 needs sse4.2 and
+//                      runs scale_f32 on the same bindings (b * a[0]), so
+//                      that the result shows which one loaded
 #include "test_module_builder.h"
 
 #include <cstdio>
@@ -80,6 +85,20 @@ static ModuleDesc tmaModule() {
   return m;
 }
 
+static ModuleDesc variantsModule() {
+  ModuleDesc m = testModule();
+  addAddFunction(m, "add", {2, 3});
+  ExecutableDesc v3 = m.executables.at(0);
+  BinaryDesc &v4Binary = m.executables[0].binaries.at(0);
+  v4Binary.cpu = "x86-64-v4";
+  v4Binary.features = {"avx2", "avx512f"};
+  v3.exports.at(0).name = "scale_f32";
+  v3.binaries.at(0).cpu = "x86-64-v3";
+  v3.binaries.at(0).features = {"sse4.2"};
+  m.executables.push_back(std::move(v3));
+  return m;
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     std::fprintf(stderr, "usage: make_test_module OUTDIR\n");
@@ -101,7 +120,8 @@ int main(int argc, char **argv) {
                    write(dir + "/multi.tmod", buildModule(multi)) &&
                    write(dir + "/dual.tmod", buildModule(dual)) &&
                    write(dir + "/big.tmod", buildModule(big)) &&
-                   write(dir + "/tma.tmod", buildModule(tmaModule()))
+                   write(dir + "/tma.tmod", buildModule(tmaModule())) &&
+                   write(dir + "/variants.tmod", buildModule(variantsModule()))
                ? 0
                : 1;
   } catch (const std::exception &e) {

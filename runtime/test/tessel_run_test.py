@@ -9,6 +9,7 @@ multi.tmod (add, and add_scale(7xf32, 7xf32) -> ((a+b)*2, a+b)) into a fresh
 directory under WORKDIR for every test, so tests may run in parallel.
 """
 import os
+import platform
 import signal
 import struct
 import subprocess
@@ -164,6 +165,88 @@ class TesselRunTest(unittest.TestCase):
                       "2 dispatches", p.stdout)
         self.assertIn("export 0: add_f32", p.stdout)
         self.assertIn("elf-shared-object", p.stdout)
+
+    def test_cpu_variants(self):
+        # variants.tmod holds two cpu executables as tessel-compile
+        # --cpu=x86-64-v4,x86-64-v3 writes them: 0 needs avx512f, 1 (sse4.2)
+        # runs another kernel (b * a[0]) so that the result shows which one
+        # loaded. TESSEL_CPU_DISABLE_FEATURES masks host features.
+        if platform.machine() != "x86_64":
+            self.skipTest("cpu feature checks are x86-64 only")
+        with open("/proc/cpuinfo") as f:
+            flags = set(" ".join(l for l in f if l.startswith("flags")).split())
+        if "sse4_2" not in flags:
+            self.skipTest("this host lacks sse4.2")
+        variants = self.path("variants.tmod")
+        inputs = ["--device=cpu", "--input=2x3xf32=1,2,3,4,5,6", "--input=2x3xf32=10"]
+        added = "result[0]: 2x3xf32=[[11 12 13][14 15 16]]\n"
+        scaled = "result[0]: 2x3xf32=[[10 10 10][10 10 10]]\n"
+        v4 = ("  would load: executable 0 (elf-shared-object x86_64 for x86-64-v4, "
+              "features [avx2, avx512f])\n")
+        v3 = ("  would load: executable 1 (elf-shared-object x86_64 for x86-64-v3, "
+              "features [sse4.2])\n")
+
+        def run(disable, *args):
+            env = dict(os.environ)
+            env.pop("TESSEL_CPU_DISABLE_FEATURES", None)
+            if disable is not None:
+                env["TESSEL_CPU_DISABLE_FEATURES"] = disable
+            p = subprocess.run([TESSEL_RUN, variants] + list(args), capture_output=True,
+                               text=True, timeout=60, env=env)
+            self.assertGreaterEqual(p.returncode, 0, p.stderr)
+            return p
+
+        # As is: v4 where the host has AVX-512, else v3.
+        host_v4 = "avx512f" in flags and "avx2" in flags
+        p = run(None, "--print-module")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("  binary 0: elf-shared-object x86_64, ", p.stdout)
+        self.assertIn(", features [avx2, avx512f], cpu x86-64-v4\n", p.stdout)
+        self.assertIn(", features [sse4.2], cpu x86-64-v3\n", p.stdout)
+        self.assertRegex(p.stdout, r"\ncpu host: x86_64, features \[[^]]*sse4.2[^]]*\]\n")
+        self.assertTrue(p.stdout.endswith(v4 if host_v4 else v3), p.stdout)
+        p = run(None, *inputs)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.stdout, added if host_v4 else scaled)
+
+        # avx512f masked: v3 loads and runs, and --print-module says why v4
+        # does not.
+        p = run("avx512f", "--print-module")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertNotRegex(p.stdout, r"cpu host: x86_64, features \[[^]]*\bavx512f\b")
+        self.assertIn("(TESSEL_CPU_DISABLE_FEATURES masks avx512f)\n", p.stdout)
+        self.assertTrue(p.stdout.endswith(
+            "  skipped executable 0 (cpu): the kernels need CPU features this host lacks: "
+            "avx512f" + (" (TESSEL_CPU_DISABLE_FEATURES masks avx512f)\n" if host_v4 else
+                         "\n") + v3), p.stdout)
+        p = run("avx512f", *inputs)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.stdout, scaled)
+
+        # Both masked: neither loads, and the error says why for each.
+        p = run("avx512f,sse4.2", *inputs)
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("none of its 2 cpu executables loads: ", p.stderr)
+        self.assertIn("lacks: sse4.2 (TESSEL_CPU_DISABLE_FEATURES masks sse4.2)", p.stderr)
+        p = run("avx512f,sse4.2", "--print-module")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertTrue(p.stdout.endswith(
+            "  would load: none (no cpu executable fits this host)\n"), p.stdout)
+
+        # Malformed masks are errors naming the bad entry, said once; an
+        # empty variable masks nothing.
+        for disable, why in [
+                ("avx512x", "TESSEL_CPU_DISABLE_FEATURES='avx512x': unknown CPU feature "
+                            "'avx512x' (this runtime queries: sse3, "),
+                ("avx512f,", "TESSEL_CPU_DISABLE_FEATURES='avx512f,' has an empty entry"),
+                (" avx2", "unknown CPU feature ' avx2'")]:
+            for args in (inputs, ["--print-module"]):
+                p = run(disable, *args)
+                self.assertEqual(p.returncode, 1, p.stdout)
+                self.assertIn(why, p.stderr)
+                self.assertEqual(p.stderr.count("TESSEL_CPU_DISABLE_FEATURES="), 1, p.stderr)
+        p = run("", *inputs)
+        self.assertEqual(p.stdout, added if host_v4 else scaled, p.stderr)
 
     def test_print_module_cuda(self):
         # For a module with cuda executables, --print-module ends with the one

@@ -95,8 +95,9 @@ std::vector<uint8_t> buildFlatBuffer(const ModuleDesc &m) {
       auto arch = b.CreateString(bin.arch);
       auto features = b.CreateVectorOfStrings(bin.features);
       uint32_t crc = bin.crc32 ? *bin.crc32 : crc32Of(bin.data);
+      auto cpu = bin.cpu.empty() ? 0 : b.CreateString(bin.cpu);
       binaries.push_back(
-          fb::CreateBinary(b, format, arch, features, b.CreateVector(bin.data), crc));
+          fb::CreateBinary(b, format, arch, features, b.CreateVector(bin.data), crc, cpu));
     }
     auto target = b.CreateString(e.target);
     executables.push_back(fb::CreateExecutable(b, target, b.CreateVector(exports),

@@ -74,6 +74,8 @@ struct BinaryDesc {
   std::vector<uint8_t> data;
   /// Written as Binary.crc32; by default the crc32 of `data`.
   std::optional<uint32_t> crc32;
+  /// Written as Binary.cpu unless empty.
+  std::string cpu = {};
 };
 
 struct ExecutableDesc {

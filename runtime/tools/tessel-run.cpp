@@ -57,9 +57,13 @@ written only if the whole run succeeds, so a failed run or a mismatch with
   --benchmark=N         after 2 warm-up calls, time N calls
   --print-module        describe the module's functions and executables (no
                         device needed: works for any module on any machine);
-                        for cuda executables, which one this machine's cuda
-                        device would load (TESSEL_CUDA_ARCH=sm_XY restricts
-                        loading to binaries of that arch)
+                        for cpu executables (one per --cpu variant), which
+                        one this host would load and why the ones before it
+                        do not fit (TESSEL_CPU_DISABLE_FEATURES=avx512f,...
+                        masks host features); for cuda executables, which
+                        one this machine's cuda device would load
+                        (TESSEL_CUDA_ARCH=sm_XY restricts loading to
+                        binaries of that arch)
 Exit status: 0 ok, 1 failure or mismatch, 2 usage error.
 )";
 
@@ -211,9 +215,9 @@ StatusOr<std::shared_ptr<Device>> chooseDevice(const Options &o) {
   return cpu;
 }
 
-// --print-module: the description, plus, for a module with cuda
-// executables, which one this machine's cuda device would load (or why
-// there is no cuda device).
+// --print-module: the description, plus which cpu executable this host
+// would load, and, for a module with cuda executables, which one this
+// machine's cuda device would load (or why there is no cuda device).
 int printModule(const Options &o) {
   auto targets = Module::executableTargets(o.module);
   if (!targets.ok())
@@ -229,7 +233,7 @@ int printModule(const Options &o) {
     else
       noCuda = "cuda device: none (" + device.status().message() + ")\n";
   }
-  auto text = Module::describeFile(o.module, cuda.get());
+  auto text = Module::describeFile(o.module, cuda.get(), /*hostCpu=*/true);
   if (!text.ok())
     return fail(text.status());
   std::fputs((*text + noCuda).c_str(), stdout);

@@ -65,3 +65,13 @@ if (os.access(os.path.join(cuda_toolkit, "bin", "ptxas"), os.X_OK) and
                                     "libdevice.10.bc"))):
     config.available_features.add("cuda-toolkit")
 config.substitutions.append(("%cuda_toolkit", cuda_toolkit))
+
+# `REQUIRES: host-x86-64-v3`: tests that run code compiled for x86-64-v3
+# (AVX2, FMA, BMI2, F16C) on this machine.
+try:
+    with open("/proc/cpuinfo") as cpuinfo:
+        cpu_flags = set(" ".join(l for l in cpuinfo if l.startswith("flags")).split())
+except OSError:
+    cpu_flags = set()
+if {"avx2", "fma", "bmi2", "f16c", "popcnt", "sse4_2"} <= cpu_flags:
+    config.available_features.add("host-x86-64-v3")

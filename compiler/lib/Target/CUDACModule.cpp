@@ -13,11 +13,12 @@ mlir::tessel::buildCUDACModule(ModuleOp kernels,
                                const CUDACModuleOptions &options) {
   std::vector<ExecutableImage> executables;
   if (options.cpu) {
-    FailureOr<ExecutableImage> cpu =
-        buildCUDACCPUExecutable(kernels, options.cpuOptions);
+    FailureOr<std::vector<ExecutableImage>> cpu =
+        buildCUDACCPUExecutables(kernels, options.cpuOptions);
     if (failed(cpu))
       return failure();
-    executables.push_back(std::move(*cpu));
+    for (ExecutableImage &image : *cpu)
+      executables.push_back(std::move(image));
   }
   if (options.cuda) {
     FailureOr<std::vector<ExecutableImage>> cuda =

@@ -193,9 +193,9 @@ writeExecutable(flatbuffers::FlatBufferBuilder &fbb,
     std::vector<flatbuffers::Offset<flatbuffers::String>> features;
     for (const std::string &f : b.features)
       features.push_back(fbb.CreateString(f));
-    binaries.push_back(fb::CreateBinaryDirect(fbb, b.format.c_str(),
-                                              b.arch.c_str(), &features,
-                                              &b.data, llvm::crc32(b.data)));
+    binaries.push_back(fb::CreateBinaryDirect(
+        fbb, b.format.c_str(), b.arch.c_str(), &features, &b.data,
+        llvm::crc32(b.data), b.cpu.empty() ? nullptr : b.cpu.c_str()));
   }
   return fb::CreateExecutableDirect(fbb, image.target.c_str(), &exports,
                                     &binaries);

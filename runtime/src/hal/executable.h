@@ -82,6 +82,9 @@ struct BinaryInfo {
   std::vector<std::string> features;
   const uint8_t *data = nullptr;
   size_t size = 0;
+  /// cpu: the CPU the code was compiled for ("x86-64-v3"), informative;
+  /// "" if the module does not say.
+  std::string cpu = {};
 };
 
 /// Everything a driver needs to prepare an executable (schema `Executable`),

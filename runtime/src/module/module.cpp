@@ -7,6 +7,8 @@
 #include "tessel/runtime/cuda_c_abi.h"
 
 #include "file_util.h"
+#include "hal/cpu/cpu_executable.h"
+#include "hal/cpu/cpu_features.h"
 #include "hal/device.h"
 #include "module/function_program.h"
 #include "module/integrity.h"
@@ -330,6 +332,9 @@ StatusOr<hal::ExecutableSpec> convertExecutable(const fb::Executable *e, uint32_
                                               bctx + ": feature " + str(f)));
           info.features.push_back(std::move(feature));
         }
+      if (b->cpu()) {
+        TESSEL_ASSIGN_OR_RETURN(info.cpu, checkedName(b->cpu(), bctx + ": cpu"));
+      }
       if (b->data()) {
         info.data = b->data()->data();
         info.size = b->data()->size();
@@ -501,7 +506,8 @@ std::string describeModule(const fb::Module *m, const std::string &fileName,
     for (size_t j = 0; j < e.binaries.size(); ++j) {
       const hal::BinaryInfo &b = e.binaries[j];
       s += "  binary " + str(j) + ": " + b.format + " " + b.arch + ", " + str(b.size) +
-           " bytes, features [" + join(b.features) + "]\n";
+           " bytes, features [" + join(b.features) + "]" +
+           (b.cpu.empty() ? "" : ", cpu " + b.cpu) + "\n";
     }
   }
   return s;
@@ -657,6 +663,40 @@ std::string describeChoice(const std::vector<hal::ExecutableSpec> &exes, const D
          ")\n";
 }
 
+// For a module with cpu executables: the host's CPU features, then which
+// cpu executable loading would use and why the ones before it do not fit,
+// e.g. "cpu host: x86_64, features [sse3, avx2]\n  skipped executable 0
+// (cpu): WHY\n  would load: executable 1 (elf-shared-object x86_64 for
+// x86-64-v3, features [avx2])\n". The cpu driver's choice depends on the
+// host alone, so no device is needed. An error for a malformed
+// TESSEL_CPU_DISABLE_FEATURES.
+StatusOr<std::string> describeCpuChoice(const std::vector<hal::ExecutableSpec> &exes) {
+  bool any = false;
+  for (const hal::ExecutableSpec &e : exes)
+    any |= e.target == "cpu";
+  if (!any)
+    return std::string();
+  TESSEL_ASSIGN_OR_RETURN(std::vector<std::string> features, hal::cpu::hostFeatures());
+  TESSEL_ASSIGN_OR_RETURN(std::vector<std::string> masked, hal::cpu::disabledFeatures());
+  std::string s = std::string("cpu host: ") + hal::cpu::hostArch() + ", features [";
+  for (size_t i = 0; i < features.size(); ++i)
+    s += (i ? ", " : "") + features[i];
+  s += "]";
+  if (!masked.empty())
+    s += std::string(" (") + hal::cpu::kDisableFeaturesEnv + " masks " + join(masked) + ")";
+  s += "\n";
+  for (size_t i = 0; i < exes.size(); ++i) {
+    if (exes[i].target != "cpu")
+      continue;
+    auto choice = hal::cpu::chooseBinary(exes[i]);
+    if (choice.ok())
+      return s + "  would load: executable " + str(i) + " (" +
+             hal::cpu::describeBinary(**choice) + ")\n";
+    s += "  skipped executable " + exes[i].name + ": " + choice.status().message() + "\n";
+  }
+  return s + "  would load: none (no cpu executable fits this host)\n";
+}
+
 // Prepares the first executable of `device`'s target that loads; `file`
 // ("module file 'm.tmod'") prefixes the errors.
 StatusOr<std::shared_ptr<hal::Executable>>
@@ -673,7 +713,11 @@ prepareFirstExecutable(const std::vector<hal::ExecutableSpec> &exes, const Devic
       return std::move(exe).value();
     errors.push_back(exe.status());
   }
-  if (errors.size() == 1)
+  // One error, or the same for all (a malformed setting): said once.
+  bool allSame = true;
+  for (const Status &e : errors)
+    allSame &= e.message() == errors[0].message();
+  if (!errors.empty() && allSame)
     return errors[0].withContext(file);
   if (errors.empty())
     return notFound(file + ": no executable for target '" + device.name() +
@@ -713,15 +757,21 @@ StatusOr<std::shared_ptr<hal::Executable>> loadKernelExecutable(const Device &de
 
 } // namespace detail
 
-StatusOr<std::string> Module::describeFile(const std::string &path, const Device *device) {
+StatusOr<std::string> Module::describeFile(const std::string &path, const Device *device,
+                                           bool hostCpu) {
   TESSEL_ASSIGN_OR_RETURN(auto bytes, readFileBytes(path, "module file"));
-  return describeBytes(bytes, path, device);
+  return describeBytes(bytes, path, device, hostCpu);
 }
 
 StatusOr<std::string> Module::describeBytes(const std::vector<uint8_t> &bytes,
-                                            const std::string &name, const Device *device) {
+                                            const std::string &name, const Device *device,
+                                            bool hostCpu) {
   TESSEL_ASSIGN_OR_RETURN(ParsedModule parsed, parseModule(bytes, name));
   std::string s = describeModule(parsed.module, name, parsed.programs, parsed.exes);
+  if (hostCpu) {
+    TESSEL_ASSIGN_OR_RETURN(std::string cpu, describeCpuChoice(parsed.exes));
+    s += cpu;
+  }
   if (device)
     s += describeChoice(parsed.exes, *device);
   return s;

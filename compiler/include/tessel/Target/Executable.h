@@ -61,6 +61,9 @@ struct KernelExport {
 struct BinaryImage {
   std::string format; ///< "elf-shared-object", "ptx", "cubin"
   std::string arch;   ///< "x86_64", "sm_90", ...
+  /// cpu: the CPU the code was compiled for ("x86-64-v3", "znver4"), for
+  /// people; "" for others.
+  std::string cpu;
   std::vector<std::string> features;
   std::vector<uint8_t> data;
 };

@@ -1,9 +1,12 @@
 //===- CPUTarget.cpp - CPU target backend ----------------------*- C++ -*-===//
 //
-// configure: pick the CPU, its features and vector width;
-// translate: run tessel-cpu-codegen-pipeline, then LLVM's O3 pipeline;
+// configure: pick each --cpu variant's CPU, features and vector width;
+// translate: run tessel-cpu-codegen-pipeline per variant, then LLVM's O3
+// pipeline (the variants' LLVM in parallel, one LLVMContext each);
 // serialize: emit an object file and link it into a shared object with the
-// system linker (`ld`), which the runtime loads from memory.
+// system linker (`ld`), which the runtime loads from memory. One executable
+// per variant, most capable first: the runtime loads the first whose CPU
+// features the host has.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +18,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Threading.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
@@ -39,13 +43,21 @@ using namespace mlir::tessel;
 namespace {
 
 /// Features recorded in the module so that the runtime can refuse a CPU
-/// that lacks them instead of dying of SIGILL.
+/// that lacks them instead of dying of SIGILL: those LLVM may emit
+/// instructions of on its own and that the runtime can query
+/// (runtime/src/hal/cpu/cpu_features.cpp). Not AMD's sse4a, fma4 or xop,
+/// which LLVM does not use unasked: a znver module would refuse Intel CPUs.
 constexpr llvm::StringLiteral kCheckedFeatures[] = {
-    "sse4.2", "avx", "avx2", "fma", "f16c", "avx512f", "avx512bw",
-    "avx512vl", "avx512dq"};
+    "sse3",       "ssse3",      "sse4.1",     "sse4.2",     "popcnt",
+    "avx",        "avx2",       "fma",        "f16c",       "bmi",
+    "bmi2",       "avx512f",    "avx512bw",   "avx512vl",   "avx512dq",
+    "avx512cd",   "avx512vnni", "avx512bf16", "avx512ifma", "avx512vbmi"};
 
 struct CPUSelection {
+  /// As --cpu spelled it ("host", "x86-64-v4").
+  std::string name;
   llvm::Triple triple;
+  /// The LLVM CPU compiled for (for "host", the host's).
   std::string cpu;
   std::string featureString;
   std::vector<std::string> recordedFeatures;
@@ -61,28 +73,60 @@ void initializeNativeTarget() {
   (void)initialized;
 }
 
-CPUSelection selectCPU(const CPUTargetOptions &options) {
+/// The processor names LLVM knows for `triple` closest to `name` (a typo's
+/// likely meaning), as " (did you mean 'x'?)", or "".
+std::string suggestCPU(const llvm::MCSubtargetInfo &sti, llvm::StringRef name) {
+  std::string best;
+  unsigned bestDistance = 3;
+  for (const llvm::SubtargetSubTypeKV &proc :
+       sti.getAllProcessorDescriptions()) {
+    unsigned d = name.edit_distance_insensitive(proc.Key, true, bestDistance);
+    if (d < bestDistance) {
+      bestDistance = d;
+      best = proc.Key;
+    }
+  }
+  return best.empty() ? "" : " (did you mean '" + best + "'?)";
+}
+
+/// The CPU, features and vector width of one --cpu entry; an error for a
+/// name LLVM does not know.
+FailureOr<CPUSelection> selectCPU(Location loc, llvm::StringRef name) {
   CPUSelection sel;
+  sel.name = name.str();
   sel.triple = llvm::Triple(llvm::sys::getDefaultTargetTriple());
   llvm::StringMap<bool> features;
-  if (options.cpu == "host") {
+  if (name == "host") {
     sel.cpu = llvm::sys::getHostCPUName().str();
     features = llvm::sys::getHostCPUFeatures();
   } else {
-    sel.cpu = options.cpu;
+    sel.cpu = name.str();
     // A named CPU implies its features (x86-64-v4: AVX-512, which LLVM then
     // uses): record them, so that the runtime refuses a CPU without them
     // rather than dying of SIGILL, and size vectors by them.
     initializeNativeTarget();
     std::string error;
-    if (const llvm::Target *target =
-            llvm::TargetRegistry::lookupTarget(sel.triple, error)) {
-      std::unique_ptr<llvm::MCSubtargetInfo> sti(
-          target->createMCSubtargetInfo(sel.triple, sel.cpu, ""));
-      if (sti)
-        for (llvm::StringRef f : kCheckedFeatures)
-          features[f] = sti->checkFeatures(("+" + f).str());
-    }
+    const llvm::Target *target =
+        llvm::TargetRegistry::lookupTarget(sel.triple, error);
+    if (!target)
+      return emitError(loc) << "cannot compile for the CPU '" << name
+                            << "': no target for '" << sel.triple.str()
+                            << "': " << error;
+    // Asked with no CPU first: an unknown one would only draw a warning.
+    std::unique_ptr<llvm::MCSubtargetInfo> probe(
+        target->createMCSubtargetInfo(sel.triple, "", ""));
+    if (!probe || !probe->isCPUStringValid(name))
+      return emitError(loc)
+             << "unknown CPU '" << name << "' in --cpu: not a CPU LLVM knows "
+             << "for " << sel.triple.str()
+             << (probe ? suggestCPU(*probe, name) : std::string())
+             << " (expected host or an LLVM CPU name such as x86-64-v3, "
+                "x86-64-v4, skylake-avx512, znver4)";
+    std::unique_ptr<llvm::MCSubtargetInfo> sti(
+        target->createMCSubtargetInfo(sel.triple, sel.cpu, ""));
+    if (sti)
+      for (llvm::StringRef f : kCheckedFeatures)
+        features[f] = sti->checkFeatures(("+" + f).str());
   }
   SmallVector<std::string> flags;
   for (auto &entry : features)
@@ -97,6 +141,46 @@ CPUSelection selectCPU(const CPUTargetOptions &options) {
   else if (features.lookup("avx2") || features.lookup("avx"))
     sel.vectorBits = 256;
   return sel;
+}
+
+/// The entries of --cpu (`list`, comma-separated), most capable first:
+/// wider vectors, then more recorded features (a superset of another's
+/// comes before it), then as listed. The runtime loads the first whose
+/// features the host has. Errors name an empty, repeated or unknown entry,
+/// and two entries the runtime could not tell apart (same features).
+FailureOr<std::vector<CPUSelection>> selectCPUs(Location loc,
+                                                llvm::StringRef list) {
+  SmallVector<llvm::StringRef> names;
+  list.split(names, ',', -1, /*KeepEmpty=*/true);
+  std::vector<CPUSelection> sels;
+  for (llvm::StringRef raw : names) {
+    llvm::StringRef name = raw.trim();
+    if (name.empty())
+      return emitError(loc) << "--cpu='" << list
+                            << "' has an empty entry (expected CPU names "
+                               "separated by commas, e.g. x86-64-v4,x86-64-v3)";
+    for (const CPUSelection &other : sels)
+      if (other.name == name)
+        return emitError(loc) << "--cpu lists '" << name << "' twice";
+    FailureOr<CPUSelection> sel = selectCPU(loc, name);
+    if (failed(sel))
+      return failure();
+    for (const CPUSelection &other : sels)
+      if (other.recordedFeatures == sel->recordedFeatures)
+        return emitError(loc)
+               << "--cpu: '" << name << "' and '" << other.name
+               << "' need the same CPU features ["
+               << llvm::join(sel->recordedFeatures, ", ")
+               << "], so the runtime could never choose between them "
+                  "(list one)";
+    sels.push_back(std::move(*sel));
+  }
+  llvm::stable_sort(sels, [](const CPUSelection &a, const CPUSelection &b) {
+    if (a.vectorBits != b.vectorBits)
+      return a.vectorBits > b.vectorBits;
+    return a.recordedFeatures.size() > b.recordedFeatures.size();
+  });
+  return sels;
 }
 
 std::unique_ptr<llvm::TargetMachine> createTargetMachine(const CPUSelection &sel,
@@ -201,7 +285,7 @@ FailureOr<std::vector<uint8_t>> linkSharedObject(Location loc,
   if (llvm::sys::fs::createTemporaryFile("tessel-cpu", "o", objPath) ||
       llvm::sys::fs::createTemporaryFile("tessel-cpu", "so", soPath))
     return emitError(loc) << "cannot create temporary files";
-  auto cleanup = llvm::make_scope_exit([&] {
+  llvm::scope_exit cleanup([&] {
     llvm::sys::fs::remove(objPath);
     llvm::sys::fs::remove(soPath);
   });
@@ -222,51 +306,7 @@ FailureOr<std::vector<uint8_t>> linkSharedObject(Location loc,
                               (*buffer)->getBufferEnd());
 }
 
-/// LLVM-dialect kernels -> LLVM IR, O3, an object file, a shared object.
-FailureOr<BinaryImage> serializeKernels(Location loc, ModuleOp kernels,
-                                        const CPUSelection &sel,
-                                        llvm::TargetMachine &tm,
-                                        const CPUTargetOptions &options) {
-  llvm::LLVMContext llvmContext;
-  std::unique_ptr<llvm::Module> llvmModule =
-      translateModuleToLLVMIR(kernels, llvmContext, "tessel_cpu_kernels");
-  if (!llvmModule)
-    return emitError(loc) << "translation of CPU kernels to LLVM IR failed";
-  llvmModule->setTargetTriple(sel.triple);
-  llvmModule->setDataLayout(tm.createDataLayout());
-  optimize(*llvmModule, tm);
-  defineBf16Truncation(*llvmModule);
-  if (failed(checkExternalCalls(loc, *llvmModule)))
-    return failure();
-  if (!options.dumpDir.empty()) {
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    llvmModule->print(os, nullptr);
-    (void)writeFile(loc, options.dumpDir + "/cpu-kernels.ll", text);
-  }
-
-  SmallString<0> object;
-  {
-    llvm::raw_svector_ostream os(object);
-    llvm::legacy::PassManager codegenPM;
-    if (tm.addPassesToEmitFile(codegenPM, os, nullptr,
-                                llvm::CodeGenFileType::ObjectFile))
-      return emitError(loc) << "the CPU target cannot emit object files";
-    codegenPM.run(*llvmModule);
-  }
-  FailureOr<std::vector<uint8_t>> so = linkSharedObject(loc, object);
-  if (failed(so))
-    return failure();
-
-  BinaryImage binary;
-  binary.format = "elf-shared-object";
-  binary.arch = sel.triple.getArchName().str();
-  binary.features = sel.recordedFeatures;
-  binary.data = std::move(*so);
-  return binary;
-}
-
-/// The target machine for `options`, or an error.
+/// The target machine for `sel`, or an error.
 FailureOr<std::unique_ptr<llvm::TargetMachine>>
 targetMachineFor(Location loc, const CPUSelection &sel) {
   std::string error;
@@ -278,75 +318,199 @@ targetMachineFor(Location loc, const CPUSelection &sel) {
   return tm;
 }
 
-} // namespace
+/// One variant of the kernels on its way from LLVM IR to a shared object:
+/// a context and a target machine of its own, so that variants can be
+/// optimized and emitted in parallel.
+struct Variant {
+  const CPUSelection *sel = nullptr;
+  std::unique_ptr<llvm::TargetMachine> tm;
+  std::unique_ptr<llvm::LLVMContext> context;
+  std::unique_ptr<llvm::Module> module;
+  /// Where to write the optimized LLVM IR ("" = nowhere).
+  std::string dumpPath;
+  BinaryImage binary;
+};
 
-FailureOr<ExecutableImage>
-mlir::tessel::buildCPUExecutable(ModuleOp module,
-                                 const CPUTargetOptions &options) {
-  Location loc = module.getLoc();
-  CPUSelection sel = selectCPU(options);
-  FailureOr<std::unique_ptr<llvm::TargetMachine>> tm =
-      targetMachineFor(loc, sel);
-  if (failed(tm))
-    return failure();
-
-  // The kernels, in dispatch-ordinal order, in a module of their own.
-  ExecutableImage image;
-  image.target = "cpu";
-  OwningOpRef<ModuleOp> kernels = cloneDispatchFunctions(module, image.exports);
-
-  PassManager pm(module.getContext());
-  if (options.configurePassManager &&
-      failed(options.configurePassManager(pm)))
-    return failure();
-  CPUCodegenOptions codegen;
-  codegen.vectorBits = sel.vectorBits;
-  buildCPUCodegenPipeline(pm, codegen);
-  if (failed(pm.run(*kernels)))
-    return emitError(loc) << "CPU code generation failed";
-  if (!options.dumpDir.empty()) {
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    kernels->print(os);
-    (void)writeFile(loc, options.dumpDir + "/cpu-kernels.mlir", text);
-  }
-
-  for (KernelExport &e : image.exports) {
-    auto fn = kernels->lookupSymbol<LLVM::LLVMFuncOp>(e.name);
-    auto count = fn ? fn->getAttrOfType<DenseI64ArrayAttr>(kWorkgroupCountAttr)
-                    : DenseI64ArrayAttr();
-    if (!count || count.size() != 3)
-      return emitError(loc) << "internal error: kernel '" << e.name
-                            << "' lost its workgroup count";
-    for (int i = 0; i < 3; ++i)
-      e.workgroupCount[i] = count[i];
-  }
-
-  FailureOr<BinaryImage> binary =
-      serializeKernels(loc, *kernels, sel, **tm, options);
-  if (failed(binary))
-    return failure();
-  image.binaries.push_back(std::move(*binary));
-  return image;
+/// "" with one variant (the files keep their names), else "-NAME".
+std::string dumpSuffix(const std::vector<CPUSelection> &sels,
+                       const CPUSelection &sel) {
+  return sels.size() == 1 ? std::string() : "-" + sel.name;
 }
 
-FailureOr<ExecutableImage>
-mlir::tessel::buildCUDACCPUExecutable(ModuleOp module,
-                                      const CPUTargetOptions &options) {
-  Location loc = module.getLoc();
-  CPUSelection sel = selectCPU(options);
-  FailureOr<std::unique_ptr<llvm::TargetMachine>> tm =
-      targetMachineFor(loc, sel);
-  if (failed(tm))
+/// LLVM-dialect kernels -> LLVM IR in a context of the variant's own.
+LogicalResult translateKernels(Location loc, ModuleOp kernels,
+                               Variant &variant) {
+  variant.context = std::make_unique<llvm::LLVMContext>();
+  variant.module =
+      translateModuleToLLVMIR(kernels, *variant.context, "tessel_cpu_kernels");
+  if (!variant.module)
+    return emitError(loc) << "translation of CPU kernels to LLVM IR failed";
+  variant.module->setTargetTriple(variant.sel->triple);
+  variant.module->setDataLayout(variant.tm->createDataLayout());
+  return success();
+}
+
+/// LLVM IR -> O3, an object file, a shared object. Touches nothing but
+/// `variant` (safe to run for several variants at once).
+LogicalResult emitSharedObject(Location loc, Variant &variant) {
+  llvm::Module &llvmModule = *variant.module;
+  optimize(llvmModule, *variant.tm);
+  defineBf16Truncation(llvmModule);
+  if (failed(checkExternalCalls(loc, llvmModule)))
+    return failure();
+  if (!variant.dumpPath.empty()) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    llvmModule.print(os, nullptr);
+    (void)writeFile(loc, variant.dumpPath, text);
+  }
+
+  SmallString<0> object;
+  {
+    llvm::raw_svector_ostream os(object);
+    llvm::legacy::PassManager codegenPM;
+    if (variant.tm->addPassesToEmitFile(codegenPM, os, nullptr,
+                                        llvm::CodeGenFileType::ObjectFile))
+      return emitError(loc) << "the CPU target cannot emit object files";
+    codegenPM.run(llvmModule);
+  }
+  // The IR is no longer needed: free it before the link.
+  variant.module.reset();
+  variant.context.reset();
+  FailureOr<std::vector<uint8_t>> so = linkSharedObject(loc, object);
+  if (failed(so))
     return failure();
 
-  ExecutableImage image;
-  image.target = "cpu";
+  BinaryImage &binary = variant.binary;
+  binary.format = "elf-shared-object";
+  binary.arch = variant.sel->triple.getArchName().str();
+  binary.cpu = variant.sel->cpu;
+  binary.features = variant.sel->recordedFeatures;
+  binary.data = std::move(*so);
+  return success();
+}
+
+/// Variants for --cpu's entries, each with its target machine, or an error.
+FailureOr<std::vector<Variant>>
+prepareVariants(Location loc, const std::vector<CPUSelection> &sels,
+                const CPUTargetOptions &options) {
+  std::vector<Variant> variants(sels.size());
+  for (size_t i = 0; i < sels.size(); ++i) {
+    variants[i].sel = &sels[i];
+    FailureOr<std::unique_ptr<llvm::TargetMachine>> tm =
+        targetMachineFor(loc, sels[i]);
+    if (failed(tm))
+      return failure();
+    variants[i].tm = std::move(*tm);
+    if (!options.dumpDir.empty())
+      variants[i].dumpPath =
+          options.dumpDir + "/cpu-kernels" + dumpSuffix(sels, sels[i]) + ".ll";
+  }
+  return variants;
+}
+
+/// Optimizes, emits and links every variant (in parallel unless the
+/// context's multithreading is off), then gives each its executable:
+/// `exports[i]` are the exports of variant i.
+FailureOr<std::vector<ExecutableImage>>
+finishVariants(MLIRContext *context, Location loc,
+               std::vector<Variant> &variants,
+               std::vector<std::vector<KernelExport>> exports) {
+  if (failed(failableParallelForEach(
+          context, variants,
+          [&](Variant &variant) { return emitSharedObject(loc, variant); })))
+    return failure();
+  std::vector<ExecutableImage> images;
+  for (size_t i = 0; i < variants.size(); ++i) {
+    ExecutableImage image;
+    image.target = "cpu";
+    image.exports = std::move(exports[i]);
+    image.binaries.push_back(std::move(variants[i].binary));
+    images.push_back(std::move(image));
+  }
+  return images;
+}
+
+} // namespace
+
+FailureOr<std::vector<ExecutableImage>>
+mlir::tessel::buildCPUExecutables(ModuleOp module,
+                                  const CPUTargetOptions &options) {
+  Location loc = module.getLoc();
+  FailureOr<std::vector<CPUSelection>> sels = selectCPUs(loc, options.cpu);
+  if (failed(sels))
+    return failure();
+  FailureOr<std::vector<Variant>> variants =
+      prepareVariants(loc, *sels, options);
+  if (failed(variants))
+    return failure();
+
+  // Code generation runs per variant (the vector width shapes the tiles,
+  // so the workgroup counts differ); the kernels, in dispatch-ordinal
+  // order, are in a module of their own.
+  std::vector<std::vector<KernelExport>> exports;
+  for (Variant &variant : *variants) {
+    const CPUSelection &sel = *variant.sel;
+    std::vector<KernelExport> &variantExports = exports.emplace_back();
+    OwningOpRef<ModuleOp> kernels =
+        cloneDispatchFunctions(module, variantExports);
+    PassManager pm(module.getContext());
+    if (options.configurePassManager &&
+        failed(options.configurePassManager(pm)))
+      return failure();
+    CPUCodegenOptions codegen;
+    codegen.vectorBits = sel.vectorBits;
+    buildCPUCodegenPipeline(pm, codegen);
+    if (failed(pm.run(*kernels)))
+      return emitError(loc) << "CPU code generation failed"
+                            << (sels->size() > 1 ? " for '" + sel.name + "'"
+                                                 : std::string());
+    if (!options.dumpDir.empty()) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      kernels->print(os);
+      (void)writeFile(loc,
+                      options.dumpDir + "/cpu-kernels" +
+                          dumpSuffix(*sels, sel) + ".mlir",
+                      text);
+    }
+
+    for (KernelExport &e : variantExports) {
+      auto fn = kernels->lookupSymbol<LLVM::LLVMFuncOp>(e.name);
+      auto count =
+          fn ? fn->getAttrOfType<DenseI64ArrayAttr>(kWorkgroupCountAttr)
+             : DenseI64ArrayAttr();
+      if (!count || count.size() != 3)
+        return emitError(loc) << "internal error: kernel '" << e.name
+                              << "' lost its workgroup count";
+      for (int i = 0; i < 3; ++i)
+        e.workgroupCount[i] = count[i];
+    }
+    if (failed(translateKernels(loc, *kernels, variant)))
+      return failure();
+  }
+  return finishVariants(module.getContext(), loc, *variants,
+                        std::move(exports));
+}
+
+FailureOr<std::vector<ExecutableImage>>
+mlir::tessel::buildCUDACCPUExecutables(ModuleOp module,
+                                       const CPUTargetOptions &options) {
+  Location loc = module.getLoc();
+  FailureOr<std::vector<CPUSelection>> sels = selectCPUs(loc, options.cpu);
+  if (failed(sels))
+    return failure();
+  FailureOr<std::vector<Variant>> variants =
+      prepareVariants(loc, *sels, options);
+  if (failed(variants))
+    return failure();
+
   FailureOr<std::vector<KernelExport>> exports = cudaCKernelExports(module);
   if (failed(exports))
     return failure();
-  image.exports = std::move(*exports);
 
+  // The transpiled kernels do not depend on the CPU: one MLIR pipeline,
+  // then LLVM per variant.
   OwningOpRef<ModuleOp> kernels = cast<ModuleOp>(module->clone());
   PassManager pm(module.getContext());
   if (options.configurePassManager &&
@@ -356,10 +520,10 @@ mlir::tessel::buildCUDACCPUExecutable(ModuleOp module,
   if (failed(pm.run(*kernels)))
     return emitError(loc) << "transpiling the CUDA kernels to the CPU failed";
 
-  FailureOr<BinaryImage> binary =
-      serializeKernels(loc, *kernels, sel, **tm, options);
-  if (failed(binary))
-    return failure();
-  image.binaries.push_back(std::move(*binary));
-  return image;
+  for (Variant &variant : *variants)
+    if (failed(translateKernels(loc, *kernels, variant)))
+      return failure();
+  return finishVariants(module.getContext(), loc, *variants,
+                        std::vector<std::vector<KernelExport>>(
+                            variants->size(), *exports));
 }

@@ -135,13 +135,21 @@ public:
   /// "cuda device: cuda (NVIDIA H100 80GB HBM3, sm_90, graph command
   /// buffers)" then "  would load: executable 0 (cubin sm_90a)", after a
   /// "  skipped executable N (cuda): WHY" line per executable that does not
-  /// fit; nothing is loaded.
+  /// fit; nothing is loaded. With `hostCpu` and cpu executables, it adds
+  /// (before that) which cpu executable this host would load: the host's
+  /// CPU features (less those TESSEL_CPU_DISABLE_FEATURES masks), e.g.
+  /// "cpu host: x86_64, features [sse3, ..., avx2]", then a "  skipped
+  /// executable N (cpu): WHY" line per cpu executable that does not fit and
+  /// "  would load: executable 1 (elf-shared-object x86_64 for x86-64-v3,
+  /// features [...])"; a malformed TESSEL_CPU_DISABLE_FEATURES is an error.
   static StatusOr<std::string> describeFile(const std::string &path,
-                                            const Device *device = nullptr);
+                                            const Device *device = nullptr,
+                                            bool hostCpu = false);
   /// Same from bytes; `name` stands for the file in the text and errors.
   static StatusOr<std::string> describeBytes(const std::vector<uint8_t> &bytes,
                                              const std::string &name = "<memory>",
-                                             const Device *device = nullptr);
+                                             const Device *device = nullptr,
+                                             bool hostCpu = false);
 
   /// The file name (or the name given to loadBytes).
   const std::string &name() const { return name_; }

@@ -113,11 +113,8 @@ std::string join(const std::vector<std::string> &items) {
 
 } // namespace
 
-StatusOr<std::shared_ptr<CpuExecutable>> CpuExecutable::load(const ExecutableSpec &spec) {
-  auto fail = [&](const Status &s) { return s.withContext("executable '" + spec.name + "'"); };
-
+StatusOr<const BinaryInfo *> chooseBinary(const ExecutableSpec &spec) {
   std::vector<std::string> formats, arches;
-  const BinaryInfo *chosen = nullptr;
   Status featureError;
   for (const BinaryInfo &b : spec.binaries) {
     formats.push_back(b.format);
@@ -127,22 +124,42 @@ StatusOr<std::shared_ptr<CpuExecutable>> CpuExecutable::load(const ExecutableSpe
     if (!archMatchesHost(b.arch))
       continue;
     Status s = checkHostFeatures(b.features);
-    if (s.ok()) {
-      chosen = &b;
-      break;
-    }
+    if (s.ok())
+      return &b;
+    // A malformed TESSEL_CPU_DISABLE_FEATURES: the same for every binary.
+    if (s.code() == StatusCode::kInvalidArgument)
+      return s;
     if (featureError.ok())
       featureError = s;
   }
-  if (!chosen) {
-    if (!featureError.ok())
-      return fail(featureError);
-    if (arches.empty())
-      return fail(notFound(std::string("no binary of format '") + kFormat +
-                           "' (binary formats: " + join(formats) + ")"));
-    return fail(notFound(std::string("no ") + kFormat + " binary for this host's arch " +
-                         hostArch() + " (available archs: " + join(arches) + ")"));
-  }
+  if (!featureError.ok())
+    return featureError;
+  if (arches.empty())
+    return notFound(std::string("no binary of format '") + kFormat +
+                    "' (binary formats: " + join(formats) + ")");
+  return notFound(std::string("no ") + kFormat + " binary for this host's arch " + hostArch() +
+                  " (available archs: " + join(arches) + ")");
+}
+
+std::string describeBinary(const BinaryInfo &b) {
+  std::string features;
+  for (const std::string &f : b.features)
+    features += (features.empty() ? "" : ", ") + f;
+  return b.format + " " + b.arch + (b.cpu.empty() ? "" : " for " + b.cpu) + ", features [" +
+         features + "]";
+}
+
+StatusOr<std::shared_ptr<CpuExecutable>> CpuExecutable::load(const ExecutableSpec &spec) {
+  auto fail = [&](const Status &s) { return s.withContext("executable '" + spec.name + "'"); };
+
+  auto choice = chooseBinary(spec);
+  // A malformed TESSEL_CPU_DISABLE_FEATURES is about no executable in
+  // particular: said as is (once, by Module, for all of them).
+  if (!choice.ok() && choice.status().code() == StatusCode::kInvalidArgument)
+    return choice.status();
+  if (!choice.ok())
+    return fail(choice.status());
+  const BinaryInfo *chosen = *choice;
   Status elf = checkElf(chosen->data, chosen->size);
   if (!elf.ok())
     return fail(elf);

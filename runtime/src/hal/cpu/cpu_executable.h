@@ -5,12 +5,20 @@
 #include "hal/executable.h"
 
 #include <memory>
+#include <string>
 
 namespace tessel::rt::hal::cpu {
 
 /// The kernel ABI: called once per workgroup id; bindings[i] is the base
 /// pointer of binding i (kBufferAlignment-aligned).
 using KernelFn = void (*)(void **bindings, int64_t wgX, int64_t wgY, int64_t wgZ);
+
+/// The binary CpuExecutable::load would load: the first "elf-shared-object"
+/// one for the host arch whose features the host has (checkHostFeatures,
+/// TESSEL_CPU_DISABLE_FEATURES included); the error says why none fits.
+StatusOr<const BinaryInfo *> chooseBinary(const ExecutableSpec &spec);
+/// "elf-shared-object x86_64 for x86-64-v3, features [avx, avx2]".
+std::string describeBinary(const BinaryInfo &b);
 
 class CpuExecutable final : public Executable {
 public:

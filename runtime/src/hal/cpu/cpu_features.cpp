@@ -2,6 +2,10 @@
 // hence the table of lambdas) plus cpuid for the few it does not know.
 #include "hal/cpu/cpu_features.h"
 
+#include "printable_text.h"
+
+#include <algorithm>
+#include <cstdlib>
 #include <cstring>
 
 #if defined(__x86_64__)
@@ -66,18 +70,72 @@ const Feature kFeatures[] = {{"", nullptr}};
 
 } // namespace
 
+StatusOr<std::vector<std::string>> parseDisabledFeatures(const std::string &text) {
+  std::vector<std::string> names;
+  if (text.empty())
+    return names;
+  std::string known;
+  for (const Feature &f : kFeatures)
+    if (f.supported)
+      known += (known.empty() ? "" : ", ") + std::string(f.name);
+  const std::string what = std::string(kDisableFeaturesEnv) + "='" + printableText(text, 200) + "'";
+  size_t begin = 0;
+  while (true) {
+    size_t end = text.find(',', begin);
+    std::string name = text.substr(begin, end == std::string::npos ? end : end - begin);
+    if (name.empty())
+      return invalidArgument(what + " has an empty entry (expected feature names separated " +
+                             "by commas, e.g. avx512f,avx512bw)");
+    bool found = false;
+    for (const Feature &f : kFeatures)
+      found |= f.supported && name == f.name;
+    if (!found)
+      return invalidArgument(what + ": unknown CPU feature '" + printableText(name, 64) +
+                             "' (this runtime queries: " + (known.empty() ? "none" : known) +
+                             ")");
+    names.push_back(name);
+    if (end == std::string::npos)
+      return names;
+    begin = end + 1;
+  }
+}
+
+StatusOr<std::vector<std::string>> disabledFeatures() {
+  const char *env = std::getenv(kDisableFeaturesEnv);
+  return parseDisabledFeatures(env ? env : "");
+}
+
+StatusOr<std::vector<std::string>> hostFeatures() {
+  TESSEL_ASSIGN_OR_RETURN(std::vector<std::string> disabled, disabledFeatures());
+  std::vector<std::string> names;
+  for (const Feature &f : kFeatures)
+    if (f.supported && f.supported() &&
+        std::find(disabled.begin(), disabled.end(), f.name) == disabled.end())
+      names.push_back(f.name);
+  return names;
+}
+
 Status checkHostFeatures(const std::vector<std::string> &features) {
-  std::string missing;
+  TESSEL_ASSIGN_OR_RETURN(std::vector<std::string> disabled, disabledFeatures());
+  std::string missing, masked;
   for (std::string name : features) {
     if (!name.empty() && name[0] == '+')
       name = name.substr(1);
-    for (const Feature &f : kFeatures)
-      if (f.supported && name == f.name && !f.supported())
+    for (const Feature &f : kFeatures) {
+      if (!f.supported || name != f.name)
+        continue;
+      if (!f.supported())
         missing += (missing.empty() ? "" : ", ") + name;
+      else if (std::find(disabled.begin(), disabled.end(), name) != disabled.end())
+        masked += (masked.empty() ? "" : ", ") + name;
+    }
   }
-  if (!missing.empty())
-    return failedPrecondition("the kernels need CPU features this host lacks: " + missing);
-  return Status();
+  if (missing.empty() && masked.empty())
+    return Status();
+  std::string all = missing + (missing.empty() || masked.empty() ? "" : ", ") + masked;
+  return failedPrecondition("the kernels need CPU features this host lacks: " + all +
+                            (masked.empty() ? "" : std::string(" (") + kDisableFeaturesEnv +
+                                                       " masks " + masked + ")"));
 }
 
 } // namespace tessel::rt::hal::cpu

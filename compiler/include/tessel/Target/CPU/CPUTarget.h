@@ -1,7 +1,8 @@
 //===- CPUTarget.h - CPU target backend ------------------------*- C++ -*-===//
 //
-// Compiles the dispatch functions of a module into one native shared object
-// (one exported symbol per dispatch) for the CPU runtime driver.
+// Compiles the dispatch functions of a module into native shared objects
+// (one exported symbol per dispatch) for the CPU runtime driver: one
+// executable per requested CPU variant.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,8 +19,11 @@
 namespace mlir::tessel {
 
 struct CPUTargetOptions {
-  /// "host" (the compiling machine's CPU and features) or an LLVM CPU name
-  /// such as "x86-64-v3" or "generic".
+  /// Comma-separated CPU variants, each "host" (the compiling machine's CPU
+  /// and features) or an LLVM CPU name such as "x86-64-v3" or "znver4": one
+  /// executable each, ordered most capable first (wider vectors, then more
+  /// CPU features). Empty, repeated or unknown entries, and two entries
+  /// needing the same recorded features, are errors.
   std::string cpu = "host";
   /// Where to write intermediate files ("" = nowhere).
   std::string dumpDir;
@@ -27,15 +31,17 @@ struct CPUTargetOptions {
   std::function<LogicalResult(PassManager &)> configurePassManager;
 };
 
-/// Compiles the dispatch functions of `module` (left unchanged).
-FailureOr<ExecutableImage> buildCPUExecutable(ModuleOp module,
-                                              const CPUTargetOptions &options);
+/// Compiles the dispatch functions of `module` (left unchanged) for each
+/// variant of `options.cpu`: one executable per variant, most capable first.
+FailureOr<std::vector<ExecutableImage>>
+buildCPUExecutables(ModuleOp module, const CPUTargetOptions &options);
 
 /// Compiles the CUDA C kernels tessel-cc imported (`module`, left
 /// unchanged; functions marked tessel.cuda_kernel) into CPU block functions
-/// through the GPU->CPU transpilation: one CudaC export per kernel.
-FailureOr<ExecutableImage>
-buildCUDACCPUExecutable(ModuleOp module, const CPUTargetOptions &options);
+/// through the GPU->CPU transpilation: one CudaC export per kernel, one
+/// executable per variant of `options.cpu`, most capable first.
+FailureOr<std::vector<ExecutableImage>>
+buildCUDACCPUExecutables(ModuleOp module, const CPUTargetOptions &options);
 
 } // namespace mlir::tessel
 

@@ -6,13 +6,15 @@
 // enough; partial tiles get masked vectors sized by their upper bound. Ops
 // that do not vectorize stay scalar and are lowered to loops later.
 // Contractions with the packed strategy are tiled to workgroups only and
-// marked for tessel-cpu-packed-matmul.
+// marked for tessel-cpu-packed-matmul; padding copies (insert_slice into a
+// fill, no linalg root) are split into workgroups by CPUPaddingCopy.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Passes.h"
 
 #include "tessel/Codegen/CPU/CPUKernelConfig.h"
+#include "tessel/Codegen/CPU/CPUPaddingCopy.h"
 #include "tessel/Codegen/Common/TileAndVectorize.h"
 
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
@@ -87,6 +89,8 @@ LogicalResult tileAndVectorizeCPUKernel(func::FuncOp kernel,
     if (failed(red))
       return kernel.emitError("tiling reductions failed");
     peelRegisterLoops(rewriter, *red);
+  } else if (succeeded(tilePaddingCopy(rewriter, kernel))) {
+    // A padding copy in workgroups (CPUPaddingCopy.h).
   } else if (config.primitive) {
     if (failed(tileAndFuse(rewriter, cast<TilingInterface>(config.primitive),
                            config.workgroupTiles,

@@ -175,15 +175,20 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
   if (failed(configure(pm)))
     return failure();
   buildInputPipeline(pm);
-  // Fused row dispatches (softmax, layernorm in one kernel) need every
-  // target of the module to run them well: the cpu backend would recompute
-  // each row reduction per tile, so they are formed for cuda-only modules.
-  // Matmul epilogues are formed whenever cuda is a target: the cpu backend
-  // tiles the epilogue's last op and fuses the matmul into its tiles.
+  // Fused row dispatches (softmax, layernorm in one kernel) for every
+  // target: both backends run a row chain with each row read once (cpu:
+  // whole rows per register tile, CPUKernelConfig). Matmul epilogues are
+  // formed whenever cuda is a target: the cpu backend tiles the epilogue's
+  // last op and fuses the matmul into its tiles, slower than its packed
+  // matmul, so cpu-only modules keep them apart.
   DispatchOptions dispatchOptions;
   bool cudaOnly = llvm::all_of(targetList,
                                [](StringRef t) { return t == "cuda"; });
-  dispatchOptions.fuseRows = cudaOnly;
+  dispatchOptions.fuseRows = true;
+  // The cpu backend tiles a kernel by its one stored value: a row chain
+  // with several results (a layernorm that also returns its means) stays
+  // one dispatch per op when cpu is a target.
+  dispatchOptions.rowGroupsSingleResult = !cudaOnly;
   // Likewise a scan's elementwise neighbours (the cpu backend runs one
   // primitive per dispatch).
   dispatchOptions.fusePrimitives = cudaOnly;

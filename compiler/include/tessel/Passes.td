@@ -174,6 +174,10 @@ def FormDispatches : Pass<"tessel-form-dispatches", "ModuleOp"> {
   let options = [
     Option<"fuseRows", "fuse-rows", "bool", /*default=*/"false",
            "Put chains of row ops (softmax, layernorm) into one dispatch">,
+    Option<"rowGroupsSingleResult", "row-groups-single-result", "bool",
+           /*default=*/"false",
+           "Keep a row chain with several results as separate dispatches "
+           "(the cpu backend tiles a kernel by its one stored value)">,
     Option<"fuseEpilogues", "fuse-epilogues", "bool", /*default=*/"false",
            "Put elementwise consumers of an f32 matmul into its dispatch">,
     Option<"fusePrimitives", "fuse-primitives", "bool", /*default=*/"false",

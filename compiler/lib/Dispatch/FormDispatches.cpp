@@ -253,6 +253,7 @@ DenseMap<Operation *, unsigned> findScanGroups(ArrayRef<Operation *> roots) {
 /// `fusePrimitives`, scan groups are formed first.
 SmallVector<SmallVector<Operation *>> groupRoots(ArrayRef<Operation *> roots,
                                                  bool fuseRows,
+                                                 bool rowGroupsSingleResult,
                                                  bool fuseEpilogues,
                                                  bool fusePrimitives) {
   SmallVector<SmallVector<Operation *>> groups;
@@ -310,7 +311,34 @@ SmallVector<SmallVector<Operation *>> groupRoots(ArrayRef<Operation *> roots,
           fuseRows && space)
         rowGroups.push_back({groupOf[root], *space, root});
   }
-  return groups;
+  if (!rowGroupsSingleResult)
+    return groups;
+  // Row groups whose members' results are used outside the group more than
+  // once in total go back to one dispatch per op.
+  DenseSet<unsigned> split;
+  for (const RowGroup &rg : rowGroups) {
+    ArrayRef<Operation *> members = groups[rg.group];
+    if (members.size() < 2)
+      continue;
+    unsigned external = 0;
+    for (Operation *op : members)
+      for (Value r : op->getResults())
+        external += llvm::any_of(r.getUsers(), [&](Operation *user) {
+          return !llvm::is_contained(members, user);
+        });
+    if (external > 1)
+      split.insert(rg.group);
+  }
+  SmallVector<SmallVector<Operation *>> result;
+  for (auto [g, members] : llvm::enumerate(groups)) {
+    if (!split.contains(g)) {
+      result.push_back(std::move(members));
+      continue;
+    }
+    for (Operation *op : members)
+      result.push_back({op});
+  }
+  return result;
 }
 
 /// Outlines `group` plus the clonable producers it transitively needs into
@@ -388,8 +416,8 @@ namespace mlir::tessel {
 
 /// Turns the body of public function `fn` into a host program.
 LogicalResult formDispatches(func::FuncOp fn, SymbolTable &symbols,
-                             bool fuseRows, bool fuseEpilogues,
-                             bool fusePrimitives) {
+                             bool fuseRows, bool rowGroupsSingleResult,
+                             bool fuseEpilogues, bool fusePrimitives) {
   if (!fn.getBody().hasOneBlock())
     return fn.emitError() << "function '" << fn.getSymName()
                           << "' has control flow; Tessel needs one block";
@@ -403,7 +431,8 @@ LogicalResult formDispatches(func::FuncOp fn, SymbolTable &symbols,
       roots.push_back(&op);
   }
   for (ArrayRef<Operation *> group :
-       groupRoots(roots, fuseRows, fuseEpilogues, fusePrimitives))
+       groupRoots(roots, fuseRows, rowGroupsSingleResult, fuseEpilogues,
+                  fusePrimitives))
     outlineGroup(fn, group, ordinal++, symbols);
 
   // Clonable producers now have uses only if the host needs their value
@@ -436,7 +465,8 @@ struct FormDispatchesPass : impl::FormDispatchesBase<FormDispatchesPass> {
       if (fn.isPublic() && !fn->hasAttr(kDispatchFunctionAttr))
         publics.push_back(fn);
     for (func::FuncOp fn : publics)
-      if (failed(formDispatches(fn, symbols, fuseRows, fuseEpilogues,
+      if (failed(formDispatches(fn, symbols, fuseRows,
+                                rowGroupsSingleResult, fuseEpilogues,
                                 fusePrimitives)))
         return signalPassFailure();
     // Private helpers called from public functions are not supported; any

@@ -46,8 +46,10 @@ void mlir::tessel::buildDispatchPipeline(OpPassManager &pm,
     pm.addPass(createSplitContractionK({options.splitKTargetBlocks}));
   pm.addPass(createExpandLongSorts());
   pm.addPass(createAddPrimitiveWorkspaces());
-  pm.addPass(createFormDispatches(
-      {options.fuseRows, options.fuseEpilogues, options.fusePrimitives}));
+  pm.addPass(createFormDispatches({options.fuseRows,
+                                   options.rowGroupsSingleResult,
+                                   options.fuseEpilogues,
+                                   options.fusePrimitives}));
   pm.addPass(createCSEPass());
 }
 

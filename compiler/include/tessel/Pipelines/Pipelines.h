@@ -21,7 +21,12 @@ struct DispatchOptions : PassPipelineOptions<DispatchOptions> {
   Option<bool> fuseRows{
       *this, "fuse-rows",
       llvm::cl::desc("One dispatch per chain of row ops (softmax, layernorm); "
-                     "only for targets that support it (cuda)"),
+                     "both targets run it (tessel-compile sets it)"),
+      llvm::cl::init(false)};
+  Option<bool> rowGroupsSingleResult{
+      *this, "row-groups-single-result",
+      llvm::cl::desc("Row chains with several results stay separate "
+                     "dispatches (needed when cpu is a target)"),
       llvm::cl::init(false)};
   Option<bool> fuseEpilogues{
       *this, "fuse-epilogues",

@@ -22,6 +22,7 @@
 
 #include "tessel/Codegen/Common/TileAndVectorize.h"
 #include "tessel/Codegen/Primitives/PrimitiveTiling.h"
+#include "tessel/Dispatch/RowGroups.h"
 
 #include "llvm/Support/CommandLine.h"
 
@@ -78,6 +79,26 @@ llvm::cl::opt<int64_t> clPackedMinWorkgroups(
     "tessel-cpu-packed-min-workgroups",
     llvm::cl::desc("Blocks are halved until there are this many workgroups"),
     llvm::cl::init(128), llvm::cl::Hidden);
+
+/// Whether `root` ends a fused row chain (tessel-form-dispatches{fuse-rows}:
+/// softmax, layernorm): an elementwise op over the space [P..., N] of a row
+/// reduction in the same kernel (RowGroups.h).
+bool isRowChainRoot(func::FuncOp kernel, linalg::LinalgOp root,
+                    ArrayRef<int64_t> ranges) {
+  if (root.getNumReductionLoops() != 0)
+    return false;
+  bool found = false;
+  kernel.walk([&](linalg::GenericOp g) {
+    if (g.getOperation() == root.getOperation())
+      return;
+    if (std::optional<RowSpace> space = rowReductionSpace(g)) {
+      SmallVector<int64_t> full(space->rows);
+      full.push_back(space->length);
+      found |= ArrayRef<int64_t>(full) == ranges;
+    }
+  });
+  return found;
+}
 
 /// The element type shared by `root`'s operands and result if the packed
 /// strategy handles it (f32, f64), else null with the reason in `why`.
@@ -281,7 +302,13 @@ CPUKernelConfig mlir::tessel::getCPUKernelConfig(func::FuncOp kernel,
         std::min(ranges[nn], roundUpTo(256, config.vectorTiles[nn]));
   } else {
     // One vector along the innermost parallel loop and, for reductions, along
-    // the innermost reduction loop; unit tiles elsewhere.
+    // the innermost reduction loop; unit tiles elsewhere. A fused row chain
+    // instead takes whole rows: one row per register tile, so that each
+    // row reduction it fuses runs once per row, every op of the row one
+    // vector of N (<= kMaxFusedRowLength elements).
+    bool rowChain = isRowChainRoot(kernel, root, ranges);
+    config.rowChain = rowChain;
+    config.rowReductionLanes = lanes;
     int innermostParallel = -1, innermostReduction = -1;
     for (unsigned d = 0; d < n; ++d) {
       if (isParallel(d)) {
@@ -294,7 +321,7 @@ CPUKernelConfig mlir::tessel::getCPUKernelConfig(func::FuncOp kernel,
     }
     if (innermostParallel >= 0)
       config.vectorTiles[innermostParallel] =
-          std::min<int64_t>(ranges[innermostParallel], lanes);
+          rowChain ? 0 : std::min<int64_t>(ranges[innermostParallel], lanes);
     if (innermostReduction >= 0)
       config.reductionTiles[innermostReduction] =
           std::min<int64_t>(ranges[innermostReduction], lanes);
@@ -316,7 +343,7 @@ CPUKernelConfig mlir::tessel::getCPUKernelConfig(func::FuncOp kernel,
       return w;
     };
     for (unsigned d = 0; d < n && work() > kWorkgroupIterationBudget; ++d) {
-      if (!isParallel(d))
+      if (!isParallel(d) || (rowChain && int(d) == innermostParallel))
         continue;
       while (work() > kWorkgroupIterationBudget &&
              tiles[d] > config.vectorTiles[d]) {

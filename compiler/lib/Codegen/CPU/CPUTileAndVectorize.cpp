@@ -20,6 +20,8 @@
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/Transforms/CSE.h"
 
 namespace mlir::tessel {
 #define GEN_PASS_DEF_CPUTILEANDVECTORIZE
@@ -46,6 +48,40 @@ static void peelRegisterLoops(RewriterBase &rewriter, Operation *tiled) {
     scf::ForOp partial;
     (void)scf::peelForLoopAndSimplifyBounds(rewriter, loop, partial);
   }
+}
+
+/// In a fused row chain, each row reduction fused into a row tile is split
+/// into `lanes` partial results along the row (a vector accumulator), then
+/// merged: independent FMA/max chains instead of one ordered chain of N.
+static LogicalResult splitRowReductions(RewriterBase &rewriter,
+                                        func::FuncOp kernel, int64_t lanes) {
+  // A row value read by two ops of the chain (softmax's max and exp) was
+  // fused into both: identical ops on one row, merged here.
+  DominanceInfo dominance(kernel);
+  eliminateCommonSubExpressions(rewriter, dominance, kernel);
+  SmallVector<linalg::LinalgOp> reductions;
+  kernel.walk([&](linalg::LinalgOp op) {
+    if (op.getNumReductionLoops() == 1 && op.hasPureTensorSemantics() &&
+        op->getParentOfType<scf::ForOp>())
+      reductions.push_back(op);
+  });
+  for (linalg::LinalgOp op : reductions) {
+    auto partial = dyn_cast<PartialReductionOpInterface>(op.getOperation());
+    if (!partial)
+      continue;
+    SmallVector<utils::IteratorType> iters = op.getIteratorTypesArray();
+    SmallVector<OpFoldResult> tiles;
+    for (utils::IteratorType it : iters)
+      tiles.push_back(rewriter.getIndexAttr(
+          it == utils::IteratorType::reduction ? lanes : 0));
+    rewriter.setInsertionPoint(op);
+    FailureOr<scf::SCFTilingResult> split =
+        scf::tileReductionUsingScf(rewriter, partial, tiles);
+    if (failed(split))
+      return failure();
+    rewriter.replaceOp(op, split->replacements);
+  }
+  return success();
 }
 
 namespace mlir::tessel {
@@ -89,6 +125,9 @@ LogicalResult tileAndVectorizeCPUKernel(func::FuncOp kernel,
     if (failed(red))
       return kernel.emitError("tiling reductions failed");
     peelRegisterLoops(rewriter, *red);
+    if (config.rowChain &&
+        failed(splitRowReductions(rewriter, kernel, config.rowReductionLanes)))
+      return kernel.emitError("splitting fused row reductions failed");
   } else if (succeeded(tilePaddingCopy(rewriter, kernel))) {
     // A padding copy in workgroups (CPUPaddingCopy.h).
   } else if (config.primitive) {

@@ -53,6 +53,11 @@ struct CPUKernelConfig {
   /// is applied on tensors, then the workgroup's op is marked with
   /// kCPUPackedMatmulAttr for tessel-cpu-packed-matmul.
   std::optional<CPUPackedMatmulParams> packed;
+  /// The root ends a fused row chain (softmax, layernorm): register tiles
+  /// are whole rows, and the row reductions fused into them are split into
+  /// `rowReductionLanes` partial sums along the row.
+  bool rowChain = false;
+  int64_t rowReductionLanes = 0;
   /// Why a contraction did not get the packed strategy (for remarks/tests).
   std::string packedReason;
 };

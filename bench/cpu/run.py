@@ -134,7 +134,7 @@ def tessel(tb, module, fn, paths, out, runs, threads=None, timeout=300):
     if threads:
         env["TESSEL_CPU_THREADS"] = str(threads)
     cmd = [tb, module, f"--function={fn}", "--device=cpu", f"--runs={runs}", "--warmup=3",
-           f"--output=@{out}", f"--json={js}", "--no-per-dispatch"] + [f"--input=@{p}" for p in paths]
+           f"--output=@{out}", f"--json={js}"] + [f"--input=@{p}" for p in paths]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
     if p.returncode != 0:
         raise RuntimeError(f"tessel-bench exited {p.returncode}: {p.stderr.strip()[-400:]}")
@@ -213,9 +213,11 @@ def main():
                 continue
             out = os.path.join(args.scratch, f"{c['module']}.{v}.out.npy")
             try:
-                ms, _ = tessel(tb, mod, c["fn"], paths, out, args.runs or 20)
+                ms, tj = tessel(tb, mod, c["fn"], paths, out, args.runs or 20)
                 err = rel_err(np.load(out), ref)
                 row["tessel"][v] = ms
+                if len(tj.get("per_dispatch", [])) > 1:
+                    row.setdefault("dispatch_ms", {})[v] = [round(d["median_us"] / 1e3, 3) for d in tj["per_dispatch"]]
                 row["err"][v] = err
                 if err > c["tol"]:
                     row.setdefault("fail", []).append(f"{v}: error {err:.1e} > {c['tol']:.0e}")
@@ -248,6 +250,11 @@ def main():
                   + f" | {gf} | {fmt(r['numpy'])} | {fmt(r['torch'])} | {ratio} | {errs} / {r['torch_err']:.0e} |")
         for f in r.get("fail", []):
             md.append(f"|  FAILED: {r['name']} {f} |")
+    per = [f"- {r['name']}: " + "; ".join(f"{v} " + " + ".join(f"{x:.3f}" for x in ds)
+                                         for v, ds in r["dispatch_ms"].items())
+           for r in rows if r.get("dispatch_ms")]
+    if per:
+        md += ["", "Per-dispatch medians (ms) of multi-dispatch cases:", ""] + per
     say("\n".join(md))
 
     if torch and not args.no_sweep and (not only or "matmul_2048" in only):

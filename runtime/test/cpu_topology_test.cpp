@@ -74,6 +74,8 @@ TEST(CpuTopologyTest, SmtPairsCountOnceAndKeepTheFirstSibling) {
   EXPECT_EQ(part.cpus, (std::vector<int>{1, 4, 5, 6, 7}));
   EXPECT_EQ(part.coreCpus, (std::vector<int>{1, 4, 6, 7}));
   EXPECT_EQ(part.physicalCores(), 4u);
+  // cpu 5 shares core 1 with cpu 1 (core index 0 here).
+  EXPECT_EQ(part.coreOf, (std::vector<unsigned>{0, 1, 0, 2, 3}));
 
   // Adjacent numbering (siblings 2k and 2k + 1).
   FakeSysfs adjacent;
@@ -91,6 +93,7 @@ TEST(CpuTopologyTest, TwoPackagesWithTheSameCoreIds) {
   CpuTopology t = readCpuTopology(sys.root(), {0, 1, 2, 3, 4, 5, 6, 7});
   EXPECT_TRUE(t.fromSysfs);
   EXPECT_EQ(t.coreCpus, (std::vector<int>{0, 1, 4, 5}));
+  EXPECT_EQ(t.coreOf, (std::vector<unsigned>{0, 1, 0, 1, 2, 3, 2, 3}));
 
   // Dies of one package may repeat core ids too.
   FakeSysfs dies;
@@ -115,6 +118,7 @@ TEST(CpuTopologyTest, MissingOrDamagedFilesFallBackToLogicalCpus) {
   CpuTopology missingCpu = readCpuTopology(sys.root(), {0, 1, 2, 3, 9});
   EXPECT_FALSE(missingCpu.fromSysfs);
   EXPECT_EQ(missingCpu.coreCpus, (std::vector<int>{0, 1, 2, 3, 9}));
+  EXPECT_EQ(missingCpu.coreOf, (std::vector<unsigned>{0, 1, 2, 3, 4}));
   EXPECT_EQ(defaultThreadCountFor(missingCpu), 5u);
 
   sys.remove(2, "core_id");
@@ -165,6 +169,9 @@ TEST(CpuTopologyTest, ThisHost) {
   EXPECT_EQ(t.cpus, cpus);
   EXPECT_GE(t.physicalCores(), 1u);
   EXPECT_LE(t.physicalCores(), cpus.size());
+  ASSERT_EQ(t.coreOf.size(), cpus.size());
+  for (size_t i = 0; i < cpus.size(); ++i)
+    EXPECT_LT(t.coreOf[i], t.physicalCores());
   for (int cpu : t.coreCpus)
     EXPECT_TRUE(CPU_ISSET(cpu, &set)) << cpu;
   std::cout << "[ host     ] " << cpus.size() << " logical CPUs in the affinity mask, "

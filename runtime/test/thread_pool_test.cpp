@@ -8,6 +8,9 @@
 
 #include <gtest/gtest.h>
 
+#include <pthread.h>
+#include <sched.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -257,6 +260,41 @@ TEST(ThreadPoolTest, ConcurrentCallersFromEightThreads) {
     }
 }
 
+namespace {
+// Which CPUs each thread index ran on (its affinity mask), from a loop long
+// enough for every worker to join.
+std::map<unsigned, std::vector<int>> masksByThread(ThreadPool &pool) {
+  std::mutex m;
+  std::map<unsigned, std::vector<int>> masks;
+  pool.parallelFor(pool.size() * 8, [&](uint64_t, unsigned t) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    std::vector<int> mask = hal::cpu::affinityCpus(); // this thread's mask
+    std::lock_guard<std::mutex> lock(m);
+    masks[t] = mask;
+  });
+  return masks;
+}
+
+// Restricts the calling thread to `cpus` while it lives.
+class ScopedAffinity {
+public:
+  explicit ScopedAffinity(const std::vector<int> &cpus) : saved_(hal::cpu::affinityCpus()) {
+    set(cpus);
+  }
+  ~ScopedAffinity() { set(saved_); }
+
+private:
+  static void set(const std::vector<int> &cpus) {
+    cpu_set_t s;
+    CPU_ZERO(&s);
+    for (int c : cpus)
+      CPU_SET(c, &s);
+    EXPECT_EQ(pthread_setaffinity_np(pthread_self(), sizeof(s), &s), 0);
+  }
+  std::vector<int> saved_;
+};
+} // namespace
+
 TEST(ThreadPoolTest, PinsEachWorkerToItsCoreAndNotTheCaller) {
   using namespace hal::cpu;
   CpuTopology host = hostCpuTopology();
@@ -264,31 +302,55 @@ TEST(ThreadPoolTest, PinsEachWorkerToItsCoreAndNotTheCaller) {
   std::vector<int> cpus = workerCpusFor(host, threads, true);
   if (cpus.empty())
     GTEST_SKIP() << "one core, or no sysfs topology: nothing to pin";
-  ThreadPool pool(threads, cpus);
+  ThreadPool pool(threads, host);
   EXPECT_EQ(pool.pinnedWorkers(), threads - 1);
-  std::mutex m;
-  std::map<unsigned, std::vector<int>> masks;
-  pool.parallelFor(threads * 8, [&](uint64_t, unsigned t) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    std::vector<int> mask = affinityCpus(); // this thread's mask
-    std::lock_guard<std::mutex> lock(m);
-    masks[t] = mask;
-  });
+  std::map<unsigned, std::vector<int>> masks = masksByThread(pool);
   EXPECT_GE(masks.size(), 2u);
+  std::set<int> used;
   for (const auto &[t, mask] : masks) {
-    if (t == 0)
+    if (t == 0) {
       EXPECT_EQ(mask, host.cpus) << "the caller keeps the process's mask";
-    else
-      EXPECT_EQ(mask, std::vector<int>{cpus[t - 1]}) << "worker " << t;
+      continue;
+    }
+    // Worker t starts on cpus[t - 1]; one may have moved to core 0 if this
+    // thread ran on its core.
+    ASSERT_EQ(mask.size(), 1u) << "worker " << t;
+    EXPECT_TRUE(mask[0] == cpus[t - 1] || mask[0] == host.coreCpus[0]) << "worker " << t;
+    EXPECT_TRUE(used.insert(mask[0]).second) << "two workers on CPU " << mask[0];
   }
 
   // Pinning is best effort: a CPU this process cannot use leaves the worker
   // unpinned and working.
-  ThreadPool unpinnable(2, {4095});
+  CpuTopology absent;
+  absent.cpus = absent.coreCpus = {4094, 4095};
+  absent.coreOf = {0, 1};
+  absent.fromSysfs = true;
+  ThreadPool unpinnable(2, absent);
   EXPECT_EQ(unpinnable.pinnedWorkers(), 0u);
   std::atomic<int> n{0};
   unpinnable.parallelFor(100, [&](uint64_t) { n.fetch_add(1); });
   EXPECT_EQ(n.load(), 100);
+}
+
+TEST(ThreadPoolTest, WorkerLeavesTheCallersCore) {
+  // The caller is not pinned; a loop started on a worker's core moves that
+  // worker to the free core, so the two do not share one core.
+  using namespace hal::cpu;
+  CpuTopology host = hostCpuTopology();
+  if (workerCpusFor(host, 2, true).empty())
+    GTEST_SKIP() << "one core, or no sysfs topology: nothing to pin";
+  int core0 = host.coreCpus[0], core1 = host.coreCpus[1];
+  ThreadPool pool(2, host);
+  ASSERT_EQ(pool.pinnedWorkers(), 1u);
+  {
+    ScopedAffinity onWorkersCore({core1});
+    EXPECT_EQ(masksByThread(pool)[1], std::vector<int>{core0});
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(2)); // past the rate limit
+  {
+    ScopedAffinity onCore0({core0});
+    EXPECT_EQ(masksByThread(pool)[1], std::vector<int>{core1});
+  }
 }
 
 TEST(ThreadPoolTest, SharedPoolsByThreadCountAndPinning) {
@@ -343,7 +405,7 @@ TEST(ThreadPoolTest, EmptyLoopOverhead) {
   if (auto n = hal::cpu::defaultThreadCount(); n.ok() && *n != 2)
     sizes.push_back(*n);
   for (unsigned threads : sizes) {
-    ThreadPool pool(threads, hal::cpu::workerCpusFor(hal::cpu::hostCpuTopology(), threads, true));
+    ThreadPool pool(threads, hal::cpu::hostCpuTopology());
     std::vector<uint64_t> perThread(threads * 16); // one cache line apart
     constexpr int kLoops = 2000;
     std::vector<double> us;

@@ -36,23 +36,33 @@ CpuTopology readCpuTopology(const std::string &sysfsRoot, std::vector<int> cpus)
   CpuTopology t;
   t.cpus = cpus;
   // (package, die, core) -> first CPU; cpus are visited in ascending order.
-  std::map<std::tuple<long, long, long>, int> cores;
+  using Key = std::tuple<long, long, long>;
+  std::map<Key, int> cores;
+  std::vector<Key> keys;
   for (int cpu : cpus) {
     std::string dir = sysfsRoot + "/cpu" + std::to_string(cpu) + "/topology/";
     long package = 0, die = 0, core = 0;
     if (!readNumber(dir + "physical_package_id", &package) || !readNumber(dir + "core_id", &core)) {
       t.coreCpus = cpus;
+      for (size_t i = 0; i < cpus.size(); ++i)
+        t.coreOf.push_back(static_cast<unsigned>(i));
       return t;
     }
     // Optional: kernels before 5.7 have no die_id; core_id may repeat across
     // the dies of one package.
     if (!readNumber(dir + "die_id", &die))
       die = 0;
-    cores.emplace(std::make_tuple(package, die, core), cpu);
+    keys.emplace_back(package, die, core);
+    cores.emplace(keys.back(), cpu);
   }
   for (const auto &entry : cores)
     t.coreCpus.push_back(entry.second);
   std::sort(t.coreCpus.begin(), t.coreCpus.end());
+  for (const Key &key : keys) {
+    int first = cores[key];
+    auto at = std::lower_bound(t.coreCpus.begin(), t.coreCpus.end(), first);
+    t.coreOf.push_back(static_cast<unsigned>(at - t.coreCpus.begin()));
+  }
   t.fromSysfs = true;
   return t;
 }

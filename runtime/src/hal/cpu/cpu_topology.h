@@ -17,6 +17,8 @@ struct CpuTopology {
   /// One logical CPU per physical core: the lowest-numbered CPU of `cpus`
   /// on that core (its first SMT sibling in the mask), ascending.
   std::vector<int> coreCpus;
+  /// For each entry of `cpus`, the index in `coreCpus` of its core.
+  std::vector<unsigned> coreOf;
   /// True when the cores come from sysfs; false when a topology file was
   /// missing or unreadable and every logical CPU counts as one core.
   bool fromSysfs = false;

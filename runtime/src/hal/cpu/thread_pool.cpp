@@ -140,21 +140,35 @@ StatusOr<bool> defaultPinning() {
   return fromEnv.value_or(true);
 }
 
-ThreadPool::ThreadPool(unsigned threads, const std::vector<int> &workerCpus) {
+ThreadPool::ThreadPool(unsigned threads) : ThreadPool(threads, CpuTopology()) {}
+
+ThreadPool::ThreadPool(unsigned threads, const CpuTopology &topology) {
   // More threads than CPUs: a spinning worker would take time from the
   // threads with work, so workers sleep at once.
   std::vector<int> cpus = affinityCpus();
   unsigned available =
       cpus.empty() ? std::thread::hardware_concurrency() : static_cast<unsigned>(cpus.size());
   spin_ = available == 0 || threads <= available;
+  // Worker i goes to core i (workerCpusFor), core 0 stays free.
+  std::vector<int> workerCpus = workerCpusFor(topology, threads, true);
+  std::vector<unsigned> coreWorker(topology.physicalCores(), 0);
   for (unsigned i = 1; i < threads; ++i) {
     try {
       workers_.emplace_back([this, i] { workerLoop(i); });
     } catch (const std::system_error &) {
       break; // the system refuses more threads: run with fewer
     }
-    if (i - 1 < workerCpus.size() && pinToCpu(workers_.back(), workerCpus[i - 1]))
+    if (i - 1 < workerCpus.size() && pinToCpu(workers_.back(), workerCpus[i - 1])) {
       ++pinned_;
+      coreWorker[i] = i;
+    }
+  }
+  if (pinned_ && topology.coreOf.size() == topology.cpus.size()) {
+    coreWorker_ = std::move(coreWorker);
+    coreCpu_ = topology.coreCpus;
+    cpuCore_.assign(static_cast<size_t>(topology.cpus.back()) + 1, -1);
+    for (size_t j = 0; j < topology.cpus.size(); ++j)
+      cpuCore_[topology.cpus[j]] = static_cast<int>(topology.coreOf[j]);
   }
 }
 
@@ -222,6 +236,31 @@ void ThreadPool::workerLoop(unsigned index) {
   }
 }
 
+void ThreadPool::keepCallerCoreFree() {
+  int cpu = sched_getcpu();
+  if (cpu < 0 || static_cast<size_t>(cpu) >= cpuCore_.size() || cpuCore_[cpu] < 0)
+    return;
+  unsigned core = static_cast<unsigned>(cpuCore_[cpu]);
+  unsigned worker = coreWorker_[core];
+  if (worker == 0)
+    return;
+  // A caller that keeps moving (or several callers on different cores)
+  // would make every loop move a worker: once per millisecond at most.
+  auto now = std::chrono::steady_clock::now();
+  if (now - lastMove_ < std::chrono::milliseconds(1))
+    return;
+  for (unsigned free = 0; free < coreWorker_.size(); ++free) {
+    if (free == core || coreWorker_[free] != 0)
+      continue;
+    if (pinToCpu(workers_[worker - 1], coreCpu_[free])) {
+      coreWorker_[free] = worker;
+      coreWorker_[core] = 0;
+      lastMove_ = now;
+    }
+    return;
+  }
+}
+
 void ThreadPool::parallelFor(uint64_t count, Body body, void *context) {
   if (count == 0)
     return;
@@ -239,6 +278,8 @@ void ThreadPool::parallelFor(uint64_t count, Body body, void *context) {
       body(context, i, 0);
     return;
   }
+  if (!coreWorker_.empty())
+    keepCallerCoreFree();
   body_ = body;
   context_ = context;
   count_ = count;
@@ -289,7 +330,8 @@ StatusOr<std::shared_ptr<ThreadPool>> sharedThreadPool(unsigned threads) {
     if (e.threads == threads && e.pin == pin)
       if (std::shared_ptr<ThreadPool> pool = e.pool.lock())
         return pool;
-  auto pool = std::make_shared<ThreadPool>(threads, workerCpusFor(hostCpuTopology(), threads, pin));
+  auto pool = pin ? std::make_shared<ThreadPool>(threads, hostCpuTopology())
+                  : std::make_shared<ThreadPool>(threads);
   pools.push_back(Entry{threads, pin, pool});
   return pool;
 }

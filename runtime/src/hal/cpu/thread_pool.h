@@ -4,9 +4,11 @@
 // not oversubscribe the cores.
 #pragma once
 
+#include "hal/cpu/cpu_topology.h"
 #include "tessel/runtime/status.h"
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <memory>
@@ -46,11 +48,17 @@ public:
   /// index t, so t can select per-thread scratch memory.
   using Body = void (*)(void *context, uint64_t item, unsigned threadIndex);
 
-  /// Starts `threads - 1` workers (fewer if the system refuses to create
-  /// more threads; size() tells). Worker i (thread index i >= 1) is pinned
-  /// to the CPU workerCpus[i - 1] where that exists; pinning is best effort
-  /// (a CPU the process may not use leaves the worker unpinned).
-  explicit ThreadPool(unsigned threads, const std::vector<int> &workerCpus = {});
+  /// Starts `threads - 1` workers, unpinned (fewer if the system refuses
+  /// to create more threads; size() tells).
+  explicit ThreadPool(unsigned threads);
+  /// Starts `threads - 1` workers and pins worker i (thread index i >= 1)
+  /// to CPU workerCpusFor(topology, threads, true)[i - 1] where that exists
+  /// (cpu_topology.h). Pinning is best effort: a CPU the process may not use
+  /// leaves the worker unpinned. The caller is not pinned and may run on a
+  /// worker's core; a loop that starts there first moves that worker to a
+  /// core no worker uses (at most once per millisecond), so the two do not
+  /// take turns on one core.
+  ThreadPool(unsigned threads, const CpuTopology &topology);
   ~ThreadPool();
   ThreadPool(const ThreadPool &) = delete;
   ThreadPool &operator=(const ThreadPool &) = delete;
@@ -94,9 +102,19 @@ private:
   bool takeTicket();
   // Takes items from the shared counter until it runs past the end.
   void runItems(unsigned index);
+  // Moves the worker pinned to the caller's core, if any, to a free core.
+  void keepCallerCoreFree();
 
   std::vector<std::thread> workers_;
   unsigned pinned_ = 0;
+  // Pinning state, used under callMutex_ (empty when nothing is pinned):
+  // logical CPU -> core index (-1: not in the mask), core index -> the CPU
+  // a worker there is pinned to, core index -> thread index of the worker
+  // pinned there (0: none).
+  std::vector<int> cpuCore_;
+  std::vector<int> coreCpu_;
+  std::vector<unsigned> coreWorker_;
+  std::chrono::steady_clock::time_point lastMove_{};
   bool spin_ = true;     // off when there are more threads than CPUs
   std::mutex callMutex_; // one loop at a time
 
@@ -125,8 +143,8 @@ private:
   std::condition_variable done_;
 };
 
-/// A pool of `threads` threads (0: defaultThreadCount()) whose workers are
-/// pinned as defaultPinning() and workerCpusFor (cpu_topology.h) say. Pools
+/// A pool of `threads` threads (0: defaultThreadCount()), pinned to this
+/// process's cores (hostCpuTopology()) unless defaultPinning() says not to. Pools
 /// are shared: every caller asking for the same thread count and pinning
 /// while such a pool is alive gets that pool, so all cpu devices created
 /// with the defaults share one pool. A pool lives as long as its last

@@ -253,3 +253,43 @@ TEST(DeviceTest, CreateByName) {
             std::string::npos)
       << unknown.status().message();
 }
+
+TEST(DeviceTest, CpuDevicesSharePoolsByThreadCount) {
+  // Devices created with the defaults share one pool (no oversubscription);
+  // DeviceOptions::cpuThreads picks another size, shared by its askers.
+  auto poolOf = [](const std::shared_ptr<tessel::rt::Device> &d) {
+    return static_cast<cpu::CpuDevice &>(d->hal()).pool().get();
+  };
+  auto a = createDevice("cpu"), b = createDevice("cpu");
+  ASSERT_TRUE(a.ok() && b.ok()) << a.status().toString();
+  EXPECT_EQ(poolOf(*a), poolOf(*b));
+
+  DeviceOptions three;
+  three.cpuThreads = 3;
+  auto c = createDevice("cpu", three), d = createDevice("cpu", three);
+  ASSERT_TRUE(c.ok() && d.ok()) << c.status().toString();
+  EXPECT_EQ(poolOf(*c), poolOf(*d));
+  EXPECT_EQ(poolOf(*c)->size(), 3u);
+  EXPECT_EQ((*c)->description().rfind("cpu (3 threads", 0), 0u) << (*c)->description();
+
+  DeviceOptions same;
+  same.cpuThreads = poolOf(*a)->size();
+  auto e = createDevice("cpu", same);
+  ASSERT_TRUE(e.ok());
+  EXPECT_EQ(poolOf(*e), poolOf(*a)) << "an explicit count equal to the default shares its pool";
+
+  DeviceOptions tooMany;
+  tooMany.cpuThreads = 1025;
+  auto bad = createDevice("cpu", tooMany);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("DeviceOptions::cpuThreads is 1025 (at most 1024)"),
+            std::string::npos)
+      << bad.status().message();
+
+  ::setenv("TESSEL_CPU_PIN", "maybe", 1);
+  auto badPin = createDevice("cpu");
+  ::unsetenv("TESSEL_CPU_PIN");
+  ASSERT_FALSE(badPin.ok());
+  EXPECT_NE(badPin.status().message().find("TESSEL_CPU_PIN='maybe'"), std::string::npos)
+      << badPin.status().message();
+}

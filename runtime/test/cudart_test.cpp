@@ -761,10 +761,10 @@ TEST(CudartDeathTest, DeviceChoice) {
   };
   // The module has only a cpu executable: cpu, and verbose says why.
   EXPECT_EXIT(run(nullptr, "1"), ::testing::ExitedWithCode(0),
-              "tessel-cudart: device cpu \\([0-9]+ threads?\\) .* embedded module 1 has no cuda "
+              "tessel-cudart: device cpu \\([0-9]+ threads?(, pinned)?\\) .* embedded module 1 has no cuda "
               "executable\n.*\\| cudaMalloc: 0, then 0");
   EXPECT_EXIT(run("cpu", "1"), ::testing::ExitedWithCode(0),
-              "tessel-cudart: device cpu \\([0-9]+ threads?\\) \\(TESSEL_DEVICE=cpu\\)");
+              "tessel-cudart: device cpu \\([0-9]+ threads?(, pinned)?\\) \\(TESSEL_DEVICE=cpu\\)");
   EXPECT_EXIT(run("tpu", nullptr), ::testing::ExitedWithCode(0),
               "tessel-cudart: cudaMalloc: TESSEL_DEVICE='tpu' is not a device \\(cpu or "
               "cuda\\)\n.*\\| cudaMalloc: 3, then 3");

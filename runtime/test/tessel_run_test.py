@@ -307,10 +307,10 @@ class TesselRunTest(unittest.TestCase):
         # Default: cpu for a module without a cuda executable, with the reason.
         p = self.run_tool(self.add, "--input=2x3xf32=1", "--input=2x3xf32=1")
         self.assertEqual(p.returncode, 0, p.stderr)
-        self.assertRegex(p.stderr, r"tessel-run: device cpu \(\d+ threads?\) \u2014 module has "
+        self.assertRegex(p.stderr, r"tessel-run: device cpu \(\d+ threads?(, pinned)?\) \u2014 module has "
                                    r"no cuda executable \(targets: cpu\)")
         p = self.run_tool(self.add, "--device=cpu", "--input=2x3xf32=1", "--input=2x3xf32=1")
-        self.assertRegex(p.stderr, r"tessel-run: device cpu \(\d+ threads?\)\n")
+        self.assertRegex(p.stderr, r"tessel-run: device cpu \(\d+ threads?(, pinned)?\)\n")
         for bad in ("--cuda-command-buffer=streams", "--device=tpu", "--cuda-command-buffer"):
             p = self.run_tool(self.add, bad)
             self.assertEqual(p.returncode, 2, bad + ": " + p.stderr)
@@ -418,7 +418,7 @@ class TesselRunTest(unittest.TestCase):
                                timeout=60, env=env)
             self.assertEqual(p.returncode, 0, library + ": " + p.stderr)
             self.assertEqual(p.stdout, "result[0]: 2x3xf32=[[11 12 13][14 15 16]]\n")
-            self.assertRegex(p.stderr, r"^tessel-run: device cpu \(\d+ threads?\) \u2014 cuda: no "
+            self.assertRegex(p.stderr, r"^tessel-run: device cpu \(\d+ threads?(, pinned)?\) \u2014 cuda: no "
                                        r"CUDA driver/device available \(")
             self.assertRegex(p.stderr, why)
             self.assertNotIn("error", p.stderr)
@@ -443,7 +443,7 @@ class TesselRunTest(unittest.TestCase):
         p = run("80", "--device=cpu")
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertIn("result[0]: 2x3xf32=[[3 3 3][3 3 3]]", p.stdout)
-        self.assertRegex(p.stderr, r"device cpu \(\d+ threads?, memory limit 80 bytes\)")
+        self.assertRegex(p.stderr, r"device cpu \(\d+ threads?(, pinned)?, memory limit 80 bytes\)")
         p = run("79", "--device=cpu")
         self.assertEqual(p.returncode, 1, p.stderr)
         self.assertIn("tessel-run: error: function 'add': slot 3: cpu: cannot allocate 24 bytes: "

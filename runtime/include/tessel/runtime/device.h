@@ -48,6 +48,13 @@ struct DeviceOptions {
   /// usable. 0 means the environment variable TESSEL_DEVICE_MEMORY_LIMIT
   /// (bytes, or with a K/M/G/T suffix), else no limit beyond the memory.
   uint64_t memoryLimit = 0;
+  /// Threads of the cpu driver's pool, the calling thread included (at most
+  /// 1024): for an application that runs threads of its own and leaves
+  /// Tessel fewer cores. 0 means the environment variable
+  /// TESSEL_CPU_THREADS, else the physical cores this process may run on.
+  /// cpu devices asking for the same count share one pool. Other drivers
+  /// ignore it.
+  unsigned cpuThreads = 0;
 };
 
 /// Creates a device of driver `name`; "" or "best" picks the first driver

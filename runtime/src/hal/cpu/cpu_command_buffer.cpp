@@ -70,7 +70,7 @@ Status CpuCommandBuffer::dispatch(Executable &executable, uint32_t ordinal,
   commands_.push_back([this, kernel, pointers = std::move(pointers), x, y, z]() mutable {
     void **args = pointers.data();
     // x varies fastest: consecutive workgroups touch neighbouring data.
-    pool_.parallelFor(x * y * z, [&](uint64_t id) {
+    pool_->parallelFor(x * y * z, [&](uint64_t id) {
       kernel(args, static_cast<int64_t>(id % x), static_cast<int64_t>(id / x % y),
              static_cast<int64_t>(id / (x * y)));
     });
@@ -124,7 +124,7 @@ Status CpuCommandBuffer::launch(Executable &executable, uint32_t ordinal,
   commands_.push_back([this, kernel, storage, args, x, y, z] {
     void **a = args->data();
     // x varies fastest, as CUDA numbers blocks.
-    pool_.parallelFor(x * y * z, [&](uint64_t id) {
+    pool_->parallelFor(x * y * z, [&](uint64_t id) {
       kernel(a, static_cast<int64_t>(id % x), static_cast<int64_t>(id / x % y),
              static_cast<int64_t>(id / (x * y)));
     });

@@ -13,7 +13,8 @@ namespace tessel::rt::hal::cpu {
 
 class CpuCommandBuffer final : public CommandBuffer {
 public:
-  explicit CpuCommandBuffer(ThreadPool &pool) : pool_(pool) {}
+  /// Keeps `pool` alive as long as the commands that run on it.
+  explicit CpuCommandBuffer(std::shared_ptr<ThreadPool> pool) : pool_(std::move(pool)) {}
 
   Status fill(Buffer &buffer, size_t offset, size_t length, uint8_t value) override;
   Status update(const void *src, Buffer &dst, size_t dstOffset, size_t length) override;
@@ -29,7 +30,7 @@ public:
   void execute();
 
 private:
-  ThreadPool &pool_;
+  std::shared_ptr<ThreadPool> pool_;
   std::vector<std::function<void()>> commands_;
 };
 

@@ -14,13 +14,17 @@ namespace tessel::rt::hal {
 
 namespace cpu {
 
+CpuDevice::CpuDevice(std::shared_ptr<ThreadPool> pool, uint64_t memoryLimit)
+    : pool_(std::move(pool)), budget_(std::make_shared<MemoryBudget>("cpu", memoryLimit)) {}
+
 CpuDevice::CpuDevice(unsigned threads, uint64_t memoryLimit)
-    : pool_(threads), budget_(std::make_shared<MemoryBudget>("cpu", memoryLimit)) {}
+    : CpuDevice(std::make_shared<ThreadPool>(threads), memoryLimit) {}
 
 std::string CpuDevice::description() const {
-  unsigned n = pool_.size();
+  unsigned n = pool_->size();
+  std::string pinned = pool_->pinnedWorkers() ? ", pinned" : "";
   std::string limit = budget_->limit() ? ", memory limit " + formatBytes(budget_->limit()) : "";
-  return "cpu (" + std::to_string(n) + (n == 1 ? " thread" : " threads") + limit + ")";
+  return "cpu (" + std::to_string(n) + (n == 1 ? " thread" : " threads") + pinned + limit + ")";
 }
 
 StatusOr<std::shared_ptr<Buffer>> CpuDevice::allocate(size_t size) {
@@ -64,9 +68,15 @@ Status CpuDevice::memoryInfo(uint64_t *free, uint64_t *total) const {
 } // namespace cpu
 
 StatusOr<std::shared_ptr<Device>> createCpuDevice(const DeviceOptions &options) {
-  TESSEL_ASSIGN_OR_RETURN(unsigned threads, cpu::defaultThreadCount());
+  if (options.cpuThreads > cpu::kMaxThreads)
+    return invalidArgument("DeviceOptions::cpuThreads is " + std::to_string(options.cpuThreads) +
+                           " (at most " + std::to_string(cpu::kMaxThreads) + ")");
+  // 0: TESSEL_CPU_THREADS, else the physical cores; devices asking for the
+  // same count share one pool.
+  TESSEL_ASSIGN_OR_RETURN(std::shared_ptr<cpu::ThreadPool> pool,
+                          cpu::sharedThreadPool(options.cpuThreads));
   TESSEL_ASSIGN_OR_RETURN(uint64_t limit, memoryLimitFor(options));
-  return std::shared_ptr<Device>(std::make_shared<cpu::CpuDevice>(threads, limit));
+  return std::shared_ptr<Device>(std::make_shared<cpu::CpuDevice>(std::move(pool), limit));
 }
 
 } // namespace tessel::rt::hal

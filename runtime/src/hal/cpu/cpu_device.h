@@ -1,4 +1,5 @@
-// CPU device: host memory, dlopen'ed kernels and a thread pool.
+// CPU device: host memory, dlopen'ed kernels and a thread pool (shared with
+// the other cpu devices of the process that use as many threads).
 #pragma once
 
 #include "hal/cpu/thread_pool.h"
@@ -9,9 +10,12 @@ namespace tessel::rt::hal::cpu {
 
 class CpuDevice final : public Device {
 public:
-  /// A device whose pool has `threads` threads (caller included).
+  /// A device running its work on `pool`.
   /// `memoryLimit`: see DeviceOptions::memoryLimit (0: none).
-  CpuDevice(unsigned threads, uint64_t memoryLimit = 0);
+  explicit CpuDevice(std::shared_ptr<ThreadPool> pool, uint64_t memoryLimit = 0);
+  /// A device with a pool of its own of `threads` threads (caller included),
+  /// unpinned; createCpuDevice shares pools instead (sharedThreadPool).
+  explicit CpuDevice(unsigned threads, uint64_t memoryLimit = 0);
 
   const std::string &name() const override { return name_; }
   std::string description() const override;
@@ -24,11 +28,12 @@ public:
   Status memoryInfo(uint64_t *free, uint64_t *total) const override;
 
   /// Threads of the pool that runs workgroups and blocks (caller included).
-  unsigned threads() const { return pool_.size(); }
+  unsigned threads() const { return pool_->size(); }
+  const std::shared_ptr<ThreadPool> &pool() const { return pool_; }
 
 private:
   std::string name_ = "cpu";
-  ThreadPool pool_;
+  std::shared_ptr<ThreadPool> pool_;
   std::shared_ptr<MemoryBudget> budget_;
 };
 

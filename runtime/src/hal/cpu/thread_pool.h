@@ -1,63 +1,155 @@
 // A persistent pool of worker threads running parallel-for loops over
-// workgroups; the calling thread takes part in every loop.
+// workgroups; the calling thread takes part in every loop. Devices share
+// pools (sharedThreadPool), so that several cpu devices in one process do
+// not oversubscribe the cores.
 #pragma once
 
+#include "hal/cpu/cpu_topology.h"
 #include "tessel/runtime/status.h"
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
-#include <functional>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 namespace tessel::rt::hal::cpu {
 
+/// The most threads a pool may have.
+constexpr unsigned kMaxThreads = 1024;
+
 /// Parses a TESSEL_CPU_THREADS value: a positive decimal integer (at most
-/// 1024). nullptr or "" means "not set" and yields std::nullopt.
+/// kMaxThreads). nullptr or "" means "not set" and yields std::nullopt.
 StatusOr<std::optional<unsigned>> parseThreadCount(const char *value);
 
-/// Thread count from TESSEL_CPU_THREADS, else hardware_concurrency (at least
-/// 1). An invalid variable is an error naming it.
+/// Parses a TESSEL_CPU_PIN value: "1" (pin workers to cores) or "0" (do
+/// not). nullptr or "" means "not set" and yields std::nullopt.
+StatusOr<std::optional<bool>> parsePinning(const char *value);
+
+/// Thread count from TESSEL_CPU_THREADS, else the physical cores in this
+/// process's affinity mask (cpu_topology.h), at least 1. An invalid variable
+/// is an error naming it.
 StatusOr<unsigned> defaultThreadCount();
+
+/// Whether pools pin their workers: TESSEL_CPU_PIN, else true. An invalid
+/// variable is an error naming it.
+StatusOr<bool> defaultPinning();
 
 class ThreadPool {
 public:
-  /// Starts `threads - 1` workers; the caller of parallelFor is the last one.
+  /// A loop body: called as body(context, item, threadIndex). threadIndex is
+  /// in [0, size()); the caller of parallelFor runs as thread 0. While a
+  /// body runs with index t, no other thread runs a body of this pool with
+  /// index t, so t can select per-thread scratch memory.
+  using Body = void (*)(void *context, uint64_t item, unsigned threadIndex);
+
+  /// Starts `threads - 1` workers, unpinned (fewer if the system refuses
+  /// to create more threads; size() tells).
   explicit ThreadPool(unsigned threads);
+  /// Starts `threads - 1` workers and pins worker i (thread index i >= 1)
+  /// to CPU workerCpusFor(topology, threads, true)[i - 1] where that exists
+  /// (cpu_topology.h). Pinning is best effort: a CPU the process may not use
+  /// leaves the worker unpinned. The caller is not pinned and may run on a
+  /// worker's core; a loop that starts there first moves that worker to a
+  /// core no worker uses (at most once per millisecond), so the two do not
+  /// take turns on one core.
+  ThreadPool(unsigned threads, const CpuTopology &topology);
   ~ThreadPool();
   ThreadPool(const ThreadPool &) = delete;
   ThreadPool &operator=(const ThreadPool &) = delete;
 
   /// Threads that run a loop, the caller included.
   unsigned size() const { return static_cast<unsigned>(workers_.size()) + 1; }
+  /// Workers pinned to one CPU each.
+  unsigned pinnedWorkers() const { return pinned_; }
 
-  /// Calls body(i) exactly once for every i in [0, count) and returns when
-  /// all calls are done. Runs inline when count <= 1, the pool has one
-  /// thread, or when called from inside a loop body (no nested parallelism).
-  /// Concurrent callers are serialized.
-  void parallelFor(uint64_t count, const std::function<void(uint64_t)> &body);
+  /// Calls body(context, i, threadIndex) exactly once for every i in
+  /// [0, count) and returns when all calls are done. Only min(count,
+  /// size()) - 1 workers are asked to help; the caller runs items too.
+  /// Concurrent callers are serialized. Called from inside a body of this
+  /// pool, the loop runs inline on that thread with the body's thread index
+  /// (no nested parallelism, no deadlock). Called from inside a body of
+  /// another pool, it is an ordinary (serialized) call of this one: two pools
+  /// whose bodies call each other's loops at the same time can deadlock, and
+  /// Tessel never nests loops across pools (kernels do not call back).
+  void parallelFor(uint64_t count, Body body, void *context);
+
+  /// parallelFor over a callable: f(item, threadIndex) or f(item).
+  template <typename F> void parallelFor(uint64_t count, F &&f) {
+    using Fn = std::remove_reference_t<F>;
+    parallelFor(
+        count,
+        [](void *context, uint64_t item, unsigned threadIndex) {
+          Fn &fn = *static_cast<Fn *>(context);
+          if constexpr (std::is_invocable_v<Fn &, uint64_t, unsigned>)
+            fn(item, threadIndex);
+          else
+            fn(item);
+        },
+        const_cast<void *>(static_cast<const void *>(std::addressof(f))));
+  }
 
 private:
-  void workerLoop();
-  // Takes indices from the shared counter until it runs past the end.
-  void runItems();
+  void workerLoop(unsigned index);
+  // Waits (spinning, then sleeping) until generation_ differs from `seen`.
+  uint64_t waitForLoop(uint64_t seen);
+  // Takes one of the current loop's helper tickets, if any is left.
+  bool takeTicket();
+  // Takes items from the shared counter until it runs past the end.
+  void runItems(unsigned index);
+  // Moves the worker pinned to the caller's core, if any, to a free core.
+  void keepCallerCoreFree();
 
   std::vector<std::thread> workers_;
+  unsigned pinned_ = 0;
+  // Pinning state, used under callMutex_ (empty when nothing is pinned):
+  // logical CPU -> core index (-1: not in the mask), core index -> the CPU
+  // a worker there is pinned to, core index -> thread index of the worker
+  // pinned there (0: none).
+  std::vector<int> cpuCore_;
+  std::vector<int> coreCpu_;
+  std::vector<unsigned> coreWorker_;
+  std::chrono::steady_clock::time_point lastMove_{};
+  bool spin_ = true;     // off when there are more threads than CPUs
   std::mutex callMutex_; // one loop at a time
 
+  // The current loop. Written by the caller only while no worker can read
+  // it (no ticket left and no worker active), published by tickets_.
+  Body body_ = nullptr;
+  void *context_ = nullptr;
+  uint64_t count_ = 0;
+  alignas(64) std::atomic<uint64_t> next_{0}; // next item to run
+
+  // Bumped for every loop handed to the workers (and to stop them).
+  alignas(64) std::atomic<uint64_t> generation_{0};
+  // Workers still wanted for the current loop; closed (0) when the caller
+  // has run out of items.
+  alignas(64) std::atomic<int64_t> tickets_{0};
+  // Workers between seeing a new generation and finishing its items: the
+  // caller returns only when this is 0 (after closing the tickets).
+  std::atomic<unsigned> active_{0};
+  std::atomic<bool> callerWaiting_{false};
+  std::atomic<unsigned> sleepers_{0};
+  std::atomic<bool> stopping_{false};
+
+  // For sleeping only: workers on wake_ after spinning, the caller on done_.
   std::mutex mutex_;
   std::condition_variable wake_;
   std::condition_variable done_;
-  uint64_t generation_ = 0; // bumped for every loop handed to the workers
-  unsigned busyWorkers_ = 0;
-  bool stopping_ = false;
-
-  const std::function<void(uint64_t)> *body_ = nullptr;
-  uint64_t count_ = 0;
-  std::atomic<uint64_t> next_{0};
 };
+
+/// A pool of `threads` threads (0: defaultThreadCount()), pinned to this
+/// process's cores (hostCpuTopology()) unless defaultPinning() says not to. Pools
+/// are shared: every caller asking for the same thread count and pinning
+/// while such a pool is alive gets that pool, so all cpu devices created
+/// with the defaults share one pool. A pool lives as long as its last
+/// holder. An invalid TESSEL_CPU_THREADS or TESSEL_CPU_PIN, or a count
+/// above kMaxThreads, is an error.
+StatusOr<std::shared_ptr<ThreadPool>> sharedThreadPool(unsigned threads = 0);
 
 } // namespace tessel::rt::hal::cpu

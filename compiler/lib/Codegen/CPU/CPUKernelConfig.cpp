@@ -100,6 +100,30 @@ bool isRowChainRoot(func::FuncOp kernel, linalg::LinalgOp root,
   return found;
 }
 
+/// The contraction whose result `root` (an elementwise op, the last of a
+/// matmul epilogue: tessel-form-dispatches{fuse-epilogues}) reads element
+/// for element, directly or through other elementwise ops of the kernel;
+/// null if there is none.
+linalg::LinalgOp epilogueContraction(linalg::LinalgOp root) {
+  if (root.getNumReductionLoops() != 0 || root.getNumDpsInits() != 1)
+    return {};
+  SmallVector<linalg::LinalgOp> worklist = {root};
+  while (!worklist.empty()) {
+    linalg::LinalgOp op = worklist.pop_back_val();
+    for (OpOperand *in : op.getDpsInputOperands()) {
+      auto producer = in->get().getDefiningOp<linalg::LinalgOp>();
+      if (!producer || !op.getMatchingIndexingMap(in).isIdentity())
+        continue;
+      if (linalg::isaContractionOpInterface(producer))
+        return producer;
+      if (producer.getNumReductionLoops() == 0 &&
+          producer.getNumLoops() == root.getNumLoops())
+        worklist.push_back(producer);
+    }
+  }
+  return {};
+}
+
 /// The element type shared by `root`'s operands and result if the packed
 /// strategy handles it (f32, f64), else null with the reason in `why`.
 Type packedElementType(linalg::LinalgOp root, std::string &why) {
@@ -261,7 +285,35 @@ CPUKernelConfig mlir::tessel::getCPUKernelConfig(func::FuncOp kernel,
       linalg::isaContractionOpInterface(root)
           ? linalg::inferContractionDims(root)
           : FailureOr<linalg::ContractionDimensions>(failure());
-  if (linalg::isaConvolutionOpInterface(root))
+  if (linalg::LinalgOp mm = epilogueContraction(root)) {
+    // A matmul epilogue (bias, activation): the packed matmul's C block in
+    // each workgroup, then the epilogue on it; workgroup tiles on the
+    // epilogue's loops, which are C's dimensions (an identity read).
+    FailureOr<linalg::ContractionDimensions> dims =
+        linalg::inferContractionDims(mm);
+    SmallVector<int64_t> mmRanges = mm.getStaticLoopRanges();
+    if (succeeded(dims) && dims->m.size() == 1 && dims->n.size() == 1 &&
+        dims->k.size() == 1)
+      config.packed = choosePacked(mm, *dims, mmRanges, vectorBits,
+                                   config.packedReason);
+    if (config.packed) {
+      AffineMap cMap = mm.getMatchingIndexingMap(mm.getDpsInitOperand(0));
+      auto dimOf = [&](unsigned loop) {
+        return *cMap.getResultPosition(getAffineDimExpr(loop, mm.getContext()));
+      };
+      for (unsigned b : dims->batch)
+        config.workgroupTiles[dimOf(b)] = 1;
+      config.workgroupTiles[dimOf(dims->m[0])] = config.packed->mc;
+      config.workgroupTiles[dimOf(dims->n[0])] = config.packed->nc;
+      config.packed->mc = std::min(config.packed->mc, mmRanges[dims->m[0]]);
+      config.packed->nc = std::min(config.packed->nc, mmRanges[dims->n[0]]);
+      // The epilogue itself: one vector along C's last dimension.
+      for (unsigned d = 0; d < n; ++d)
+        config.vectorTiles[d] = 1;
+      config.vectorTiles[n - 1] = std::min<int64_t>(ranges[n - 1], lanes);
+      config.packedEpilogueOf = mm;
+    }
+  } else if (linalg::isaConvolutionOpInterface(root))
     config.packed = choosePackedConv(root, ranges, vectorBits,
                                      config.workgroupTiles,
                                      config.packedReason);

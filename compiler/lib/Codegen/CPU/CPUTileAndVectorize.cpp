@@ -93,17 +93,33 @@ LogicalResult tileAndVectorizeCPUKernel(func::FuncOp kernel,
   IRRewriter rewriter(kernel.getContext());
   if (config.root && config.packed) {
     // Workgroups only; tessel-cpu-packed-matmul writes the loops inside
-    // after bufferization.
+    // after bufferization. An epilogue root fuses the contraction into its
+    // workgroups and is then tiled to vectors without fusion (fusing would
+    // recompute the C block per vector).
     FailureOr<Operation *> wg = tileAndFuse(
         rewriter, cast<TilingInterface>(config.root.getOperation()),
         config.workgroupTiles, scf::SCFTilingOptions::LoopType::ForallOp,
         kWorkgroupsAttr);
     if (failed(wg))
       return kernel.emitError("tiling to workgroups failed");
+    Operation *contraction = *wg;
+    if (config.packedEpilogueOf) {
+      contraction = nullptr;
+      (*wg)->getParentOp()->walk([&](linalg::LinalgOp op) {
+        if (linalg::isaContractionOpInterface(op))
+          contraction = op;
+      });
+      if (!contraction)
+        return kernel.emitError("the epilogue's contraction was not fused "
+                                "into its workgroups");
+      if (failed(tileReductions(rewriter, cast<TilingInterface>(*wg),
+                                config.vectorTiles)))
+        return kernel.emitError("tiling the epilogue to vectors failed");
+    }
     const CPUPackedMatmulParams &p = *config.packed;
-    (*wg)->setAttr(kCPUPackedMatmulAttr,
-                   rewriter.getDenseI64ArrayAttr(
-                       {p.mr, p.nr, p.kc, p.mc, p.nc, p.lanes}));
+    contraction->setAttr(kCPUPackedMatmulAttr,
+                         rewriter.getDenseI64ArrayAttr(
+                             {p.mr, p.nr, p.kc, p.mc, p.nc, p.lanes}));
   } else if (config.root) {
     auto root = cast<TilingInterface>(config.root.getOperation());
     FailureOr<Operation *> wg =

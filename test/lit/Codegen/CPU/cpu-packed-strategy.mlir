@@ -77,3 +77,41 @@ func.func private @small_k(%arg0: !llvm.ptr, %arg1: index, %arg2: index, %arg3: 
   bufferization.materialize_in_destination %6 in restrict writable %7 : (tensor<512x512xf32>, memref<512x512xf32>) -> ()
   return
 }
+
+// -----
+
+// A matmul epilogue (fuse-epilogues dispatch: relu(A B + bias)): the
+// workgroups tile the epilogue, the matmul is fused into them and marked
+// for the packed loops (its C block), and the epilogue is tiled to one
+// vector per row step without fusing the matmul again.
+// CHECK-LABEL: func.func private @epilogue
+// CHECK: scf.forall {{.*}} = (0, 0) to (1000, 900) step (64, 128)
+// CHECK: linalg.matmul {tessel.cpu_packed_matmul = array<i64: 8, 32, 256, 64, 128, 16>}
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: arith.maximumf %{{.+}}, %{{.+}} : vector<1x16xf32>
+// CHECK-NOT: linalg.matmul
+// OFF-LABEL: func.func private @epilogue
+// OFF-NOT: tessel.cpu_packed_matmul
+func.func private @epilogue(%arg0: !llvm.ptr, %arg1: index, %arg2: index, %arg3: index) attributes {tessel.kernel} {
+  %cst = arith.constant 0.000000e+00 : f32
+  %0 = tessel.binding %arg0[0] : !llvm.ptr -> memref<1000x300xf32>
+  %1 = bufferization.to_tensor %0 restrict : memref<1000x300xf32> to tensor<1000x300xf32>
+  %2 = tessel.binding %arg0[1] : !llvm.ptr -> memref<300x900xf32>
+  %3 = bufferization.to_tensor %2 restrict : memref<300x900xf32> to tensor<300x900xf32>
+  %b = tessel.binding %arg0[2] : !llvm.ptr -> memref<900xf32>
+  %bias = bufferization.to_tensor %b restrict : memref<900xf32> to tensor<900xf32>
+  %4 = tensor.empty() : tensor<1000x900xf32>
+  %5 = linalg.fill ins(%cst : f32) outs(%4 : tensor<1000x900xf32>) -> tensor<1000x900xf32>
+  %6 = linalg.matmul ins(%1, %3 : tensor<1000x300xf32>, tensor<300x900xf32>) outs(%5 : tensor<1000x900xf32>) -> tensor<1000x900xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%6, %bias : tensor<1000x900xf32>, tensor<900xf32>) outs(%4 : tensor<1000x900xf32>) {
+  ^bb0(%m: f32, %bv: f32, %o: f32):
+    %s = arith.addf %m, %bv : f32
+    %t = arith.maximumf %s, %cst : f32
+    linalg.yield %t : f32
+  } -> tensor<1000x900xf32>
+  %7 = tessel.binding %arg0[3] : !llvm.ptr -> memref<1000x900xf32>
+  bufferization.materialize_in_destination %r in restrict writable %7 : (tensor<1000x900xf32>, memref<1000x900xf32>) -> ()
+  return
+}

@@ -53,6 +53,10 @@ struct CPUKernelConfig {
   /// is applied on tensors, then the workgroup's op is marked with
   /// kCPUPackedMatmulAttr for tessel-cpu-packed-matmul.
   std::optional<CPUPackedMatmulParams> packed;
+  /// With `packed`: the contraction whose elementwise epilogue is `root`
+  /// (a fuse-epilogues dispatch), or null when `root` is the contraction.
+  /// The workgroup computes its C block packed, then the epilogue on it.
+  linalg::LinalgOp packedEpilogueOf;
   /// The root ends a fused row chain (softmax, layernorm): register tiles
   /// are whole rows, and the row reductions fused into them are split into
   /// `rowReductionLanes` partial sums along the row.

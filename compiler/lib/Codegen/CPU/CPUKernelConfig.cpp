@@ -210,15 +210,28 @@ choosePackedConv(linalg::LinalgOp root, ArrayRef<int64_t> ranges,
   return p;
 }
 
-/// The packed-panel strategy for a contraction with one M, N and K loop, or
-/// the reason it does not apply.
+/// The packed-panel strategy for contraction `mm` (one M, N and K loop, at
+/// most one batch loop), or the reason it does not apply. On success sets
+/// the workgroup tiles of its batch, M and N loops at `tileOf(loop)` in
+/// `workgroupTiles` (the kernel root's loops) and returns MC/NC clamped to
+/// the problem.
 std::optional<CPUPackedMatmulParams>
-choosePacked(linalg::LinalgOp root, const linalg::ContractionDimensions &dims,
-             ArrayRef<int64_t> ranges, int64_t vectorBits, std::string &why) {
-  Type type = packedElementType(root, why);
+choosePacked(linalg::LinalgOp mm, int64_t vectorBits,
+             function_ref<unsigned(unsigned)> tileOf,
+             SmallVector<int64_t> &workgroupTiles, std::string &why) {
+  FailureOr<linalg::ContractionDimensions> found =
+      linalg::inferContractionDims(mm);
+  if (failed(found) || found->m.size() != 1 || found->n.size() != 1 ||
+      found->k.size() != 1) {
+    why = "not a contraction with one M, N and K loop";
+    return std::nullopt;
+  }
+  const linalg::ContractionDimensions &dims = *found;
+  SmallVector<int64_t> ranges = mm.getStaticLoopRanges();
+  Type type = packedElementType(mm, why);
   if (!type)
     return std::nullopt;
-  for (AffineMap map : root.getIndexingMapsArray())
+  for (AffineMap map : mm.getIndexingMapsArray())
     if (!map.isProjectedPermutation()) {
       why = "an indexing map is not a projected permutation";
       return std::nullopt;
@@ -250,6 +263,12 @@ choosePacked(linalg::LinalgOp root, const linalg::ContractionDimensions &dims,
     else
       break;
   }
+  for (unsigned b : dims.batch)
+    workgroupTiles[tileOf(b)] = 1;
+  workgroupTiles[tileOf(dims.m[0])] = p.mc;
+  workgroupTiles[tileOf(dims.n[0])] = p.nc;
+  p.mc = std::min(p.mc, m);
+  p.nc = std::min(p.nc, n);
   return p;
 }
 
@@ -289,50 +308,30 @@ CPUKernelConfig mlir::tessel::getCPUKernelConfig(func::FuncOp kernel,
     // A matmul epilogue (bias, activation): the packed matmul's C block in
     // each workgroup, then the epilogue on it; workgroup tiles on the
     // epilogue's loops, which are C's dimensions (an identity read).
-    FailureOr<linalg::ContractionDimensions> dims =
-        linalg::inferContractionDims(mm);
-    SmallVector<int64_t> mmRanges = mm.getStaticLoopRanges();
-    if (succeeded(dims) && dims->m.size() == 1 && dims->n.size() == 1 &&
-        dims->k.size() == 1)
-      config.packed = choosePacked(mm, *dims, mmRanges, vectorBits,
-                                   config.packedReason);
+    AffineMap cMap = mm.getMatchingIndexingMap(mm.getDpsInitOperand(0));
+    auto dimOfC = [&](unsigned loop) {
+      return *cMap.getResultPosition(getAffineDimExpr(loop, mm.getContext()));
+    };
+    config.packed = choosePacked(mm, vectorBits, dimOfC,
+                                 config.workgroupTiles, config.packedReason);
     if (config.packed) {
-      AffineMap cMap = mm.getMatchingIndexingMap(mm.getDpsInitOperand(0));
-      auto dimOf = [&](unsigned loop) {
-        return *cMap.getResultPosition(getAffineDimExpr(loop, mm.getContext()));
-      };
-      for (unsigned b : dims->batch)
-        config.workgroupTiles[dimOf(b)] = 1;
-      config.workgroupTiles[dimOf(dims->m[0])] = config.packed->mc;
-      config.workgroupTiles[dimOf(dims->n[0])] = config.packed->nc;
-      config.packed->mc = std::min(config.packed->mc, mmRanges[dims->m[0]]);
-      config.packed->nc = std::min(config.packed->nc, mmRanges[dims->n[0]]);
       // The epilogue itself: one vector along C's last dimension.
       for (unsigned d = 0; d < n; ++d)
         config.vectorTiles[d] = 1;
       config.vectorTiles[n - 1] = std::min<int64_t>(ranges[n - 1], lanes);
       config.packedEpilogueOf = mm;
     }
-  } else if (linalg::isaConvolutionOpInterface(root))
+  } else if (linalg::isaContractionOpInterface(root)) {
+    config.packed = choosePacked(
+        root, vectorBits, [](unsigned loop) { return loop; },
+        config.workgroupTiles, config.packedReason);
+  } else if (linalg::isaConvolutionOpInterface(root)) {
     config.packed = choosePackedConv(root, ranges, vectorBits,
                                      config.workgroupTiles,
                                      config.packedReason);
-  if (succeeded(contraction) && contraction->m.size() == 1 &&
-      contraction->n.size() == 1 && contraction->k.size() == 1) {
-    unsigned m = contraction->m[0], nn = contraction->n[0];
-    config.packed = choosePacked(root, *contraction, ranges, vectorBits,
-                                 config.packedReason);
-    if (config.packed) {
-      for (unsigned b : contraction->batch)
-        config.workgroupTiles[b] = 1;
-      config.workgroupTiles[m] = config.packed->mc;
-      config.workgroupTiles[nn] = config.packed->nc;
-      config.packed->mc = std::min(config.packed->mc, ranges[m]);
-      config.packed->nc = std::min(config.packed->nc, ranges[nn]);
-    }
   }
   if (config.packed) {
-    // Tiled below to workgroups only.
+    // Workgroup tiles only (set above): the packed loops come later.
   } else if (succeeded(contraction) && contraction->m.size() == 1 &&
              contraction->n.size() == 1 && contraction->k.size() == 1) {
     unsigned m = contraction->m[0], nn = contraction->n[0],

@@ -156,26 +156,28 @@ private:
         b.getBoolArrayAttr({false}));
   }
 
-  /// Values of all loops: the batch, the M loops at packed row `row` (null:
-  /// zeros), N at `col`, the outer K loops at `kOuterIVs` (empty: zeros), K
-  /// at `kIV`.
-  SmallVector<Value> loopIVs(Value row, Value col, Value kIV) {
+  /// Values of the M loops at packed row `row`: the row delinearized over
+  /// their sizes, last fastest.
+  SmallVector<Value> rowIVs(Value row) {
+    SmallVector<Value> ivs(loops.m.size());
+    for (unsigned i = loops.m.size(); i-- > 1;) {
+      Value size = sizes[loops.m[i]];
+      ivs[i] = arith::RemUIOp::create(b, row, size);
+      row = arith::DivUIOp::create(b, row, size);
+    }
+    ivs[0] = row;
+    return ivs;
+  }
+
+  /// Values of all loops: the batch, the M loops at `mIVs` (empty: zeros),
+  /// N at `col`, the outer K loops at `kOuterIVs`, K at `kIV`.
+  SmallVector<Value> loopIVs(ArrayRef<Value> mIVs, Value col, Value kIV) {
     Value zero = cst(0);
     SmallVector<Value> ivs(op.getNumLoops(), zero);
     if (loops.batch)
       ivs[*loops.batch] = batchIV;
-    if (row) {
-      // Delinearize the row over the M loops, last fastest.
-      for (unsigned i = loops.m.size(); i-- > 0;) {
-        unsigned loop = loops.m[i];
-        if (i == 0) {
-          ivs[loop] = row;
-          break;
-        }
-        ivs[loop] = arith::RemUIOp::create(b, row, sizes[loop]);
-        row = arith::DivUIOp::create(b, row, sizes[loop]);
-      }
-    }
+    for (auto [loop, iv] : llvm::zip(loops.m, mIVs))
+      ivs[loop] = iv;
     ivs[loops.n] = col;
     for (auto [loop, iv] : llvm::zip(loops.kOuter, kOuterIVs))
       ivs[loop] = iv;
@@ -215,7 +217,7 @@ void PackedMatmulBuilder::packB(Value bp, Value kc, Value kcs, Value panels) {
   Value kIV = add(kc, kk.getInductionVar());
   for (int64_t v = 0; v < nrVectors; ++v) {
     Value col = add(col0, cst(v * lanes));
-    Value vec = read(operandB, loops.n, loopIVs(nullptr, col, kIV));
+    Value vec = read(operandB, loops.n, loopIVs({}, col, kIV));
     vector::StoreOp::create(
         b, vec, bp, ValueRange{jr.getInductionVar(), kk.getInductionVar(),
                                cst(v * lanes)});
@@ -230,11 +232,11 @@ void PackedMatmulBuilder::packA(Value ap, Value kc, Value kcs, Value rows) {
   auto i = scf::ForOp::create(b, zero, rows, one);
   b.setInsertionPointToStart(i.getBody());
   // Rows past M copy the last row: defined values, results not stored.
-  Value row = min(i.getInductionVar(), lastRow);
+  SmallVector<Value> mIVs = rowIVs(min(i.getInductionVar(), lastRow));
   auto kk = scf::ForOp::create(b, zero, kcs, cst(lanes));
   b.setInsertionPointToStart(kk.getBody());
   Value kIV = add(kc, kk.getInductionVar());
-  Value vec = read(operandA, loops.k, loopIVs(row, zero, kIV));
+  Value vec = read(operandA, loops.k, loopIVs(mIVs, zero, kIV));
   vector::StoreOp::create(
       b, vec, ap, ValueRange{i.getInductionVar(), kk.getInductionVar()});
   b.setInsertionPointAfter(i);
@@ -255,10 +257,10 @@ void PackedMatmulBuilder::microTiles(Value ap, Value bp, Value kcs,
   // Accumulators, row-major: acc[r * nrVectors + v].
   SmallVector<Value> acc;
   for (int64_t r = 0; r < p.mr; ++r) {
-    Value row = min(add(row0, cst(r)), lastRow);
+    SmallVector<Value> mIVs = rowIVs(min(add(row0, cst(r)), lastRow));
     for (int64_t v = 0; v < nrVectors; ++v)
       acc.push_back(read(operandC, loops.n,
-                         loopIVs(row, add(col0, cst(v * lanes)), zero)));
+                         loopIVs(mIVs, add(col0, cst(v * lanes)), zero)));
   }
   auto kLoop = scf::ForOp::create(b, zero, kcs, one, acc);
   {
@@ -288,9 +290,10 @@ void PackedMatmulBuilder::microTiles(Value ap, Value bp, Value kcs,
     auto ifOp = scf::IfOp::create(b, inside, /*withElseRegion=*/false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifOp.thenBlock());
+    SmallVector<Value> mIVs = rowIVs(row);
     for (int64_t v = 0; v < nrVectors; ++v)
       write(kLoop.getResult(r * nrVectors + v), operandC, loops.n,
-            loopIVs(row, add(col0, cst(v * lanes)), zero));
+            loopIVs(mIVs, add(col0, cst(v * lanes)), zero));
   }
   b.setInsertionPointAfter(jr);
 }

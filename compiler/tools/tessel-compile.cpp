@@ -86,6 +86,11 @@ static llvm::cl::opt<int64_t> wgmmaMinTiles(
                    "for small problems); 0 gives every qualifying "
                    "contraction to wgmma"),
     llvm::cl::init(66));
+static llvm::cl::opt<bool> fuseEpilogues(
+    "tessel-fuse-epilogues",
+    llvm::cl::desc("Form matmul + elementwise epilogue dispatches (bias, "
+                   "activation in the matmul's kernel), for every target"),
+    llvm::cl::init(true));
 static llvm::cl::opt<bool> testCrash(
     "tessel-test-crash", llvm::cl::Hidden,
     llvm::cl::desc("Crash inside the compile (tests the crash recovery)"),
@@ -175,12 +180,11 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
   if (failed(configure(pm)))
     return failure();
   buildInputPipeline(pm);
-  // Fused row dispatches (softmax, layernorm in one kernel) for every
-  // target: both backends run a row chain with each row read once (cpu:
-  // whole rows per register tile, CPUKernelConfig). Matmul epilogues are
-  // formed whenever cuda is a target: the cpu backend tiles the epilogue's
-  // last op and fuses the matmul into its tiles, slower than its packed
-  // matmul, so cpu-only modules keep them apart.
+  // Fused row dispatches (softmax, layernorm in one kernel) and matmul
+  // epilogues for every target: both backends run a row chain with each row
+  // read once (cpu: whole rows per register tile), and a matmul's C block
+  // with its epilogue applied before it is stored (cpu: each workgroup's
+  // block computed whole, packed or in register tiles; CPUKernelConfig).
   DispatchOptions dispatchOptions;
   bool cudaOnly = llvm::all_of(targetList,
                                [](StringRef t) { return t == "cuda"; });
@@ -192,7 +196,7 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
   // Likewise a scan's elementwise neighbours (the cpu backend runs one
   // primitive per dispatch).
   dispatchOptions.fusePrimitives = cudaOnly;
-  dispatchOptions.fuseEpilogues = llvm::is_contained(targetList, "cuda");
+  dispatchOptions.fuseEpilogues = fuseEpilogues;
   // Split-K serves GPUs, whose grids must fill ~100+ SMs: on by default
   // when cuda is a target (a cuda,cpu module shares the host program, and
   // the cpu backend runs the split form too); for any target when asked.

@@ -12,6 +12,9 @@
 // - other contractions (matmul-like): 8 x (2 vectors) register tiles of the M and N
 //   loops with a K step of up to 8, inside 64 x 256 workgroup tiles, with K
 //   walked in blocks of 256 around the register tiles;
+// - matmul epilogues (fuse-epilogues dispatches): workgroups as the
+//   contraction's (packed or register tiles), which computes its C block
+//   whole before the epilogue runs on it in vectors;
 // - everything else: one vector along the innermost parallel loop, and
 //   workgroups of about 64K iterations, split from the outermost loop in.
 // At most three loops are split across workgroups (x, y, z).
@@ -273,6 +276,42 @@ choosePacked(linalg::LinalgOp mm, int64_t vectorBits,
 }
 
 
+/// Register tiles of contraction `op` (one M, N and K loop, any batch
+/// loops) in its own loops: 8 x 2 vectors of M x N, K in steps of up to 8
+/// and blocks of kCacheBlockK; workgroups of 64 x 256 of M x N, set in
+/// `workgroupTiles` at `tileOf(loop)`. Null if `op` has several M, N or K
+/// loops.
+std::optional<CPUContractionTiles>
+registerTiles(linalg::LinalgOp op, int64_t lanes,
+              function_ref<unsigned(unsigned)> tileOf,
+              SmallVector<int64_t> &workgroupTiles) {
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
+      dims->k.size() != 1)
+    return std::nullopt;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  unsigned m = dims->m[0], n = dims->n[0], k = dims->k[0];
+  CPUContractionTiles t;
+  t.cache.assign(ranges.size(), 0);
+  t.vector.assign(ranges.size(), 0);
+  t.reduction.assign(ranges.size(), 0);
+  for (unsigned b : dims->batch) {
+    t.vector[b] = 1;
+    workgroupTiles[tileOf(b)] = 1;
+  }
+  t.vector[m] = std::min<int64_t>(8, ranges[m]);
+  t.vector[n] = std::min<int64_t>(2 * lanes, ranges[n]);
+  t.reduction[k] = fullStep(ranges[k], 8);
+  // K blocks keep a (block x register-tile-N) panel of B in L1 while all
+  // register tiles of the workgroup use it.
+  if (ranges[k] > 2 * kCacheBlockK)
+    t.cache[k] = kCacheBlockK;
+  workgroupTiles[tileOf(m)] = std::min(ranges[m], roundUpTo(64, t.vector[m]));
+  workgroupTiles[tileOf(n)] = std::min(ranges[n], roundUpTo(256, t.vector[n]));
+  return t;
+}
+
 } // namespace
 
 CPUKernelConfig mlir::tessel::getCPUKernelConfig(func::FuncOp kernel,
@@ -304,22 +343,30 @@ CPUKernelConfig mlir::tessel::getCPUKernelConfig(func::FuncOp kernel,
       linalg::isaContractionOpInterface(root)
           ? linalg::inferContractionDims(root)
           : FailureOr<linalg::ContractionDimensions>(failure());
-  if (linalg::LinalgOp mm = epilogueContraction(root)) {
-    // A matmul epilogue (bias, activation): the packed matmul's C block in
-    // each workgroup, then the epilogue on it; workgroup tiles on the
-    // epilogue's loops, which are C's dimensions (an identity read).
+  linalg::LinalgOp mm = epilogueContraction(root);
+  std::optional<CPUContractionTiles> mmTiles;
+  if (mm) {
+    // A matmul epilogue (bias, activation): each workgroup computes its C
+    // block whole (packed, else in register tiles), then the epilogue on it
+    // in vectors; workgroup tiles on the epilogue's loops, which are C's
+    // dimensions (an identity read).
     AffineMap cMap = mm.getMatchingIndexingMap(mm.getDpsInitOperand(0));
     auto dimOfC = [&](unsigned loop) {
       return *cMap.getResultPosition(getAffineDimExpr(loop, mm.getContext()));
     };
     config.packed = choosePacked(mm, vectorBits, dimOfC,
                                  config.workgroupTiles, config.packedReason);
-    if (config.packed) {
+    if (!config.packed)
+      mmTiles = registerTiles(
+          mm, std::max<int64_t>(1, vectorBits / widestElementBits(mm)),
+          dimOfC, config.workgroupTiles);
+    if (config.packed || mmTiles) {
+      config.epilogueOf = mm;
+      config.contractionTiles = mmTiles;
       // The epilogue itself: one vector along C's last dimension.
       for (unsigned d = 0; d < n; ++d)
         config.vectorTiles[d] = 1;
       config.vectorTiles[n - 1] = std::min<int64_t>(ranges[n - 1], lanes);
-      config.packedEpilogueOf = mm;
     }
   } else if (linalg::isaContractionOpInterface(root)) {
     config.packed = choosePacked(
@@ -330,27 +377,18 @@ CPUKernelConfig mlir::tessel::getCPUKernelConfig(func::FuncOp kernel,
                                      config.workgroupTiles,
                                      config.packedReason);
   }
-  if (config.packed) {
-    // Workgroup tiles only (set above): the packed loops come later.
-  } else if (succeeded(contraction) && contraction->m.size() == 1 &&
-             contraction->n.size() == 1 && contraction->k.size() == 1) {
-    unsigned m = contraction->m[0], nn = contraction->n[0],
-             k = contraction->k[0];
-    for (unsigned b : contraction->batch) {
-      config.vectorTiles[b] = 1;
-      config.workgroupTiles[b] = 1;
-    }
-    config.vectorTiles[m] = std::min<int64_t>(8, ranges[m]);
-    config.vectorTiles[nn] = std::min<int64_t>(2 * lanes, ranges[nn]);
-    config.reductionTiles[k] = fullStep(ranges[k], 8);
-    // K blocks keep a (block x register-tile-N) panel of B in L1 while all
-    // register tiles of the workgroup use it.
-    if (ranges[k] > 2 * kCacheBlockK)
-      config.cacheTiles[k] = kCacheBlockK;
-    config.workgroupTiles[m] =
-        std::min(ranges[m], roundUpTo(64, config.vectorTiles[m]));
-    config.workgroupTiles[nn] =
-        std::min(ranges[nn], roundUpTo(256, config.vectorTiles[nn]));
+  if (config.packed || config.epilogueOf) {
+    // Workgroup tiles and the contraction's (set above); the packed loops
+    // come later.
+  } else if (std::optional<CPUContractionTiles> t =
+                 succeeded(contraction)
+                     ? registerTiles(
+                           root, lanes, [](unsigned loop) { return loop; },
+                           config.workgroupTiles)
+                     : std::nullopt) {
+    config.cacheTiles = t->cache;
+    config.vectorTiles = t->vector;
+    config.reductionTiles = t->reduction;
   } else {
     // One vector along the innermost parallel loop and, for reductions, along
     // the innermost reduction loop; unit tiles elsewhere. A fused row chain

@@ -209,20 +209,27 @@ private:
 void PackedMatmulBuilder::packB(Value bp, Value kc, Value kcs, Value panels) {
   OpOperand &operandB = op->getOpOperand(1);
   Value zero = cst(0), one = cst(1);
-  auto jr = scf::ForOp::create(b, zero, panels, one);
-  b.setInsertionPointToStart(jr.getBody());
-  auto kk = scf::ForOp::create(b, zero, kcs, one);
-  b.setInsertionPointToStart(kk.getBody());
-  Value col0 = mul(jr.getInductionVar(), p.nr);
-  Value kIV = add(kc, kk.getInductionVar());
+  // When N is B's contiguous dimension, walk a row of B (all panels) per k:
+  // NC contiguous elements, which the hardware prefetchers follow. Walking
+  // a panel's KC rows first reads NR elements from each of KC rows (one
+  // page each for wide B), a miss per row at L3 latency.
+  AffineMap mapB = op.getMatchingIndexingMap(&operandB);
+  bool rowsOfB = mapB.getNumResults() > 0 &&
+                 mapB.getResults().back() == b.getAffineDimExpr(loops.n);
+  auto outer = scf::ForOp::create(b, zero, rowsOfB ? kcs : panels, one);
+  b.setInsertionPointToStart(outer.getBody());
+  auto inner = scf::ForOp::create(b, zero, rowsOfB ? panels : kcs, one);
+  b.setInsertionPointToStart(inner.getBody());
+  Value panel = rowsOfB ? inner.getInductionVar() : outer.getInductionVar();
+  Value kk = rowsOfB ? outer.getInductionVar() : inner.getInductionVar();
+  Value col0 = mul(panel, p.nr);
+  Value kIV = add(kc, kk);
   for (int64_t v = 0; v < nrVectors; ++v) {
     Value col = add(col0, cst(v * lanes));
     Value vec = read(operandB, loops.n, loopIVs({}, col, kIV));
-    vector::StoreOp::create(
-        b, vec, bp, ValueRange{jr.getInductionVar(), kk.getInductionVar(),
-                               cst(v * lanes)});
+    vector::StoreOp::create(b, vec, bp, ValueRange{panel, kk, cst(v * lanes)});
   }
-  b.setInsertionPointAfter(jr);
+  b.setInsertionPointAfter(outer);
 }
 
 void PackedMatmulBuilder::packA(Value ap, Value kc, Value kcs, Value rows) {

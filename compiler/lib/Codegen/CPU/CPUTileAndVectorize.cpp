@@ -84,6 +84,37 @@ static LogicalResult splitRowReductions(RewriterBase &rewriter,
   return success();
 }
 
+/// Marks `op` for tessel-cpu-packed-matmul with the parameters `p`.
+static void markPacked(RewriterBase &rewriter, Operation *op,
+                       const CPUPackedMatmulParams &p) {
+  op->setAttr(kCPUPackedMatmulAttr,
+              rewriter.getDenseI64ArrayAttr(
+                  {p.mr, p.nr, p.kc, p.mc, p.nc, p.lanes}));
+}
+
+/// Tiles `op` (inside its workgroup) into cache blocks of its reductions,
+/// register tiles (producers fused) and reduction steps, and peels the
+/// partial register tiles.
+static LogicalResult tileToRegisters(RewriterBase &rewriter, TilingInterface op,
+                                     ArrayRef<int64_t> cacheTiles,
+                                     ArrayRef<int64_t> vectorTiles,
+                                     ArrayRef<int64_t> reductionTiles) {
+  FailureOr<Operation *> blocked = tileReductions(rewriter, op, cacheTiles);
+  if (failed(blocked))
+    return op->emitError("tiling reductions into cache blocks failed");
+  FailureOr<Operation *> reg =
+      tileAndFuse(rewriter, cast<TilingInterface>(*blocked), vectorTiles,
+                  scf::SCFTilingOptions::LoopType::ForOp);
+  if (failed(reg))
+    return op->emitError("tiling to registers failed");
+  FailureOr<Operation *> red = tileReductions(
+      rewriter, cast<TilingInterface>(*reg), reductionTiles);
+  if (failed(red))
+    return op->emitError("tiling reductions failed");
+  peelRegisterLoops(rewriter, *red);
+  return success();
+}
+
 namespace mlir::tessel {
 
 /// Tiles and vectorizes one kernel as its CPUKernelConfig says.
@@ -91,35 +122,46 @@ LogicalResult tileAndVectorizeCPUKernel(func::FuncOp kernel,
                                         int64_t vectorBits) {
   CPUKernelConfig config = getCPUKernelConfig(kernel, vectorBits);
   IRRewriter rewriter(kernel.getContext());
-  if (config.root && config.packed) {
-    // Workgroups only; tessel-cpu-packed-matmul writes the loops inside
-    // after bufferization. An epilogue root fuses the contraction into its
-    // workgroups and is then tiled to vectors without fusion (fusing would
-    // recompute the C block per vector).
+  if (config.root && config.epilogueOf) {
+    // A matmul epilogue: workgroups of the root with the contraction fused
+    // in; the contraction is then computed whole in each workgroup (packed
+    // panels later, or register tiles now), and the root tiled to vectors
+    // without fusion (fusing would recompute the C block per vector).
     FailureOr<Operation *> wg = tileAndFuse(
         rewriter, cast<TilingInterface>(config.root.getOperation()),
         config.workgroupTiles, scf::SCFTilingOptions::LoopType::ForallOp,
         kWorkgroupsAttr);
     if (failed(wg))
       return kernel.emitError("tiling to workgroups failed");
-    Operation *contraction = *wg;
-    if (config.packedEpilogueOf) {
-      contraction = nullptr;
-      (*wg)->getParentOp()->walk([&](linalg::LinalgOp op) {
-        if (linalg::isaContractionOpInterface(op))
-          contraction = op;
-      });
-      if (!contraction)
-        return kernel.emitError("the epilogue's contraction was not fused "
-                                "into its workgroups");
-      if (failed(tileReductions(rewriter, cast<TilingInterface>(*wg),
-                                config.vectorTiles)))
-        return kernel.emitError("tiling the epilogue to vectors failed");
-    }
-    const CPUPackedMatmulParams &p = *config.packed;
-    contraction->setAttr(kCPUPackedMatmulAttr,
-                         rewriter.getDenseI64ArrayAttr(
-                             {p.mr, p.nr, p.kc, p.mc, p.nc, p.lanes}));
+    linalg::LinalgOp contraction;
+    (*wg)->getParentOp()->walk([&](linalg::LinalgOp op) {
+      if (linalg::isaContractionOpInterface(op))
+        contraction = op;
+    });
+    if (!contraction)
+      return kernel.emitError("the epilogue's contraction was not fused "
+                              "into its workgroups");
+    if (failed(tileReductions(rewriter, cast<TilingInterface>(*wg),
+                              config.vectorTiles)))
+      return kernel.emitError("tiling the epilogue to vectors failed");
+    if (config.packed)
+      markPacked(rewriter, contraction, *config.packed);
+    else if (failed(tileToRegisters(rewriter,
+                                    cast<TilingInterface>(*contraction),
+                                    config.contractionTiles->cache,
+                                    config.contractionTiles->vector,
+                                    config.contractionTiles->reduction)))
+      return failure();
+  } else if (config.root && config.packed) {
+    // Workgroups only; tessel-cpu-packed-matmul writes the loops inside
+    // after bufferization.
+    FailureOr<Operation *> wg = tileAndFuse(
+        rewriter, cast<TilingInterface>(config.root.getOperation()),
+        config.workgroupTiles, scf::SCFTilingOptions::LoopType::ForallOp,
+        kWorkgroupsAttr);
+    if (failed(wg))
+      return kernel.emitError("tiling to workgroups failed");
+    markPacked(rewriter, *wg, *config.packed);
   } else if (config.root) {
     auto root = cast<TilingInterface>(config.root.getOperation());
     FailureOr<Operation *> wg =
@@ -127,20 +169,10 @@ LogicalResult tileAndVectorizeCPUKernel(func::FuncOp kernel,
                     scf::SCFTilingOptions::LoopType::ForallOp, kWorkgroupsAttr);
     if (failed(wg))
       return kernel.emitError("tiling to workgroups failed");
-    FailureOr<Operation *> blocked = tileReductions(
-        rewriter, cast<TilingInterface>(*wg), config.cacheTiles);
-    if (failed(blocked))
-      return kernel.emitError("tiling reductions into cache blocks failed");
-    FailureOr<Operation *> reg =
-        tileAndFuse(rewriter, cast<TilingInterface>(*blocked), config.vectorTiles,
-                    scf::SCFTilingOptions::LoopType::ForOp);
-    if (failed(reg))
-      return kernel.emitError("tiling to registers failed");
-    FailureOr<Operation *> red = tileReductions(
-        rewriter, cast<TilingInterface>(*reg), config.reductionTiles);
-    if (failed(red))
-      return kernel.emitError("tiling reductions failed");
-    peelRegisterLoops(rewriter, *red);
+    if (failed(tileToRegisters(rewriter, cast<TilingInterface>(*wg),
+                               config.cacheTiles, config.vectorTiles,
+                               config.reductionTiles)))
+      return failure();
     if (config.rowChain &&
         failed(splitRowReductions(rewriter, kernel, config.rowReductionLanes)))
       return kernel.emitError("splitting fused row reductions failed");

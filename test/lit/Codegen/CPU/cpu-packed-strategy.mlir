@@ -91,8 +91,16 @@ func.func private @small_k(%arg0: !llvm.ptr, %arg1: index, %arg2: index, %arg3: 
 // CHECK: scf.for
 // CHECK: arith.maximumf %{{.+}}, %{{.+}} : vector<1x16xf32>
 // CHECK-NOT: linalg.matmul
+// Without the packed strategy (or for a contraction it does not take: K <
+// 128, f16), the workgroup computes its C block in 8 x 2-vector register
+// tiles first, then the epilogue, again without recomputing the matmul.
 // OFF-LABEL: func.func private @epilogue
 // OFF-NOT: tessel.cpu_packed_matmul
+// OFF: scf.forall {{.*}} = (0, 0) to (1000, 900) step (64, 256)
+// OFF: vector.contract {{.*}} : vector<8x4xf32>, vector<4x32xf32> into vector<8x32xf32>
+// OFF: arith.maximumf %{{.+}}, %{{.+}} : vector<1x16xf32>
+// OFF-NOT: linalg.matmul
+// OFF: scf.forall.in_parallel
 func.func private @epilogue(%arg0: !llvm.ptr, %arg1: index, %arg2: index, %arg3: index) attributes {tessel.kernel} {
   %cst = arith.constant 0.000000e+00 : f32
   %0 = tessel.binding %arg0[0] : !llvm.ptr -> memref<1000x300xf32>

@@ -31,6 +31,13 @@ struct CPUPackedMatmulParams {
   int64_t lanes = 0;
 };
 
+/// Tiles of a contraction computed whole inside each workgroup of a matmul
+/// epilogue kernel, per loop of the contraction (see CPUKernelConfig's
+/// fields of the same names).
+struct CPUContractionTiles {
+  SmallVector<int64_t> cache, vector, reduction;
+};
+
 struct CPUKernelConfig {
   /// The op whose tiles define the workgroups; null for a serial kernel,
   /// which runs as one workgroup without tiling (e.g. insert_slice chains).
@@ -53,10 +60,12 @@ struct CPUKernelConfig {
   /// is applied on tensors, then the workgroup's op is marked with
   /// kCPUPackedMatmulAttr for tessel-cpu-packed-matmul.
   std::optional<CPUPackedMatmulParams> packed;
-  /// With `packed`: the contraction whose elementwise epilogue is `root`
-  /// (a fuse-epilogues dispatch), or null when `root` is the contraction.
-  /// The workgroup computes its C block packed, then the epilogue on it.
-  linalg::LinalgOp packedEpilogueOf;
+  /// The contraction whose elementwise epilogue is `root` (a fuse-epilogues
+  /// dispatch), or null. Each workgroup computes its C block whole, packed
+  /// (`packed`) or with `contractionTiles`, then the epilogue on it with
+  /// `vectorTiles` (the root's loops).
+  linalg::LinalgOp epilogueOf;
+  std::optional<CPUContractionTiles> contractionTiles;
   /// The root ends a fused row chain (softmax, layernorm): register tiles
   /// are whole rows, and the row reductions fused into them are split into
   /// `rowReductionLanes` partial sums along the row.

@@ -78,6 +78,11 @@ llvm::cl::opt<int64_t>
     clPackedNRVectors("tessel-cpu-packed-nr-vectors",
                       llvm::cl::desc("Register tile columns, in vectors"),
                       llvm::cl::init(2), llvm::cl::Hidden);
+llvm::cl::opt<int64_t> clPackedThreads(
+    "tessel-cpu-packed-threads",
+    llvm::cl::desc("Threads that packed convolutions balance their "
+                   "workgroups for (the cost model of choosePackedConv)"),
+    llvm::cl::init(16), llvm::cl::Hidden);
 llvm::cl::opt<int64_t> clPackedMinWorkgroups(
     "tessel-cpu-packed-min-workgroups",
     llvm::cl::desc("Blocks are halved until there are this many workgroups"),
@@ -159,10 +164,23 @@ CPUPackedMatmulParams packedTile(Type type, int64_t vectorBits) {
   return p;
 }
 
+/// Cost of copying one element into a pack buffer, in FMAs of the register
+/// tile: a pack moves ~4 elements a cycle from L2/L3 where the register
+/// tile retires 32 FMAs (two 16-lane FMA ports).
+constexpr int64_t kPackCostInFMAs = 8;
+/// Most rows of C (output pixels) per packed-convolution workgroup: the A
+/// pack buffer (rows x KC) stays within 512 KiB of L2.
+constexpr int64_t kMaxPackedConvRows = 512;
+
 /// A convolution (NHWC-like: one input and one output channel loop, no
 /// depth loop) as an implicit GEMM on packed panels: rows are output pixels,
-/// workgroups one image x a band of output rows x NC output channels.
-/// Sets `workgroupTiles` (per loop) on success.
+/// workgroups one image x a band of t output rows x NC output channels.
+/// t and NC come from a cost model, per thread of `clPackedThreads`:
+/// rounds of workgroups x (the register tiles' FMAs, MR-padded rows, + the
+/// packs: B's K x NC and A's rows x K, each element kPackCostInFMAs). Small
+/// workgroups repack B for few rows (a 14x14 image row is 14 pixels: B
+/// packed per 14 rows costs as much as 1/3 of the FMAs); large ones leave
+/// threads idle. Sets `workgroupTiles` (per loop) on success.
 std::optional<CPUPackedMatmulParams>
 choosePackedConv(linalg::LinalgOp root, ArrayRef<int64_t> ranges,
                  int64_t vectorBits, SmallVector<int64_t> &workgroupTiles,
@@ -192,24 +210,33 @@ choosePackedConv(linalg::LinalgOp root, ArrayRef<int64_t> ranges,
     pixelsPerRow *= ranges[d];
   int64_t images = dims->batch.empty() ? 1 : ranges[dims->batch[0]];
   int64_t rowsTotal = ranges[band];
-  int64_t t = std::clamp<int64_t>(clPackedMCRows * p.mr / pixelsPerRow, 1,
-                                  rowsTotal);
-  p.nc = std::min(roundUpTo(clPackedNC, p.nr), roundUpTo(f, p.nr));
-  while (images * ceilDiv(rowsTotal, t) * ceilDiv(f, p.nc) <
-         clPackedMinWorkgroups) {
-    if (t > 1)
-      t = (t + 1) / 2;
-    else if (p.nc >= 2 * p.nr)
-      p.nc = roundUpTo(p.nc / 2, p.nr);
-    else
-      break;
+  int64_t threads = std::max<int64_t>(1, clPackedThreads);
+  int64_t bestT = 1, bestNC = p.nr, bestCost = -1, bestWorkgroups = 0;
+  for (int64_t nc = std::min(roundUpTo(clPackedNC, p.nr), roundUpTo(f, p.nr));
+       nc >= p.nr; nc = nc > p.nr ? roundUpTo(nc / 2, p.nr) : 0) {
+    for (int64_t t = 1; t <= rowsTotal; ++t) {
+      int64_t rows = t * pixelsPerRow;
+      if (rows > kMaxPackedConvRows && t > 1)
+        break;
+      int64_t workgroups = images * ceilDiv(rowsTotal, t) * ceilDiv(f, nc);
+      int64_t cost = ceilDiv(workgroups, threads) *
+                     (roundUpTo(rows, p.mr) * nc +
+                      kPackCostInFMAs * (nc + rows));
+      if (bestCost < 0 || cost < bestCost ||
+          (cost == bestCost && workgroups > bestWorkgroups)) {
+        bestT = t;
+        bestNC = nc;
+        bestCost = cost;
+        bestWorkgroups = workgroups;
+      }
+    }
   }
   for (unsigned d : dims->batch)
     workgroupTiles[d] = 1;
-  workgroupTiles[band] = t;
-  workgroupTiles[dims->outputChannel[0]] = p.nc;
-  p.mc = t * pixelsPerRow;
-  p.nc = std::min(p.nc, f);
+  workgroupTiles[band] = bestT;
+  workgroupTiles[dims->outputChannel[0]] = bestNC;
+  p.mc = bestT * pixelsPerRow;
+  p.nc = std::min(bestNC, f);
   return p;
 }
 

@@ -1,6 +1,7 @@
 // RUN: tessel-opt %s --tessel-cpu-tile-and-vectorize=vector-bits=512 --split-input-file | FileCheck %s
 // RUN: tessel-opt %s --tessel-cpu-tile-and-vectorize=vector-bits=256 --split-input-file | FileCheck %s --check-prefix=AVX2
 // RUN: tessel-opt %s --tessel-cpu-tile-and-vectorize=vector-bits=512 --tessel-cpu-packed-panels=false --split-input-file | FileCheck %s --check-prefix=OFF
+// RUN: tessel-opt %s --tessel-cpu-tile-and-vectorize=vector-bits=512 --tessel-cpu-packed-threads=128 --split-input-file | FileCheck %s --check-prefix=T128
 
 // The packed strategy (CPUKernelConfig): a 1000x900x300 f32 matmul is tiled
 // to workgroups only, blocks of 16 MR x 256 halved until >= 128 workgroups
@@ -34,14 +35,18 @@ func.func private @matmul(%arg0: !llvm.ptr, %arg1: index, %arg2: index, %arg3: i
 // -----
 
 // A 3x3 NHWC convolution (batch 8, 56x56, 64 -> 64 channels) as an implicit
-// GEMM: workgroups are one image x a band of output rows x the 64 channels
-// (with AVX-512, bands of 16 x 8 / 56 = 2 rows, 8 x 28 = 224 workgroups; with
-// AVX2 16 x 6 / 56 = 1 row), K blocks of the 64 input channels.
+// GEMM: workgroups are one image x a band of output rows x output channels,
+// K blocks of the 64 input channels. The cost model (16 threads) takes bands
+// of 7 rows (392 pixels: B packed once per 392 rows), 8 x 8 = 64 workgroups,
+// 4 per thread; balanced for 128 threads it splits the channels instead.
 // CHECK-LABEL: func.func private @conv
-// CHECK: scf.forall {{.*}} = (0, 0) to (8, 56) step (1, 2)
-// CHECK: linalg.conv_2d_nhwc_hwcf {{.*}}tessel.cpu_packed_matmul = array<i64: 8, 32, 64, 112, 64, 16>
+// CHECK: scf.forall {{.*}} = (0, 0) to (8, 56) step (1, 7)
+// CHECK: linalg.conv_2d_nhwc_hwcf {{.*}}tessel.cpu_packed_matmul = array<i64: 8, 32, 64, 392, 64, 16>
 // AVX2-LABEL: func.func private @conv
-// AVX2: linalg.conv_2d_nhwc_hwcf {{.*}}tessel.cpu_packed_matmul = array<i64: 6, 16, 64, 56, 64, 8>
+// AVX2: linalg.conv_2d_nhwc_hwcf {{.*}}tessel.cpu_packed_matmul = array<i64: 6, 16, 64, 392, 64, 8>
+// T128-LABEL: func.func private @conv
+// T128: scf.forall {{.*}} = (0, 0, 0) to (8, 56, 64) step (1, 7, 32)
+// T128: tessel.cpu_packed_matmul = array<i64: 8, 32, 64, 392, 32, 16>
 // OFF-LABEL: func.func private @conv
 // OFF-NOT: tessel.cpu_packed_matmul
 func.func private @conv(%arg0: !llvm.ptr, %arg1: index, %arg2: index, %arg3: index) attributes {tessel.kernel} {
@@ -121,5 +126,27 @@ func.func private @epilogue(%arg0: !llvm.ptr, %arg1: index, %arg2: index, %arg3:
   } -> tensor<1000x900xf32>
   %7 = tessel.binding %arg0[3] : !llvm.ptr -> memref<1000x900xf32>
   bufferization.materialize_in_destination %r in restrict writable %7 : (tensor<1000x900xf32>, memref<1000x900xf32>) -> ()
+  return
+}
+
+// -----
+
+// ResNet's 14x14x256 layer: an image row is 14 pixels, so bands of one row
+// would pack B (2304 x NC) for 14 rows; the model takes whole images (196
+// rows) and halves the 256 channels: 8 x 2 = 16 workgroups, one per thread.
+// CHECK-LABEL: func.func private @conv14
+// CHECK: scf.forall {{.*}} = (0, 0) to (8, 256) step (1, 128)
+// CHECK: linalg.conv_2d_nhwc_hwcf {{.*}}tessel.cpu_packed_matmul = array<i64: 8, 32, 256, 196, 128, 16>
+func.func private @conv14(%arg0: !llvm.ptr, %arg1: index, %arg2: index, %arg3: index) attributes {tessel.kernel} {
+  %cst = arith.constant 0.000000e+00 : f32
+  %0 = tessel.binding %arg0[0] : !llvm.ptr -> memref<8x16x16x256xf32>
+  %1 = bufferization.to_tensor %0 restrict : memref<8x16x16x256xf32> to tensor<8x16x16x256xf32>
+  %2 = tessel.binding %arg0[1] : !llvm.ptr -> memref<3x3x256x256xf32>
+  %3 = bufferization.to_tensor %2 restrict : memref<3x3x256x256xf32> to tensor<3x3x256x256xf32>
+  %4 = tensor.empty() : tensor<8x14x14x256xf32>
+  %5 = linalg.fill ins(%cst : f32) outs(%4 : tensor<8x14x14x256xf32>) -> tensor<8x14x14x256xf32>
+  %6 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%1, %3 : tensor<8x16x16x256xf32>, tensor<3x3x256x256xf32>) outs(%5 : tensor<8x14x14x256xf32>) -> tensor<8x14x14x256xf32>
+  %7 = tessel.binding %arg0[2] : !llvm.ptr -> memref<8x14x14x256xf32>
+  bufferization.materialize_in_destination %6 in restrict writable %7 : (tensor<8x14x14x256xf32>, memref<8x14x14x256xf32>) -> ()
   return
 }

@@ -66,6 +66,10 @@ def conv_ref(x, w):
     return out
 
 
+def gelu_np(y):
+    return 0.5 * y * (1 + np.tanh(0.7978845608 * (y + 0.044715 * y ** 3)))
+
+
 def normal(rng, shape):
     return rng.standard_normal(shape, dtype=np.float32)
 
@@ -78,6 +82,14 @@ def cases(torch):
                    inputs=lambda r, m=m, n=n, k=k: [normal(r, (m, k)), normal(r, (k, n))],
                    np=lambda a, b: (lambda: a @ b), torch=lambda a, b: (lambda: T(a) @ T(b)),
                    ref=lambda a, b: f64(a) @ f64(b), tol=1e-5, group="matmul")
+    yield dict(name="ffn gelu(x@W+b) 4096x3072x768 f32", module="ffn_gelu_4096x3072x768", fn="ffn",
+               flops=2.0 * 4096 * 3072 * 768,
+               inputs=lambda r: [normal(r, (4096, 768)), normal(r, (768, 3072)) * np.float32(0.05),
+                                 normal(r, (3072,))],
+               np=lambda x, w, b: (lambda: gelu_np(x @ w + b)),
+               torch=lambda x, w, b: (lambda: torch.nn.functional.gelu(T(x) @ T(w) + T(b),
+                                                                       approximate="tanh")),
+               ref=lambda x, w, b: gelu_np(f64(x) @ f64(w) + f64(b)), tol=1e-5, group="matmul")
     yield dict(name="batch_matmul 384x(128x128x64) f32", module="bmm_384x128x128x64", fn="bmm",
                flops=2.0 * 384 * 128 * 128 * 64,
                inputs=lambda r: [normal(r, (384, 128, 64)), normal(r, (384, 64, 128))],

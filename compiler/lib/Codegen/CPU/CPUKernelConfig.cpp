@@ -3,7 +3,8 @@
 // Heuristics, written down so they can be measured and changed in one place:
 // - convolutions with one input and one output channel loop (NHWC/HWCF and
 //   the like): the packed strategy as an implicit GEMM, workgroups of one
-//   image x a band of output rows x up to 256 output channels;
+//   image x a band of output rows x up to 256 output channels, band and
+//   channels from a cost model (choosePackedConv);
 // - large f32/f64 contractions whose result is the stored value: packed
 //   panels (tessel-cpu-packed-matmul): workgroups own MC x NC blocks of C
 //   (16 MR x 256, shrunk until there are >= 128 workgroups), K blocks of 256

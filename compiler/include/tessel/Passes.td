@@ -20,9 +20,11 @@ def VerifyInput : Pass<"tessel-verify-input", "ModuleOp"> {
     Pre: any module. Post: every public func.func has ranked, static-shape
     tensors of f64/f32/f16/bf16/i64/i32/i16/i8/i1 (rank 0 allowed) as its
     arguments and results, and every op belongs to func, linalg, tensor,
-    arith or math or is a tessel primitive (scan, gather, scatter, sort,
-    topk, arg_compare), with static tensor types. Fails with one diagnostic per
-    offending op otherwise.
+    arith or math, is a TOSA op that upstream MLIR lowers to those
+    (tessel-tosa-to-linalg-pipeline; not control flow, variables, custom,
+    scatter or block-scaled ops), or is a tessel primitive (scan, gather,
+    scatter, sort, topk, arg_compare), with static tensor types. Fails with
+    one diagnostic per offending op otherwise.
   }];
 }
 

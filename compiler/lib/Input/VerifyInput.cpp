@@ -63,8 +63,41 @@ std::string unsupportedTensorReason(Type t, bool boundary) {
 bool isAcceptedDialect(Operation *op) {
   StringRef ns = op->getDialect() ? op->getDialect()->getNamespace() : "";
   return ns == "func" || ns == "linalg" || ns == "tensor" || ns == "arith" ||
-         ns == "math" || isa<ModuleOp>(op) || tessel::isPrimitiveOp(op) ||
+         ns == "math" || ns == "tosa" || isa<ModuleOp>(op) ||
+         tessel::isPrimitiveOp(op) ||
          (isa<tessel::YieldOp>(op) && tessel::isPrimitiveOp(op->getParentOp()));
+}
+
+/// Why TOSA op `op` cannot be compiled, or "" if upstream MLIR 22's
+/// TOSA-to-linalg/tensor/arith conversions (buildTosaToLinalgPipeline) lower
+/// it. The list was found by compiling every TOSA op (test/e2e/cases/tosa_*
+/// cover the accepted ones).
+std::string unsupportedTosaReason(Operation *op) {
+  StringRef name = op->getName().stripDialect();
+  if (name == "cond_if" || name == "while_loop" || name == "yield")
+    return "TOSA control flow is not supported: Tessel's host programs are "
+           "straight-line (no data-dependent branches or loops)";
+  if (name == "variable" || name == "variable_read" ||
+      name == "variable_write")
+    return "TOSA variables (state kept between calls) are not supported";
+  if (name == "custom")
+    return "a custom TOSA op has no lowering";
+  if (name == "matmul_t_block_scaled" || name == "cast_from_block_scaled" ||
+      name == "cast_to_block_scaled")
+    return "block-scaled (MX) types are not supported";
+  if (name == "scatter")
+    return "MLIR 22 has no lowering of tosa.scatter to linalg; use "
+           "tessel.scatter";
+  for (Type t : llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
+    if (auto shaped = dyn_cast<ShapedType>(t))
+      if (!shaped.getElementType().isIntOrIndexOrFloat()) {
+        std::string out;
+        llvm::raw_string_ostream os(out);
+        os << "element type " << shaped.getElementType()
+           << " is not supported (quantized or other non-builtin types)";
+        return out;
+      }
+  return "";
 }
 
 /// Tensor ops whose lowering Tessel implements; others are named in errors.
@@ -133,11 +166,19 @@ LogicalResult verifyInputProgram(ModuleOp module) {
                       << "': Tessel accepts func, linalg, tensor (empty, "
                          "extract, insert, extract_slice, insert_slice, "
                          "expand_shape, collapse_shape, pad, concat, "
-                         "from_elements, splat, generate), arith, math and "
-                         "the tessel primitives (scan, gather, scatter, "
+                         "from_elements, splat, generate), arith, math, tosa "
+                         "and the tessel primitives (scan, gather, scatter, "
                          "sort, topk, arg_compare)";
       ok = false;
       return WalkResult::skip();
+    }
+    if (op->getDialect()->getNamespace() == "tosa") {
+      std::string why = unsupportedTosaReason(op);
+      if (!why.empty()) {
+        op->emitError() << "unsupported op '" << op->getName() << "': " << why;
+        ok = false;
+        return WalkResult::skip();
+      }
     }
     for (Type t : op->getResultTypes()) {
       std::string why = unsupportedTensorReason(t, /*boundary=*/false);

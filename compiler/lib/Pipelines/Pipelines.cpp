@@ -12,6 +12,10 @@
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/TosaToArith/TosaToArith.h"
+#include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
+#include "mlir/Conversion/TosaToSCF/TosaToSCF.h"
+#include "mlir/Conversion/TosaToTensor/TosaToTensor.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
@@ -28,8 +32,29 @@
 using namespace mlir;
 using namespace mlir::tessel;
 
+void mlir::tessel::buildTosaToLinalgPipeline(OpPassManager &pm) {
+  // Upstream MLIR's TOSA lowering, in the order of its own pipeline
+  // (tosa::addTosaToLinalgPasses: decompositions, shape inference,
+  // broadcasts made explicit, named ops, then elementwise ops), with control
+  // flow first (its regions hold TOSA ops) and the tensor and arith forms
+  // last. tessel-verify-input has rejected the ops these do not lower.
+  pm.addNestedPass<func::FuncOp>(createTosaToSCFPass());
+  // Convolution filters (TOSA's OHWI) are transposed to HWCF: the layout
+  // the packed CPU convolution and the tensor-core implicit GEMM read.
+  TosaToLinalgNamedOptions named;
+  named.preferConv2DKernelLayoutHWCF = true;
+  tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions(), named,
+                              /*validationOptions=*/std::nullopt);
+  // tosa.rescale lowers to tosa.apply_scale inside a linalg.generic.
+  TosaToArithPassOptions arith;
+  arith.includeApplyRescale = true;
+  pm.addNestedPass<func::FuncOp>(createTosaToArithPass(arith));
+  pm.addNestedPass<func::FuncOp>(createTosaToTensorPass());
+}
+
 void mlir::tessel::buildInputPipeline(OpPassManager &pm) {
   pm.addPass(createVerifyInput());
+  buildTosaToLinalgPipeline(pm);
   pm.addPass(createInlinerPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createLegalizeInput());
@@ -223,6 +248,10 @@ void mlir::tessel::registerTesselPipelines() {
       "tessel-input-pipeline",
       "Verify, inline, legalize and fuse a Tessel input program",
       buildInputPipeline);
+  PassPipelineRegistration<>(
+      "tessel-tosa-to-linalg-pipeline",
+      "Lower TOSA ops to linalg, tensor, arith and scf (upstream passes)",
+      buildTosaToLinalgPipeline);
   PassPipelineRegistration<DispatchOptions>(
       "tessel-dispatch-pipeline",
       "Split public functions into dispatches and host programs",

@@ -14,8 +14,12 @@
 
 namespace mlir::tessel {
 
-/// Verify, inline, legalize and fuse the input program.
+/// Verify, lower TOSA, inline, legalize and fuse the input program.
 void buildInputPipeline(OpPassManager &pm);
+
+/// TOSA ops -> linalg, tensor, arith and scf (upstream MLIR's conversions);
+/// part of the input pipeline, a no-op on programs without TOSA.
+void buildTosaToLinalgPipeline(OpPassManager &pm);
 
 struct DispatchOptions : PassPipelineOptions<DispatchOptions> {
   Option<bool> fuseRows{

@@ -28,6 +28,18 @@ def VerifyInput : Pass<"tessel-verify-input", "ModuleOp"> {
   }];
 }
 
+def DecomposeAttention : Pass<"tessel-decompose-attention", "ModuleOp"> {
+  let summary = "Rewrite tessel.attention as contractions and a softmax";
+  let description = [{
+    Pre: verified input. Post: no tessel.attention; each is S = Q K^T (f32),
+    the scale, mask and region on S, linalg.softmax over K2, P rounded to
+    V's type, O = P V (f32) and O converted to the output's layout and type.
+    The one lowering of attention until a fused kernel takes it.
+  }];
+  let dependentDialects = ["linalg::LinalgDialect", "tensor::TensorDialect",
+                           "arith::ArithDialect"];
+}
+
 def LegalizeInput : Pass<"tessel-legalize-input", "ModuleOp"> {
   let summary = "Rewrite input ops into the forms dispatch formation expects";
   let description = [{

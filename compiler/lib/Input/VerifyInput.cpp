@@ -64,8 +64,10 @@ bool isAcceptedDialect(Operation *op) {
   StringRef ns = op->getDialect() ? op->getDialect()->getNamespace() : "";
   return ns == "func" || ns == "linalg" || ns == "tensor" || ns == "arith" ||
          ns == "math" || ns == "tosa" || isa<ModuleOp>(op) ||
-         tessel::isPrimitiveOp(op) ||
-         (isa<tessel::YieldOp>(op) && tessel::isPrimitiveOp(op->getParentOp()));
+         tessel::isPrimitiveOp(op) || isa<tessel::AttentionOp>(op) ||
+         (isa<tessel::YieldOp>(op) &&
+          (tessel::isPrimitiveOp(op->getParentOp()) ||
+           isa<tessel::AttentionOp>(op->getParentOp())));
 }
 
 /// Why TOSA op `op` cannot be compiled, or "" if upstream MLIR 22's
@@ -167,8 +169,8 @@ LogicalResult verifyInputProgram(ModuleOp module) {
                          "extract, insert, extract_slice, insert_slice, "
                          "expand_shape, collapse_shape, pad, concat, "
                          "from_elements, splat, generate), arith, math, tosa "
-                         "and the tessel primitives (scan, gather, scatter, "
-                         "sort, topk, arg_compare)";
+                         "and the tessel ops (scan, gather, scatter, sort, "
+                         "topk, arg_compare, attention)";
       ok = false;
       return WalkResult::skip();
     }

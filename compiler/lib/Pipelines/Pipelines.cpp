@@ -57,6 +57,7 @@ void mlir::tessel::buildInputPipeline(OpPassManager &pm) {
   buildTosaToLinalgPipeline(pm);
   pm.addPass(createInlinerPass());
   pm.addPass(createCanonicalizerPass());
+  pm.addPass(createDecomposeAttention());
   pm.addPass(createLegalizeInput());
   pm.addPass(createLinalgElementwiseOpFusionPass());
   pm.addPass(createRaiseToPrimitives());

@@ -61,5 +61,6 @@ def Tessel_BindingOp : Tessel_Op<"binding", [Pure]> {
 
 include "tessel/Dialect/Tessel/TesselPrimitiveOps.td"
 include "tessel/Dialect/Tessel/TesselCUDAOps.td"
+include "tessel/Dialect/Tessel/TesselAttentionOp.td"
 
 #endif // TESSEL_OPS

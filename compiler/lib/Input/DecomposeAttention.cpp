@@ -143,16 +143,26 @@ LogicalResult decompose(RewriterBase &rewriter, AttentionOp op) {
     scoreIns.push_back(op.getMask());
     scoreMaps.push_back(remap(*op.getMaskMap(), scorePos, scoreRank));
   }
-  scoreMaps.push_back(identity(scoreRank));
+  // A constant scale is used in place; another (computed) scale enters as
+  // a rank-0 tensor operand, since dispatch bodies take tensors only.
   Value scale = op.getScale();
+  bool scaleOperand = !scale.getDefiningOp<arith::ConstantOp>();
+  if (scaleOperand) {
+    scoreIns.push_back(tensor::FromElementsOp::create(
+        rewriter, loc, RankedTensorType::get({}, scale.getType()),
+        ValueRange{scale}));
+    scoreMaps.push_back(AffineMap::get(scoreRank, 0, ctx));
+  }
+  scoreMaps.push_back(identity(scoreRank));
   Block &region = op.getRegion().front();
   auto scores = linalg::GenericOp::create(
       rewriter, loc, TypeRange{RankedTensorType::get(sizesOf(scoreLoops), f32)},
       scoreIns, ValueRange{emptyOf(scoreLoops, f32)}, scoreMaps,
       SmallVector<IteratorType>(scoreRank, IteratorType::parallel),
       [&](OpBuilder &b, Location l, ValueRange args) {
+        Value scaleValue = scaleOperand ? args[scoreIns.size() - 1] : scale;
         Value s = arith::MulFOp::create(b, l, args[0],
-                                        extendToF32(b, l, scale));
+                                        extendToF32(b, l, scaleValue));
         if (op.getMask())
           s = arith::AddFOp::create(b, l, s, extendToF32(b, l, args[1]));
         IRMapping mapping;

@@ -100,6 +100,14 @@ def scalar_literal(x, dtype):
     return _float_literal(x)
 
 
+def constant_op(x, dtype):
+    """arith.constant of one element (an i1 is written `true`/`false`,
+    without a type)."""
+    if dtype.is_bool:
+        return "arith.constant %s" % scalar_literal(x, dtype)
+    return "arith.constant %s : %s" % (scalar_literal(x, dtype), dtype.mlir)
+
+
 def _nested_list(a, dtype):
     if a.ndim == 0:
         return scalar_literal(a[()], dtype)
@@ -161,7 +169,7 @@ class Body:
         return name
 
     def const(self, x, dtype):
-        return self("arith.constant %s : %s" % (scalar_literal(x, dtype), dtype.mlir))
+        return self(constant_op(x, dtype))
 
     def binary(self, kind, x, y, dtype):
         ops = _BINARY[kind]
@@ -270,7 +278,7 @@ class Emitter:
 
     def scalar(self, x, dtype):
         name = self.fresh()
-        self.emit("%s = arith.constant %s : %s" % (name, scalar_literal(x, dtype), dtype.mlir))
+        self.emit("%s = %s" % (name, constant_op(x, dtype)))
         return name
 
     def empty(self, shape, dtype):

@@ -130,9 +130,9 @@ class NodeContext:
         if x is None:
             return None
         if not isinstance(x, ir.Const):
-            raise NodeError("input %d ('%s', the %s) must be a constant (an initializer, "
-                            "a Constant or computed from constants only)"
-                            % (i, self.node.input[i], what))
+            raise NodeError("the %s (input %d, '%s') must be known at import time: an "
+                            "initializer, a Constant, or computed from those only"
+                            % (what, i, self.node.input[i]))
         return x.array
 
     def has_attr(self, name):

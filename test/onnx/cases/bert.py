@@ -9,7 +9,7 @@
 # Gelu in its erf form (Div, Erf, Add, Mul, Mul) + residual + LayerNorm.
 # Batch and sequence are dynamic dimensions, pinned with --dim.
 import numpy as np
-from onnxtest import const_node, erf, f32, model, node
+from onnxtest import erf, f32, model, node
 
 B, S, H, HEADS, FFN, VOCAB, MAXPOS, LAYERS = 2, 17, 128, 4, 512, 97, 40, 2
 D = H // HEADS
@@ -62,7 +62,7 @@ def make(rng):
     # Embeddings.
     word = n("Gather", ["word_emb", "input_ids"], ["word"])
     shape_ids = n("Shape", ["input_ids"], ["shape_ids"])
-    seq = n("Gather", ["shape_ids", "one"], ["seq"])
+    seq = n("Gather", [shape_ids, "one"], ["seq"])
     seq_u = n("Unsqueeze", [seq, "ax0"], ["seq_u"])
     pos_ids = n("Slice", ["position_ids", "start0", seq_u, "ax1"], ["pos_ids"])
     pos = n("Gather", ["pos_emb", pos_ids], ["pos"])

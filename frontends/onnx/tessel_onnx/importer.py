@@ -371,7 +371,7 @@ class Importer:
             ", ".join("%s %d" % (_display_domain(d), v) for d, v in sorted(self.opsets.items())))]
         for kind, name, v, _ in self.args:
             lines.append("// %s: %s '%s'" % (v.name, kind, name))
-        for vi, r in zip(self.graph.output, results):
+        for vi in self.graph.output:
             lines.append("// result: '%s'" % vi.name)
         sig = ", ".join("%s: %s" % (v.name, v.type) for _, _, v, _ in self.args)
         rtypes = ", ".join(r.type for r in results)

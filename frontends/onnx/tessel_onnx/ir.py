@@ -67,8 +67,9 @@ def affine_map(ndims, exprs):
     return "affine_map<(%s) -> (%s)>" % (dims, ", ".join(exprs))
 
 
-def identity_exprs(n, start=0):
-    return ["d%d" % i for i in range(start, start + n)]
+def identity_exprs(n):
+    """(d0, ..., d(n-1)): the map of an operand read at the loops."""
+    return ["d%d" % i for i in range(n)]
 
 
 def _float_literal(x):

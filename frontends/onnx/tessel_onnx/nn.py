@@ -9,7 +9,7 @@ import numpy as np
 
 from . import dtypes
 from .common import NodeError, all_const, broadcast_shape, normalize_axis
-from .ir import Const
+from .ir import Const, identity_exprs
 from .reduce import reduce_tensor
 
 
@@ -87,8 +87,8 @@ def _layer_norm(ctx):
     em = ctx.em
     c = dtypes.compute_type(dt)
     p = len(rows)
-    row_exprs = ["d%d" % d for d in range(p)]
-    all_exprs = ["d%d" % d for d in range(p + 1)]
+    row_exprs = identity_exprs(p)
+    all_exprs = identity_exprs(p + 1)
     xr = em.reshape(em.value(x), rows + (n,))
     vecs = [em.reshape(em.broadcast_to(v, norm), (n,)) for v in params]
     zero = em.filled(0, rows, c)

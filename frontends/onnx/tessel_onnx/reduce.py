@@ -12,7 +12,7 @@ import numpy as np
 
 from . import dtypes
 from .common import NodeError, normalize_axes
-from .ir import Const
+from .ir import Const, identity_exprs
 
 # kind -> (Body.binary kind, numpy fold)
 _KINDS = {
@@ -49,7 +49,7 @@ def reduce_tensor(em, x, axes, kind):
     def body(b, ins, out):
         return b.binary(combine, b.cast(ins[0], dt, acc_dt), out, acc_dt)
 
-    acc = em.generic([(em.value(x), ["d%d" % d for d in range(rank)])],
+    acc = em.generic([(em.value(x), identity_exprs(rank))],
                      (init, ["d%d" % d for d in kept]),
                      ["reduction" if d in axes else "parallel" for d in range(rank)], body)
     if kind != "mean" and acc_dt is dt:

@@ -14,7 +14,7 @@ import numpy as np
 
 from . import dtypes
 from .common import NodeError, all_const, broadcast_shape, normalize_axes, normalize_axis
-from .ir import Const
+from .ir import Const, identity_exprs
 
 
 def _ints(a, what):
@@ -196,7 +196,7 @@ def _slice(ctx):
         exprs = ["-d%d + %d" % (a, sizes[a] - 1) if a in reversed_axes else "d%d" % a
                  for a in range(len(sizes))]
         init = em.empty(sizes, x.dtype)
-        y = em.generic([(y, exprs)], (init, ["d%d" % a for a in range(len(sizes))]),
+        y = em.generic([(y, exprs)], (init, identity_exprs(len(sizes))),
                        ["parallel"] * len(sizes), lambda b, ins, out: ins[0])
     return [y]
 
@@ -269,7 +269,7 @@ def _gather(ctx):
     init = em.empty(out_shape, data.dtype)
     n = len(out_shape)
     return [em.generic([(em.value(idx), ["d%d" % (axis + j) for j in range(ri)])],
-                       (init, ["d%d" % d for d in range(n)]), ["parallel"] * n, body)]
+                       (init, identity_exprs(n)), ["parallel"] * n, body)]
 
 
 def _expand(ctx):

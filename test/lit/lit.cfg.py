@@ -50,6 +50,18 @@ path = os.pathsep.join([config.tessel_tools_dir, config.tessel_runtime_tools_dir
 config.environment["PATH"] = path
 config.substitutions.append(("%python", config.python))
 
+# tessel-import-onnx (frontends/onnx, a Python script linked into the build
+# tree by frontends/CMakeLists.txt), run by the configured Python. Its tests
+# say `REQUIRES: onnx`: they need the onnx package (Debian's python3-onnx).
+config.substitutions.append(("%tessel-import-onnx", "%s %s" % (
+    config.python, os.path.join(config.tessel_frontends_dir, "onnx", "tessel-import-onnx"))))
+try:
+    if subprocess.run([config.python, "-c", "import onnx"], stdout=subprocess.DEVNULL,
+                      stderr=subprocess.DEVNULL).returncode == 0:
+        config.available_features.add("onnx")
+except OSError:  # no Python configured
+    pass
+
 # `REQUIRES: cuda-toolkit`: tests that run ptxas or link libdevice. tessel-
 # compile finds the toolkit as $CUDA_HOME, else $CUDA_PATH, else
 # /usr/local/cuda; the CI image has only Debian packages, so the feature is

@@ -1,0 +1,387 @@
+"""The graph walk: ONNX model -> one public func.func in MLIR text.
+
+Values of the graph are either `ir.Const` (known at import time:
+initializers, Constant nodes, and every node whose inputs are all constants,
+evaluated with numpy) or `ir.Value` (SSA tensors of the function). Each op
+family module (elementwise, matmul, shape, nn, reduce) maps (domain,
+op_type) to a handler that takes a `NodeContext` and returns the node's
+outputs; a handler folds when its inputs are constants and emits IR
+otherwise.
+
+Every problem with the input is an `ImportFailure` carrying one message per
+problem; nothing here prints.
+"""
+
+import os
+import re
+
+import numpy as np
+import onnx
+from onnx import numpy_helper
+
+from . import dtypes, elementwise, ir, matmul, nn, reduce, shape
+from .common import NodeError
+
+DEFAULT_DOMAIN = ""
+_DOMAIN_ALIASES = {"ai.onnx": DEFAULT_DOMAIN}
+
+OPS = {}
+for _module in (elementwise, matmul, shape, nn, reduce):
+    for _key, _handler in _module.OPS.items():
+        assert _key not in OPS, _key
+        OPS[_key] = _handler
+
+
+def supported_ops():
+    """"Op, Op, ..., com.microsoft.Gelu": every op type the importer takes."""
+    names = sorted(op if dom == DEFAULT_DOMAIN else "%s.%s" % (dom, op) for dom, op in OPS)
+    return ", ".join(names)
+
+
+class ImportFailure(Exception):
+    """The model cannot be imported; `messages` has one line per problem."""
+
+    def __init__(self, messages):
+        if isinstance(messages, str):
+            messages = [messages]
+        super().__init__("\n".join(messages))
+        self.messages = list(messages)
+
+
+def _domain(d):
+    return _DOMAIN_ALIASES.get(d, d)
+
+
+def _display_domain(d):
+    return d or "ai.onnx"
+
+
+def load_model(path):
+    """Parses an ONNX file (and its external data); ImportFailure names the
+    file when it cannot be read or is not an ONNX model."""
+    try:
+        model = onnx.load(path)
+    except FileNotFoundError as e:
+        raise ImportFailure("cannot read '%s': %s" % (path, e.strerror or e))
+    except OSError as e:
+        raise ImportFailure("cannot read '%s': %s" % (path, e.strerror or e))
+    except Exception as e:  # noqa: BLE001 - protobuf's DecodeError and friends
+        raise ImportFailure("'%s' is not a readable ONNX model (%s: %s)"
+                            % (path, type(e).__name__, str(e).strip().splitlines()[0] if str(e).strip() else "no details"))
+    if model.ir_version <= 0 or not model.HasField("graph") or not model.graph.output:
+        raise ImportFailure("'%s' is not an ONNX model (no graph with outputs)" % path)
+    return model
+
+
+def check_model(model, path):
+    """Runs onnx.checker on models whose default-domain opset this onnx
+    package knows. Newer models are left to the importer's own checks (an
+    older onnx parses them, but its checker rejects every newer op)."""
+    known = onnx.defs.onnx_opset_version()
+    for imp in model.opset_import:
+        if _domain(imp.domain) == DEFAULT_DOMAIN and imp.version > known:
+            return
+    try:
+        onnx.checker.check_model(model)
+    except onnx.checker.ValidationError as e:
+        first = str(e).strip().splitlines()
+        raise ImportFailure("'%s' fails the ONNX checker: %s" % (path, first[0] if first else e))
+
+
+def sanitize(name):
+    """A file-name-safe form of an ONNX tensor name."""
+    s = re.sub(r"[^A-Za-z0-9_.-]", "_", name).lstrip(".")
+    return s[:100] or "tensor"
+
+
+class NodeContext:
+    """What a handler sees of one node: its inputs, attributes, opset and
+    the emitter."""
+
+    def __init__(self, importer, node):
+        self.node = node
+        self.em = importer.em
+        self.opset = importer.opsets.get(_domain(node.domain), 1)
+        self._importer = importer
+        self._attrs = {a.name: a for a in node.attribute}
+
+    @property
+    def op_type(self):
+        return self.node.op_type
+
+    def num_inputs(self):
+        return len(self.node.input)
+
+    def input(self, i, what=None):
+        """Input i (Const or Value); None when absent (optional input)."""
+        if i >= len(self.node.input) or not self.node.input[i]:
+            if what is not None:
+                raise NodeError("missing input %d (%s)" % (i, what))
+            return None
+        return self._importer.lookup(self.node.input[i])
+
+    def inputs(self):
+        return [self.input(i) for i in range(len(self.node.input))]
+
+    def const_input(self, i, what):
+        """The numpy array of input i, which must be known at import time;
+        None when the optional input is absent."""
+        x = self.input(i)
+        if x is None:
+            return None
+        if not isinstance(x, ir.Const):
+            raise NodeError("the %s (input %d, '%s') must be known at import time: an "
+                            "initializer, a Constant, or computed from those only"
+                            % (what, i, self.node.input[i]))
+        return x.array
+
+    def has_attr(self, name):
+        return name in self._attrs
+
+    def attr(self, name, default=None):
+        a = self._attrs.get(name)
+        if a is None:
+            return default
+        v = onnx.helper.get_attribute_value(a)
+        if isinstance(v, bytes):
+            return v.decode("utf-8", "replace")
+        if isinstance(v, onnx.TensorProto):
+            return self._importer.tensor_to_const(v, "attribute '%s'" % name)
+        if isinstance(v, list) and v and isinstance(v[0], bytes):
+            return [s.decode("utf-8", "replace") for s in v]
+        return v
+
+    def num_outputs(self):
+        """Outputs the graph uses (trailing empty names dropped)."""
+        outs = list(self.node.output)
+        while outs and not outs[-1]:
+            outs.pop()
+        return len(outs)
+
+
+class Importer:
+    """Imports one model; `run()` returns the MLIR text and the weight
+    arguments [(argument index, ONNX name, Const)]."""
+
+    def __init__(self, model, dims=None, weights_as_inputs=False, function="main",
+                 source_name="model.onnx"):
+        self.model = model
+        self.graph = model.graph
+        self.dims = dict(dims or {})
+        self.weights_as_inputs = weights_as_inputs
+        self.function = function
+        self.source_name = source_name
+        self.opsets = {}
+        for imp in model.opset_import:
+            self.opsets[_domain(imp.domain)] = imp.version
+        self.em = ir.Emitter()
+        self.env = {}
+        self._initializers = {t.name: t for t in self.graph.initializer}
+        self._pending = {}  # initializer name -> TensorProto, converted on first use
+        self.args = []  # (kind, onnx name, Value, Const or None)
+
+    # -- values ----------------------------------------------------------
+
+    def tensor_to_const(self, tensor, what):
+        dt = dtypes.from_onnx(tensor.data_type)
+        if dt is None:
+            raise NodeError("%s '%s' has element type %s, which Tessel does not support "
+                            "(supported: %s)" % (what, tensor.name, dtypes.onnx_type_name(tensor.data_type),
+                                                 dtypes.supported_names()))
+        try:
+            array = numpy_helper.to_array(tensor)
+        except Exception as e:  # noqa: BLE001 - malformed tensor data
+            raise NodeError("%s '%s' cannot be read: %s" % (what, tensor.name, e))
+        return ir.Const(array, dt)
+
+    def lookup(self, name):
+        if name in self.env:
+            return self.env[name]
+        if name in self._pending:
+            c = self.tensor_to_const(self._pending.pop(name), "initializer")
+            self.env[name] = c
+            return c
+        raise NodeError("input '%s' is not defined (not a graph input, an initializer or "
+                        "an output of an earlier node)" % name)
+
+    # -- arguments -------------------------------------------------------
+
+    def _input_shape(self, vi, errors):
+        t = vi.type
+        if t.WhichOneof("value") != "tensor_type":
+            errors.append("input '%s' is not a tensor (%s); only tensors are supported"
+                          % (vi.name, t.WhichOneof("value")))
+            return None
+        dt = dtypes.from_onnx(t.tensor_type.elem_type)
+        if dt is None:
+            errors.append("input '%s' has element type %s, which Tessel does not support "
+                          "(supported: %s)" % (vi.name, dtypes.onnx_type_name(t.tensor_type.elem_type),
+                                               dtypes.supported_names()))
+        if not t.tensor_type.HasField("shape"):
+            errors.append("input '%s' has no shape (rank unknown); Tessel needs static shapes"
+                          % vi.name)
+            return None
+        shape = []
+        for i, d in enumerate(t.tensor_type.shape.dim):
+            which = d.WhichOneof("value")
+            if which == "dim_value" and d.dim_value > 0:
+                shape.append(d.dim_value)
+            elif which == "dim_value":
+                errors.append("input '%s' dimension %d is %d; only positive sizes are supported"
+                              % (vi.name, i, d.dim_value))
+            elif which == "dim_param" and d.dim_param in self.dims:
+                shape.append(self.dims[d.dim_param])
+            elif which == "dim_param":
+                errors.append("input '%s' dimension %d ('%s') is dynamic; pin it with --dim %s=N"
+                              % (vi.name, i, d.dim_param, d.dim_param))
+            else:
+                errors.append("input '%s' dimension %d is dynamic and has no name, so --dim "
+                              "cannot pin it; give the model static shapes" % (vi.name, i))
+        return (tuple(shape), dt) if dt is not None and len(shape) == len(t.tensor_type.shape.dim) else None
+
+    def _used_names(self):
+        used = set()
+        for node in self.graph.node:
+            used.update(n for n in node.input if n)
+        used.update(o.name for o in self.graph.output)
+        return used
+
+    def _bind_arguments(self):
+        errors = []
+        graph_inputs = [vi for vi in self.graph.input if vi.name not in self._initializers]
+        dim_names = set()
+        for vi in graph_inputs:
+            if vi.type.WhichOneof("value") == "tensor_type":
+                for d in vi.type.tensor_type.shape.dim:
+                    if d.WhichOneof("value") == "dim_param":
+                        dim_names.add(d.dim_param)
+        for name in sorted(self.dims):
+            if name not in dim_names:
+                errors.append("--dim %s: no graph input has a dimension named '%s'%s"
+                              % (name, name, " (named dimensions: %s)" % ", ".join(sorted(dim_names))
+                                 if dim_names else " (the inputs have no named dimensions)"))
+        for vi in graph_inputs:
+            typ = self._input_shape(vi, errors)
+            if typ is not None:
+                v = ir.Value("%%arg%d" % len(self.args), typ[0], typ[1])
+                self.args.append(("input", vi.name, v, None))
+                self.env[vi.name] = v
+        if errors:
+            raise ImportFailure(errors)
+        used = self._used_names()
+        for name, t in self._initializers.items():
+            if name in self.env or name not in used:
+                continue
+            if self.weights_as_inputs and self._is_weight(t):
+                try:
+                    c = self.tensor_to_const(t, "initializer")
+                except NodeError as e:
+                    raise ImportFailure(str(e))
+                v = ir.Value("%%arg%d" % len(self.args), c.shape, c.dtype)
+                self.args.append(("weight", name, v, c))
+                self.env[name] = v
+            else:
+                self._pending[name] = t
+
+    @staticmethod
+    def _is_weight(t):
+        """Initializers that --weights-as-inputs passes as arguments:
+        floating-point ones with more than one element. Integer and bool
+        initializers (shapes, axes, indices) and float scalars (epsilons,
+        exponents, scales) stay constants, since the importer needs many of
+        them at import time."""
+        dt = dtypes.from_onnx(t.data_type)
+        return dt is not None and dt.is_float and int(np.prod(t.dims, dtype=np.int64)) > 1
+
+    # -- the walk --------------------------------------------------------
+
+    def _describe(self, index, node):
+        who = "node '%s'" % node.name if node.name else "node #%d" % index
+        return "%s (op_type %s, domain %s)" % (who, node.op_type, _display_domain(node.domain))
+
+    def _check_ops(self):
+        errors, seen = [], set()
+        for i, node in enumerate(self.graph.node):
+            key = (_domain(node.domain), node.op_type)
+            if key not in OPS and key not in seen:
+                seen.add(key)
+                errors.append("%s: not supported; supported: %s"
+                              % (self._describe(i, node), supported_ops()))
+        if errors:
+            raise ImportFailure(errors)
+
+    def _import_node(self, index, node):
+        ctx = NodeContext(self, node)
+        handler = OPS[(_domain(node.domain), node.op_type)]
+        self.em.comment("%s" % self._describe(index, node))
+        try:
+            outs = handler(ctx)
+        except NodeError as e:
+            raise ImportFailure("%s: %s" % (self._describe(index, node), e))
+        except Exception as e:  # noqa: BLE001 - a bug here, reported with the node
+            if os.environ.get("TESSEL_IMPORT_ONNX_TRACEBACK"):
+                raise
+            raise ImportFailure("%s: internal error in tessel-import-onnx (%s: %s); please report it"
+                                % (self._describe(index, node), type(e).__name__, e))
+        n = ctx.num_outputs()
+        if len(outs) < n:
+            raise ImportFailure("%s: output %d ('%s') is not supported"
+                                % (self._describe(index, node), len(outs), node.output[len(outs)]))
+        for name, v in zip(node.output, outs):
+            if name:
+                self.env[name] = v
+
+    def _result(self, vi):
+        try:
+            x = self.lookup(vi.name)
+        except NodeError as e:
+            raise ImportFailure("graph output '%s': %s" % (vi.name, e))
+        t = vi.type
+        if t.WhichOneof("value") == "tensor_type":
+            tt = t.tensor_type
+            declared = dtypes.from_onnx(tt.elem_type) if tt.elem_type else x.dtype
+            if declared is not x.dtype:
+                raise ImportFailure("graph output '%s' is declared %s but computes %s"
+                                    % (vi.name, dtypes.onnx_type_name(tt.elem_type),
+                                       dtypes.onnx_type_name(x.dtype.onnx)))
+            if tt.HasField("shape"):
+                dims = [d.dim_value if d.WhichOneof("value") == "dim_value" else None
+                        for d in tt.shape.dim]
+                if len(dims) != len(x.shape) or any(
+                        d is not None and d != s for d, s in zip(dims, x.shape)):
+                    raise ImportFailure("graph output '%s' is declared with shape %s but computes %s"
+                                        % (vi.name, [d if d is not None else "?" for d in dims],
+                                           list(x.shape)))
+        return self.em.value(x)
+
+    def run(self):
+        self._check_ops()
+        self._bind_arguments()
+        for i, node in enumerate(self.graph.node):
+            self._import_node(i, node)
+        results = [self._result(vi) for vi in self.graph.output]
+        return self._text(results), [(i, name, c) for i, (kind, name, v, c) in enumerate(self.args)
+                                     if kind == "weight"]
+
+    def _text(self, results):
+        lines = ["// Imported by tessel-import-onnx from %s (%s, opsets %s)." % (
+            self.source_name,
+            ("producer %s %s" % (self.model.producer_name, self.model.producer_version)).strip()
+            if self.model.producer_name else "no producer",
+            ", ".join("%s %d" % (_display_domain(d), v) for d, v in sorted(self.opsets.items())))]
+        for kind, name, v, _ in self.args:
+            lines.append("// %s: %s '%s'" % (v.name, kind, name))
+        for vi in self.graph.output:
+            lines.append("// result: '%s'" % vi.name)
+        sig = ", ".join("%s: %s" % (v.name, v.type) for _, _, v, _ in self.args)
+        rtypes = ", ".join(r.type for r in results)
+        lines.append("func.func @%s(%s) -> (%s) {" % (self.function, sig, rtypes))
+        lines.extend(self.em.lines)
+        lines.append("  return %s : %s" % (", ".join(r.name for r in results), rtypes))
+        lines.append("}")
+        return "\n".join(lines) + "\n"
+
+
+def import_model(model, **kwargs):
+    """(mlir_text, weights) for a loaded ModelProto; see Importer."""
+    return Importer(model, **kwargs).run()

@@ -1,0 +1,355 @@
+"""Data movement and shape ops: Reshape, Flatten, Squeeze, Unsqueeze
+(collapse_shape / expand_shape), Transpose (linalg.transpose), Concat
+(tensor.concat), Slice and Split (tensor.extract_slice), Gather (a
+linalg.generic yielding tensor.extract of the table, which Tessel raises to
+tessel.gather), Expand (a broadcasting generic), and the ops that only
+describe shapes: Shape, Size, Constant, ConstantOfShape, Range, Identity.
+
+Shapes are static, so Shape is always a constant, and the
+Shape/Gather/Unsqueeze/Concat chains that exported graphs use to compute
+Reshape targets fold with numpy.
+"""
+
+import numpy as np
+
+from . import dtypes
+from .common import NodeError, all_const, broadcast_shape, normalize_axes, normalize_axis
+from .ir import Const, identity_exprs
+
+
+def _ints(a, what):
+    if a is None:
+        return None
+    a = np.asarray(a)
+    if a.dtype.kind not in "iu":
+        raise NodeError("%s must be integers, not %s" % (what, a.dtype))
+    return [int(v) for v in a.reshape(-1)]
+
+
+def _axes(ctx, index, what="axes"):
+    """Axes from input `index` (newer opsets) or the `axes` attribute."""
+    if ctx.input(index) is not None:
+        return _ints(ctx.const_input(index, what), what)
+    v = ctx.attr("axes")
+    return None if v is None else [int(a) for a in v]
+
+
+def _check_nonempty(shape):
+    if 0 in shape:
+        raise NodeError("the result would be empty (shape %s); empty tensors are not supported"
+                        % list(shape))
+
+
+def _reshape(ctx):
+    x = ctx.input(0, "data")
+    target = _ints(ctx.const_input(1, "shape"), "shape")
+    if target is None:
+        raise NodeError("missing input 1 (shape)")
+    allowzero = int(ctx.attr("allowzero", 0))
+    out, infer = [], None
+    for i, d in enumerate(target):
+        if d == 0 and not allowzero:
+            if i >= len(x.shape):
+                raise NodeError("shape %s copies dimension %d, which the input %s lacks"
+                                % (target, i, list(x.shape)))
+            d = x.shape[i]
+        elif d == -1:
+            if infer is not None:
+                raise NodeError("shape %s has more than one -1" % target)
+            infer = i
+        elif d < 0:
+            raise NodeError("shape %s has a negative size" % target)
+        out.append(d)
+    total = int(np.prod(x.shape, dtype=np.int64))
+    if infer is not None:
+        rest = int(np.prod([d for i, d in enumerate(out) if i != infer], dtype=np.int64))
+        if rest == 0 or total % rest:
+            raise NodeError("cannot reshape %s to %s" % (list(x.shape), target))
+        out[infer] = total // rest
+    if int(np.prod(out, dtype=np.int64)) != total:
+        raise NodeError("cannot reshape %s (%d elements) to %s" % (list(x.shape), total, out))
+    return [ctx.em.reshape(x, out)]
+
+
+def _flatten(ctx):
+    x = ctx.input(0, "input")
+    rank = len(x.shape)
+    axis = int(ctx.attr("axis", 1))
+    if not -rank <= axis <= rank:
+        raise NodeError("axis %d is out of range for rank %d" % (axis, rank))
+    axis = axis + rank if axis < 0 else axis
+    outer = int(np.prod(x.shape[:axis], dtype=np.int64))
+    return [ctx.em.reshape(x, (outer, int(np.prod(x.shape[axis:], dtype=np.int64))))]
+
+
+def _unsqueeze(ctx):
+    x = ctx.input(0, "data")
+    axes = _axes(ctx, 1)
+    if axes is None:
+        raise NodeError("no axes (input 1 or attribute)")
+    rank = len(x.shape) + len(axes)
+    axes = set(normalize_axes(axes, rank))
+    dims = iter(x.shape)
+    return [ctx.em.reshape(x, [1 if i in axes else next(dims) for i in range(rank)])]
+
+
+def _squeeze(ctx):
+    x = ctx.input(0, "data")
+    axes = _axes(ctx, 1)
+    if axes is None:
+        axes = [i for i, d in enumerate(x.shape) if d == 1]
+    axes = normalize_axes(axes, len(x.shape))
+    for a in axes:
+        if x.shape[a] != 1:
+            raise NodeError("cannot squeeze axis %d of size %d" % (a, x.shape[a]))
+    return [ctx.em.reshape(x, [d for i, d in enumerate(x.shape) if i not in axes])]
+
+
+def _transpose(ctx):
+    x = ctx.input(0, "data")
+    rank = len(x.shape)
+    perm = ctx.attr("perm")
+    perm = list(range(rank))[::-1] if perm is None else [int(p) for p in perm]
+    if sorted(perm) != list(range(rank)):
+        raise NodeError("perm %s is not a permutation of %d axes" % (perm, rank))
+    return [ctx.em.transpose(x, perm)]
+
+
+def _concat(ctx):
+    xs = [x for x in ctx.inputs() if x is not None]
+    if not xs:
+        raise NodeError("needs at least one input")
+    rank = len(xs[0].shape)
+    axis = normalize_axis(ctx.attr("axis"), rank) if ctx.has_attr("axis") else None
+    if axis is None:
+        raise NodeError("missing attribute 'axis'")
+    dts = {x.dtype for x in xs}
+    if len(dts) != 1:
+        raise NodeError("inputs have different element types")
+    for x in xs:
+        if len(x.shape) != rank or any(a != b for i, (a, b) in enumerate(zip(x.shape, xs[0].shape))
+                                       if i != axis):
+            raise NodeError("input shapes %s do not concatenate along axis %d"
+                            % (", ".join(str(list(x.shape)) for x in xs), axis))
+    if all_const(xs):
+        return [Const(np.concatenate([x.array for x in xs], axis=axis), xs[0].dtype)]
+    xs = [x for x in xs if x.shape[axis] != 0]
+    if len(xs) == 1:
+        return [xs[0]]
+    return [ctx.em.concat(xs, axis)]
+
+
+def _slice_params(ctx, x):
+    """Per-axis (start, size, step) of a Slice, clamped as ONNX says."""
+    rank = len(x.shape)
+    if ctx.num_inputs() > 1:  # opset 10+: inputs
+        starts = _ints(ctx.const_input(1, "starts"), "starts")
+        ends = _ints(ctx.const_input(2, "ends"), "ends")
+        axes = _ints(ctx.const_input(3, "axes"), "axes")
+        steps = _ints(ctx.const_input(4, "steps"), "steps")
+    else:
+        starts, ends = ctx.attr("starts"), ctx.attr("ends")
+        axes, steps = ctx.attr("axes"), None
+    if starts is None or ends is None or len(starts) != len(ends):
+        raise NodeError("starts and ends must be given, of one length")
+    axes = list(range(len(starts))) if axes is None else list(axes)
+    steps = [1] * len(starts) if steps is None else list(steps)
+    if len(axes) != len(starts) or len(steps) != len(starts):
+        raise NodeError("starts, ends, axes and steps differ in length")
+    params = [(0, d, 1) for d in x.shape]
+    for a, s, e, st in zip(normalize_axes(axes, rank), starts, ends, steps):
+        dim = x.shape[a]
+        if st == 0:
+            raise NodeError("step 0 on axis %d" % a)
+        s = s + dim if s < 0 else s
+        e = e + dim if e < 0 else e
+        if st > 0:
+            s, e = min(max(s, 0), dim), min(max(e, 0), dim)
+            size = max(0, (e - s + st - 1) // st)
+        else:
+            s, e = min(max(s, 0), dim - 1), min(max(e, -1), dim - 1)
+            size = max(0, (s - e + (-st) - 1) // (-st))
+        params[a] = (s, size, st)
+    return params
+
+
+def _slice(ctx):
+    x = ctx.input(0, "data")
+    params = _slice_params(ctx, x)
+    if isinstance(x, Const):
+        index = tuple(slice(s, s + st * n, st) if st > 0 else
+                      slice(s, s + st * n if s + st * n >= 0 else None, st)
+                      for s, n, st in params)
+        return [Const(x.array[index], x.dtype)]
+    _check_nonempty([n for _, n, _ in params])
+    # A negative step reads the same elements as the positive one from the
+    # other end, reversed afterwards.
+    lows = [s if st > 0 else s + st * (n - 1) for s, n, st in params]
+    strides = [abs(st) for _, _, st in params]
+    sizes = [n for _, n, _ in params]
+    em = ctx.em
+    y = x
+    if any(lo != 0 for lo in lows) or sizes != list(x.shape) or any(s != 1 for s in strides):
+        y = em.extract_slice(x, lows, sizes, strides)
+    reversed_axes = [a for a, (_, n, st) in enumerate(params) if st < 0 and n > 1]
+    if reversed_axes:
+        exprs = ["-d%d + %d" % (a, sizes[a] - 1) if a in reversed_axes else "d%d" % a
+                 for a in range(len(sizes))]
+        init = em.empty(sizes, x.dtype)
+        y = em.generic([(y, exprs)], (init, identity_exprs(len(sizes))),
+                       ["parallel"] * len(sizes), lambda b, ins, out: ins[0])
+    return [y]
+
+
+def _split(ctx):
+    x = ctx.input(0, "input")
+    axis = normalize_axis(ctx.attr("axis", 0), len(x.shape))
+    dim = x.shape[axis]
+    sizes = _ints(ctx.const_input(1, "split"), "split") if ctx.input(1) is not None else None
+    if sizes is None and ctx.has_attr("split"):
+        sizes = [int(s) for s in ctx.attr("split")]
+    if sizes is None:
+        count = int(ctx.attr("num_outputs", 0)) or len(ctx.node.output)
+        chunk = -(-dim // count)
+        sizes = [min(chunk, dim - i * chunk) for i in range(count)]
+    if sum(sizes) != dim or any(s < 0 for s in sizes):
+        raise NodeError("split sizes %s do not add up to dimension %d (%d)" % (sizes, axis, dim))
+    outs, start = [], 0
+    for s in sizes:
+        if isinstance(x, Const):
+            outs.append(Const(np.take(x.array, range(start, start + s), axis=axis), x.dtype))
+        else:
+            shape = list(x.shape)
+            shape[axis] = s
+            _check_nonempty(shape)
+            offsets = [start if i == axis else 0 for i in range(len(shape))]
+            outs.append(ctx.em.extract_slice(x, offsets, shape, [1] * len(shape)))
+        start += s
+    return outs
+
+
+def _gather(ctx):
+    data, idx = ctx.input(0, "data"), ctx.input(1, "indices")
+    rank = len(data.shape)
+    if rank == 0:
+        raise NodeError("data must have rank >= 1")
+    axis = normalize_axis(ctx.attr("axis", 0), rank)
+    if not idx.dtype.is_int:
+        raise NodeError("indices must be integers, not %s" % idx.dtype.mlir)
+    dim = data.shape[axis]
+    if isinstance(idx, Const):
+        i = idx.array.astype(np.int64)
+        bad = (i < -dim) | (i >= dim)
+        if bad.any():
+            raise NodeError("index %d is out of range for axis %d of size %d"
+                            % (int(i[bad].reshape(-1)[0]), axis, dim))
+        # ONNX: negative indices count from the end.
+        idx = Const(np.where(i < 0, i + dim, i), dtypes.I64)
+        if isinstance(data, Const):
+            return [Const(np.take(data.array, idx.array, axis=axis), data.dtype)]
+    out_shape = data.shape[:axis] + idx.shape + data.shape[axis + 1:]
+    em = ctx.em
+    table = em.value(data)
+    ri = len(idx.shape)
+    wrap = not isinstance(idx, Const)
+
+    def body(b, ins, out):
+        i = ins[0]
+        if wrap:
+            # Negative indices count from the end (ONNX); this select keeps
+            # Tessel from raising the generic to tessel.gather (see
+            # docs/onnx-import-compiler-issues.md).
+            neg = b.cmp("lt", i, b.const(0, idx.dtype), idx.dtype)
+            i = b.select(neg, b.add(i, b.const(dim, idx.dtype), idx.dtype), i, idx.dtype)
+        pos = b.index_cast(i, idx.dtype)
+        subs = ([b.index(d) for d in range(axis)] + [pos] +
+                [b.index(axis + ri + j) for j in range(rank - axis - 1)])
+        return b("tensor.extract %s[%s] : %s" % (table.name, ", ".join(subs), table.type))
+
+    init = em.empty(out_shape, data.dtype)
+    n = len(out_shape)
+    return [em.generic([(em.value(idx), ["d%d" % (axis + j) for j in range(ri)])],
+                       (init, identity_exprs(n)), ["parallel"] * n, body)]
+
+
+def _expand(ctx):
+    x = ctx.input(0, "input")
+    target = _ints(ctx.const_input(1, "shape"), "shape")
+    if target is None:
+        raise NodeError("missing input 1 (shape)")
+    shape = broadcast_shape(x.shape, target)
+    if isinstance(x, Const):
+        return [Const(np.broadcast_to(x.array, shape), x.dtype)]
+    return [ctx.em.broadcast_to(x, shape)]
+
+
+def _shape(ctx):
+    x = ctx.input(0, "data")
+    rank = len(x.shape)
+    start, end = int(ctx.attr("start", 0)), ctx.attr("end")
+    start = min(max(start + rank if start < 0 else start, 0), rank)
+    end = rank if end is None else int(end)
+    end = min(max(end + rank if end < 0 else end, 0), rank)
+    return [Const(np.array(x.shape[start:end], dtype=np.int64), dtypes.I64)]
+
+
+def _size(ctx):
+    x = ctx.input(0, "data")
+    return [Const(np.array(int(np.prod(x.shape, dtype=np.int64)), dtype=np.int64), dtypes.I64)]
+
+
+def _constant(ctx):
+    for name in ("value", "value_float", "value_floats", "value_int", "value_ints"):
+        if ctx.has_attr(name):
+            v = ctx.attr(name)
+            if name == "value":
+                return [v]
+            dt = dtypes.F32 if "float" in name else dtypes.I64
+            return [Const(np.array(v), dt)]
+    present = ", ".join(a.name for a in ctx.node.attribute) or "none"
+    raise NodeError("only tensor, float(s) and int(s) values are supported (attribute: %s)" % present)
+
+
+def _constant_of_shape(ctx):
+    shape = _ints(ctx.const_input(0, "shape"), "shape")
+    value = ctx.attr("value")
+    if value is None:
+        value = Const(np.zeros(1, np.float32), dtypes.F32)
+    if value.array.size != 1:
+        raise NodeError("value must have one element")
+    return [Const(np.full(shape, value.array.reshape(-1)[0]), value.dtype)]
+
+
+def _range(ctx):
+    xs = [ctx.input(i, what) for i, what in enumerate(("start", "limit", "delta"))]
+    if not all_const(xs):
+        raise NodeError("start, limit and delta must be constants (the result's size must be "
+                        "known at import time)")
+    start, limit, delta = (x.array.reshape(()) for x in xs)
+    if delta == 0:
+        raise NodeError("delta is 0")
+    return [Const(np.arange(start, limit, delta), xs[0].dtype)]
+
+
+def _identity(ctx):
+    return [ctx.input(0, "input")]
+
+
+OPS = {
+    ("", "Reshape"): _reshape,
+    ("", "Flatten"): _flatten,
+    ("", "Unsqueeze"): _unsqueeze,
+    ("", "Squeeze"): _squeeze,
+    ("", "Transpose"): _transpose,
+    ("", "Concat"): _concat,
+    ("", "Slice"): _slice,
+    ("", "Split"): _split,
+    ("", "Gather"): _gather,
+    ("", "Expand"): _expand,
+    ("", "Shape"): _shape,
+    ("", "Size"): _size,
+    ("", "Constant"): _constant,
+    ("", "ConstantOfShape"): _constant_of_shape,
+    ("", "Range"): _range,
+    ("", "Identity"): _identity,
+}

@@ -8,7 +8,10 @@
 
 #include "tessel/Passes.h"
 
+#include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/IR/AffineExprVisitor.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -77,7 +80,78 @@ struct LowerUnPack : OpRewritePattern<linalg::UnPackOp> {
   }
 };
 
-/// Largest power of two dividing `v` that leaves chunks of >= `minChunk`.
+/// Whether some result of `map` decreases as a loop grows (a reversal such
+/// as `-d1 + 6`): linalg's tiling cannot slice such an operand.
+bool hasDecreasingResult(AffineMap map) {
+  for (AffineExpr e : map.getResults()) {
+    SmallVector<int64_t> flat;
+    if (failed(getFlattenedAffineExpr(e, map.getNumDims(), map.getNumSymbols(),
+                                      &flat)))
+      return true;
+    for (unsigned d = 0; d < map.getNumDims(); ++d)
+      if (flat[d] < 0)
+        return true;
+  }
+  return false;
+}
+
+/// A generic input read through a decreasing map (ONNX Slice with a negative
+/// step, a reversal) is read with tensor.extract at the map's value of the
+/// loop indices instead: the same elements, in a form every strategy tiles.
+struct ReadDecreasingMapsByExtract : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    SmallVector<OpOperand *> reversed;
+    for (OpOperand *in : op.getDpsInputOperands())
+      if (isa<RankedTensorType>(in->get().getType()) &&
+          hasDecreasingResult(op.getMatchingIndexingMap(in)))
+        reversed.push_back(in);
+    if (reversed.empty())
+      return rewriter.notifyMatchFailure(op, "no input read backwards");
+    SmallVector<Value> inputs;
+    SmallVector<AffineMap> maps;
+    for (OpOperand *in : op.getDpsInputOperands())
+      if (!llvm::is_contained(reversed, in)) {
+        inputs.push_back(in->get());
+        maps.push_back(op.getMatchingIndexingMap(in));
+      }
+    for (OpOperand &out : op.getDpsInitsMutable())
+      maps.push_back(op.getMatchingIndexingMap(&out));
+    Block *oldBody = op.getBody();
+    auto generic = linalg::GenericOp::create(
+        rewriter, op.getLoc(), op.getResultTypes(), inputs, op.getDpsInits(),
+        maps, op.getIteratorTypesArray(),
+        [&](OpBuilder &b, Location loc, ValueRange args) {
+          IRMapping mapping;
+          unsigned next = 0;
+          SmallVector<Value> loopIndices;
+          for (unsigned d = 0; d < op.getNumLoops(); ++d)
+            loopIndices.push_back(linalg::IndexOp::create(b, loc, d));
+          for (OpOperand *in : op.getDpsInputOperands()) {
+            BlockArgument arg = oldBody->getArgument(in->getOperandNumber());
+            if (!llvm::is_contained(reversed, in)) {
+              mapping.map(arg, args[next++]);
+              continue;
+            }
+            SmallVector<Value> at;
+            for (AffineExpr e : op.getMatchingIndexingMap(in).getResults())
+              at.push_back(affine::expandAffineExpr(b, loc, e, loopIndices,
+                                                    ValueRange{}));
+            mapping.map(arg,
+                        tensor::ExtractOp::create(b, loc, in->get(), at));
+          }
+          for (unsigned i = 0; i < op.getNumDpsInits(); ++i)
+            mapping.map(oldBody->getArgument(op.getNumDpsInputs() + i),
+                        args[next++]);
+          for (Operation &inner : *oldBody)
+            b.clone(inner, mapping);
+        });
+    rewriter.replaceOp(op, generic.getResults());
+    return success();
+  }
+};
+
 /// tensor.insert as an elementwise generic that selects the scalar at the
 /// inserted position: it fuses like any elementwise op and an index out of
 /// range leaves the tensor unchanged (instead of writing out of bounds).
@@ -115,6 +189,7 @@ struct InsertAsGeneric : OpRewritePattern<tensor::InsertOp> {
   }
 };
 
+/// Largest power of two dividing `v` that leaves chunks of >= `minChunk`.
 int64_t largestPowerOf2Split(int64_t v, int64_t minChunk) {
   int64_t r = 1;
   while (v % (2 * r) == 0 && v / (2 * r) >= minChunk)
@@ -182,7 +257,8 @@ void populateLegalizeInputPatterns(RewritePatternSet &patterns) {
   linalg::populateDecomposePadPatterns(patterns);
   tensor::populateDecomposeTensorConcatPatterns(patterns);
   patterns.add<DecomposeAggregatedOp, GeneralizeElementwiseLikeOp, LowerPack,
-               LowerUnPack, InsertAsGeneric>(patterns.getContext());
+               LowerUnPack, InsertAsGeneric, ReadDecreasingMapsByExtract>(
+      patterns.getContext());
   linalg::populateSplitReductionPattern(patterns,
                                        splitReductionsForParallelism);
 }

@@ -194,3 +194,25 @@ func.func @split_full_sum(%a: tensor<1048576xf32>) -> tensor<f32> {
       linalg.yield %s : f32 }
   return %r : tensor<f32>
 }
+
+// -----
+
+// An input read backwards (-d2 + 2: ONNX Slice with a negative step) is
+// read with tensor.extract at the mirrored index, since tiling cannot slice
+// a decreasing map; the other input keeps its map.
+// CHECK-LABEL: func.func @reversed_read
+// CHECK: linalg.generic {indexing_maps = [#{{.+}}, #{{.+}}], iterator_types = ["parallel", "parallel", "parallel"]} ins(%arg1 : tensor<3x6x3xf32>) outs
+// CHECK: %[[I2:.+]] = linalg.index 2 : index
+// CHECK: %[[M:.+]] = arith.muli %[[I2]], %c-1
+// CHECK: %[[R:.+]] = arith.addi %[[M]], %c2
+// CHECK: tensor.extract %arg0[%{{.+}}, %{{.+}}, %[[R]]] : tensor<3x6x3xf32>
+// CHECK: arith.addf
+func.func @reversed_read(%x: tensor<3x6x3xf32>, %y: tensor<3x6x3xf32>) -> tensor<3x6x3xf32> {
+  %e = tensor.empty() : tensor<3x6x3xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, -d2 + 2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x, %y : tensor<3x6x3xf32>, tensor<3x6x3xf32>) outs(%e : tensor<3x6x3xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<3x6x3xf32>
+  return %r : tensor<3x6x3xf32>
+}

@@ -5,9 +5,8 @@ import numpy as np
 from onnxtest import f32, model, node
 
 TOL = [0, 0]
-# Codegen (cpu and cuda) rejects the reversing generic's tiles:
-# docs/onnx-import-compiler-issues.md, issue 1.
-XFAIL = "compiler issue 1: a generic reading -d + c fails in codegen"
+# tessel-legalize-input reads the reversed operand with tensor.extract
+# (docs/onnx-import-compiler-issues.md, issue 1, fixed).
 
 
 def make(rng):

@@ -57,6 +57,19 @@ def LegalizeInput : Pass<"tessel-legalize-input", "ModuleOp"> {
                            "arith::ArithDialect", "math::MathDialect"];
 }
 
+def FuseElementwise : Pass<"tessel-fuse-elementwise", "ModuleOp"> {
+  let summary = "Upstream elementwise fusion that fuses only casts into contractions";
+  let description = [{
+    linalg's elementwise fusion (producers into consumer generics, reshapes
+    folded by expansion, constants folded), except that a consumer with
+    reduction loops takes only cast or copy producers: any other producer
+    would be recomputed per reduction step and would leave its chain (a
+    softmax feeding P V) out of dispatch formation's row fusion.
+  }];
+  let dependentDialects = ["linalg::LinalgDialect", "tensor::TensorDialect",
+                           "affine::AffineDialect"];
+}
+
 def RaiseToPrimitives : Pass<"tessel-raise-to-primitives", "ModuleOp"> {
   let summary = "Rewrite the linalg forms of primitives as tessel ops";
   let description = [{

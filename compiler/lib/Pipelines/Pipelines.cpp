@@ -59,7 +59,7 @@ void mlir::tessel::buildInputPipeline(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createDecomposeAttention());
   pm.addPass(createLegalizeInput());
-  pm.addPass(createLinalgElementwiseOpFusionPass());
+  pm.addPass(createFuseElementwise());
   pm.addPass(createRaiseToPrimitives());
   pm.addPass(createCollapseContractionDims());
   pm.addPass(createCanonicalizerPass());

@@ -194,6 +194,17 @@ def _unary(op_type):
     return handler
 
 
+def _isnan(ctx):
+    x = ctx.input(0, "X")
+    if not x.dtype.is_float:
+        raise NodeError("element type %s is not supported (expected a float)" % x.dtype.mlir)
+    if isinstance(x, Const):
+        return [Const(np.isnan(x.array), dtypes.I1)]
+    return [ctx.em.elementwise([x], x.shape, dtypes.I1,
+                               lambda b, n: b("arith.cmpf uno, %s, %s : %s"
+                                              % (n[0], n[0], x.dtype.mlir)))]
+
+
 def _gelu_body(approximate):
     def body(b, n, dt):
         x = n[0]
@@ -312,5 +323,6 @@ OPS[("", "Pow")] = _pow
 OPS[("", "Gelu")] = _gelu
 OPS[("com.microsoft", "Gelu")] = _gelu
 OPS[("", "Where")] = _where
+OPS[("", "IsNaN")] = _isnan
 OPS[("", "Cast")] = _cast
 OPS[("", "Clip")] = _clip

@@ -17,7 +17,7 @@ import re
 
 import numpy as np
 import onnx
-from onnx import numpy_helper
+from onnx import external_data_helper, numpy_helper
 
 from . import dtypes, elementwise, ir, matmul, nn, reduce, shape
 from .common import NodeError
@@ -56,11 +56,21 @@ def _display_domain(d):
     return d or "ai.onnx"
 
 
+def _external_location(tensor):
+    for entry in tensor.external_data:
+        if entry.key == "location":
+            return entry.value
+    return None
+
+
 def load_model(path):
-    """Parses an ONNX file (and its external data); ImportFailure names the
-    file when it cannot be read or is not an ONNX model."""
+    """Parses an ONNX file and loads its external data; ImportFailure names
+    the file when it cannot be read or is not an ONNX model. External data
+    that is not next to the model is left unloaded: its initializers can
+    still be arguments (--weights-as-inputs, shapes and types only), and
+    `model_missing_external(model)` names them."""
     try:
-        model = onnx.load(path)
+        model = onnx.load(path, load_external_data=False)
     except FileNotFoundError as e:
         raise ImportFailure("cannot read '%s': %s" % (path, e.strerror or e))
     except OSError as e:
@@ -70,7 +80,33 @@ def load_model(path):
                             % (path, type(e).__name__, str(e).strip().splitlines()[0] if str(e).strip() else "no details"))
     if model.ir_version <= 0 or not model.HasField("graph") or not model.graph.output:
         raise ImportFailure("'%s' is not an ONNX model (no graph with outputs)" % path)
+    base = os.path.dirname(os.path.abspath(path))
+    missing = {}
+    for t in model.graph.initializer:
+        if t.data_location != onnx.TensorProto.EXTERNAL:
+            continue
+        location = _external_location(t)
+        full = os.path.join(base, location) if location else None
+        if not location or not os.path.isfile(full):
+            missing[t.name] = location or "(no location)"
+            continue
+        try:
+            external_data_helper.load_external_data_for_tensor(t, base)
+            t.data_location = onnx.TensorProto.DEFAULT
+            del t.external_data[:]
+        except Exception as e:  # noqa: BLE001 - truncated or unreadable data
+            raise ImportFailure("cannot read the external data of initializer '%s' from '%s': %s"
+                                % (t.name, full, e))
+    _MISSING_EXTERNAL[id(model)] = missing
     return model
+
+
+_MISSING_EXTERNAL = {}
+
+
+def model_missing_external(model):
+    """Initializer name -> external data file that was not found."""
+    return _MISSING_EXTERNAL.get(id(model), {})
 
 
 def check_model(model, path):
@@ -78,6 +114,8 @@ def check_model(model, path):
     package knows. Newer models are left to the importer's own checks (an
     older onnx parses them, but its checker rejects every newer op)."""
     known = onnx.defs.onnx_opset_version()
+    if model.ir_version > onnx.IR_VERSION:
+        return
     for imp in model.opset_import:
         if _domain(imp.domain) == DEFAULT_DOMAIN and imp.version > known:
             return
@@ -183,6 +221,11 @@ class Importer:
     # -- values ----------------------------------------------------------
 
     def tensor_to_const(self, tensor, what):
+        missing = model_missing_external(self.model).get(tensor.name)
+        if missing is not None:
+            raise NodeError("%s '%s' has its data in the external file '%s', which is not next "
+                            "to the model; only --weights-as-inputs can import a model without "
+                            "its weights" % (what, tensor.name, missing))
         dt = dtypes.from_onnx(tensor.data_type)
         if dt is None:
             raise NodeError("%s '%s' has element type %s, which Tessel does not support "
@@ -273,6 +316,14 @@ class Importer:
             if name in self.env or name not in used:
                 continue
             if self.weights_as_inputs and self._is_weight(t):
+                if name in model_missing_external(self.model):
+                    # Shape and type only: the weight's .npy is written
+                    # where its external data is (see docs/onnx-import.md).
+                    v = ir.Value("%%arg%d" % len(self.args), tuple(t.dims),
+                                 dtypes.from_onnx(t.data_type))
+                    self.args.append(("weight", name, v, None))
+                    self.env[name] = v
+                    continue
                 try:
                     c = self.tensor_to_const(t, "initializer")
                 except NodeError as e:

@@ -272,6 +272,94 @@ def _gather(ctx):
                        (init, identity_exprs(n)), ["parallel"] * n, body)]
 
 
+def _gather_elements(ctx):
+    """out[i...] = data[i... with i[axis] replaced by indices[i...]]."""
+    data, idx = ctx.input(0, "data"), ctx.input(1, "indices")
+    rank = len(data.shape)
+    if len(idx.shape) != rank:
+        raise NodeError("indices must have the data's rank %d, not %d" % (rank, len(idx.shape)))
+    axis = normalize_axis(ctx.attr("axis", 0), rank)
+    if not idx.dtype.is_int:
+        raise NodeError("indices must be integers, not %s" % idx.dtype.mlir)
+    dim = data.shape[axis]
+    if isinstance(idx, Const):
+        i = idx.array.astype(np.int64)
+        bad = (i < -dim) | (i >= dim)
+        if bad.any():
+            raise NodeError("index %d is out of range for axis %d of size %d"
+                            % (int(i[bad].reshape(-1)[0]), axis, dim))
+        idx = Const(np.where(i < 0, i + dim, i), dtypes.I64)
+        if isinstance(data, Const):
+            return [Const(np.take_along_axis(data.array, idx.array, axis=axis), data.dtype)]
+    em = ctx.em
+    table = em.value(data)
+    n = len(idx.shape)
+    wrap = not isinstance(idx, Const)
+
+    def body(b, ins, out):
+        i = ins[0]
+        if wrap:
+            neg = b.cmp("lt", i, b.const(0, idx.dtype), idx.dtype)
+            i = b.select(neg, b.add(i, b.const(dim, idx.dtype), idx.dtype), i, idx.dtype)
+        subs = [b.index_cast(i, idx.dtype) if d == axis else b.index(d) for d in range(rank)]
+        return b("tensor.extract %s[%s] : %s" % (table.name, ", ".join(subs), table.type))
+
+    init = em.empty(idx.shape, data.dtype)
+    return [em.generic([(em.value(idx), identity_exprs(n))], (init, identity_exprs(n)),
+                       ["parallel"] * n, body)]
+
+
+def _gather_nd(ctx):
+    """out[b..., i..., r...] = data[b..., indices[b..., i..., :], r...]."""
+    data, idx = ctx.input(0, "data"), ctx.input(1, "indices")
+    batch = int(ctx.attr("batch_dims", 0))
+    if not idx.dtype.is_int:
+        raise NodeError("indices must be integers, not %s" % idx.dtype.mlir)
+    if not isinstance(idx, Const):
+        raise NodeError("indices computed at run time are not supported (a constant "
+                        "index tensor is)")
+    if len(idx.shape) < 1 or batch < 0 or batch >= min(len(idx.shape), len(data.shape)) + (1 if batch == 0 else 0):
+        raise NodeError("batch_dims %d does not fit data rank %d and indices rank %d"
+                        % (batch, len(data.shape), len(idx.shape)))
+    k = idx.shape[-1]
+    if batch + k > len(data.shape):
+        raise NodeError("indices address %d dimensions after %d batch dimensions of a rank-%d "
+                        "data tensor" % (k, batch, len(data.shape)))
+    i = idx.array.astype(np.int64)
+    dims = np.array(data.shape[batch:batch + k], dtype=np.int64)
+    bad = (i < -dims) | (i >= dims)
+    if bad.any():
+        raise NodeError("an index is out of range for the addressed dimensions %s"
+                        % list(data.shape[batch:batch + k]))
+    i = np.where(i < 0, i + dims, i)
+    rest = list(data.shape[batch + k:])
+    out_shape = list(idx.shape[:-1]) + rest
+    if isinstance(data, Const):
+        src = data.array
+        flat_b = int(np.prod(data.shape[:batch], dtype=np.int64))
+        src_b = src.reshape((flat_b,) + tuple(data.shape[batch:]))
+        i_b = i.reshape((flat_b, -1, k))
+        out = np.stack([src_b[j][tuple(i_b[j].T)] for j in range(flat_b)])
+        return [Const(out.reshape(out_shape), data.dtype)]
+    em = ctx.em
+    table = em.value(data)
+    icon = em.value(Const(i, dtypes.I64))
+    n = len(out_shape)
+    q = len(idx.shape) - 1  # loops over the index tensor's leading dims
+
+    def body(b, ins, out):
+        subs = [b.index(d) for d in range(batch)]
+        for c in range(k):
+            at = [b.index(d) for d in range(q)] + [b("arith.constant %d : index" % c)]
+            v = b("tensor.extract %s[%s] : %s" % (icon.name, ", ".join(at), icon.type))
+            subs.append(b.index_cast(v, dtypes.I64))
+        subs += [b.index(q + j) for j in range(len(rest))]
+        return b("tensor.extract %s[%s] : %s" % (table.name, ", ".join(subs), table.type))
+
+    init = em.empty(out_shape, data.dtype)
+    return [em.generic([], (init, identity_exprs(n)), ["parallel"] * n, body)]
+
+
 def _expand(ctx):
     x = ctx.input(0, "input")
     target = _ints(ctx.const_input(1, "shape"), "shape")
@@ -345,6 +433,8 @@ OPS = {
     ("", "Slice"): _slice,
     ("", "Split"): _split,
     ("", "Gather"): _gather,
+    ("", "GatherElements"): _gather_elements,
+    ("", "GatherND"): _gather_nd,
     ("", "Expand"): _expand,
     ("", "Shape"): _shape,
     ("", "Size"): _size,

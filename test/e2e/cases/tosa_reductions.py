@@ -62,7 +62,7 @@ def inputs_nan(rng):
     x = rng.standard_normal((9, 11)).astype(np.float32)
     x[rng.random((9, 11)) < 0.2] = np.nan
     x[0, :] = rng.standard_normal(11)     # no NaN
-    x[1, :] = np.nan                      # all NaN
+    x[8, :] = np.nan                      # all NaN
     x[2, :] = rng.standard_normal(11)
     x[2, 4] = np.nan                      # one NaN after the maximum below
     x[2, 1] = 9.0

@@ -108,3 +108,22 @@ func.func @nan_modes(%x: tensor<37x53xf32>, %y: tensor<37x53xf32>)
     : tensor<37x53xf32>, tensor<37x53xf32>, tensor<37x53xf32>, tensor<37x53xf32>,
       tensor<37x53xf32>, tensor<37x53xf32>
 }
+
+// f16 and bf16 elementwise ops.
+func.func @half_types(%h: tensor<37x53xf16>, %hb: tensor<1x53xf16>, %b: tensor<37x53xbf16>,
+                      %bb: tensor<37x1xbf16>)
+    -> (tensor<37x53xf16>, tensor<37x53xf16>, tensor<37x53xf16>, tensor<37x53xf16>,
+        tensor<37x53xbf16>, tensor<37x53xbf16>, tensor<37x53xbf16>, tensor<37x53xbf16>) {
+  %s0 = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %hadd = tosa.add %h, %hb : (tensor<37x53xf16>, tensor<1x53xf16>) -> tensor<37x53xf16>
+  %hmul = tosa.mul %h, %hb, %s0 : (tensor<37x53xf16>, tensor<1x53xf16>, tensor<1xi8>) -> tensor<37x53xf16>
+  %hexp = tosa.exp %h : (tensor<37x53xf16>) -> tensor<37x53xf16>
+  %hsig = tosa.sigmoid %h : (tensor<37x53xf16>) -> tensor<37x53xf16>
+  %badd = tosa.add %b, %bb : (tensor<37x53xbf16>, tensor<37x1xbf16>) -> tensor<37x53xbf16>
+  %bmul = tosa.mul %b, %bb, %s0 : (tensor<37x53xbf16>, tensor<37x1xbf16>, tensor<1xi8>) -> tensor<37x53xbf16>
+  %btanh = tosa.tanh %b : (tensor<37x53xbf16>) -> tensor<37x53xbf16>
+  %bclamp = tosa.clamp %b {min_val = -1.0 : bf16, max_val = 1.5 : bf16} : (tensor<37x53xbf16>) -> tensor<37x53xbf16>
+  return %hadd, %hmul, %hexp, %hsig, %badd, %bmul, %btanh, %bclamp
+    : tensor<37x53xf16>, tensor<37x53xf16>, tensor<37x53xf16>, tensor<37x53xf16>,
+      tensor<37x53xbf16>, tensor<37x53xbf16>, tensor<37x53xbf16>, tensor<37x53xbf16>
+}

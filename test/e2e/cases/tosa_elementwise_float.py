@@ -5,6 +5,8 @@ import math
 
 import numpy as np
 
+from e2eutil import bf16_to_f64, to_bf16
+
 S = (37, 53)
 
 
@@ -95,6 +97,18 @@ def reference_nan(x, y):
     return _f32([np.where(np.isnan(v), 1000.0, v) for v in r])   # NaN -> sentinel
 
 
+def inputs_half(rng):
+    return [rng.uniform(-3, 3, S).astype(np.float16), rng.uniform(-3, 3, (1, 53)).astype(np.float16),
+            to_bf16(rng.uniform(-3, 3, S)), to_bf16(rng.uniform(-3, 3, (37, 1)))]
+
+
+def reference_half(h, hb, b, bb):
+    h, hb = _f64(h, hb)
+    b, bb = bf16_to_f64(b), bf16_to_f64(bb)
+    return ([v.astype(np.float16) for v in (h + hb, h * hb, np.exp(h), 1 / (1 + np.exp(-h)))]
+            + [to_bf16(v) for v in (b + bb, b * bb, np.tanh(b), np.clip(b, -1.0, 1.5))])
+
+
 # binary/compare/nan: one f32 rounding (exact for max/min/clamp/select), pow
 # with a few ulp: 1e-6 would do except pow, so 1e-5. unary: exp/log/sin/cos/
 # tanh/sigmoid/erf are polynomial approximations with a few ulp: 1e-5.
@@ -104,4 +118,7 @@ ENTRIES = [
     ("compare", inputs_compare, reference_compare, 0.0),   # exact selects
     ("logical", inputs_logical, reference_logical),
     ("nan_modes", inputs_nan, reference_nan, 0.0),         # exact (NaN -> 1000)
+    # One f16 / bf16 rounding of the result (4.9e-4 / 3.9e-3 relative),
+    # possibly of an f32 intermediate too: 1e-2.
+    ("half_types", inputs_half, reference_half, 1e-2),
 ]

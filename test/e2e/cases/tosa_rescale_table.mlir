@@ -76,3 +76,23 @@ func.func @table(%x: tensor<23x41xi8>, %t8: tensor<256xi8>, %y: tensor<23x41xi16
   %b = tosa.table %y, %t16 : (tensor<23x41xi16>, tensor<513xi16>) -> tensor<23x41xi32>
   return %a, %b : tensor<23x41xi8>, tensor<23x41xi32>
 }
+
+// tosa.apply_scale (the scalar op RESCALE lowers to; tosa-to-arith lowers it)
+// inside a linalg.generic, with per-column multipliers and shifts as
+// function arguments.
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (0, d1)>
+func.func @apply_scale(%v: tensor<37x53xi32>, %m: tensor<1x53xi32>, %s: tensor<1x53xi8>)
+    -> (tensor<37x53xi32>, tensor<37x53xi32>) {
+  %e = tensor.empty() : tensor<37x53xi32>
+  %r:2 = linalg.generic {indexing_maps = [#id, #row, #row, #id, #id],
+                         iterator_types = ["parallel", "parallel"]}
+      ins(%v, %m, %s : tensor<37x53xi32>, tensor<1x53xi32>, tensor<1x53xi8>)
+      outs(%e, %e : tensor<37x53xi32>, tensor<37x53xi32>) {
+  ^bb0(%a: i32, %mm: i32, %ss: i8, %o1: i32, %o2: i32):
+    %x = tosa.apply_scale %a, %mm, %ss {rounding_mode = SINGLE_ROUND} : (i32, i32, i8) -> i32
+    %y = tosa.apply_scale %a, %mm, %ss {rounding_mode = DOUBLE_ROUND} : (i32, i32, i8) -> i32
+    linalg.yield %x, %y : i32, i32
+  } -> (tensor<37x53xi32>, tensor<37x53xi32>)
+  return %r#0, %r#1 : tensor<37x53xi32>, tensor<37x53xi32>
+}

@@ -125,6 +125,25 @@ def reference_table(x, t8, y, t16):
     return [a, b.astype(np.int32)]
 
 
+def inputs_apply_scale(rng):
+    v = rng.integers(-2**20, 2**20, (37, 53), dtype=np.int32)
+    m = rng.integers(2**30, 2**31, (1, 53), dtype=np.int64).astype(np.int32)
+    s = rng.integers(21, 51, (1, 53), dtype=np.int8)
+    # Values that round differently under DOUBLE_ROUND in column 0 (shift > 31).
+    s[0, 0] = 40
+    cand = [x for x in range(-300000, 300000, 3) if _differs(x, int(m[0, 0]), 40)]
+    v[:10, 0] = rng.choice(np.array(cand), 10)
+    return [v, m, s]
+
+
+def reference_apply_scale(v, m, s):
+    out = [np.empty(v.shape, np.int32), np.empty(v.shape, np.int32)]
+    for i, j in np.ndindex(v.shape):
+        for k, dbl in enumerate((False, True)):
+            out[k][i, j] = apply_scale_32(int(v[i, j]), int(m[0, j]), int(s[0, j]), dbl)
+    return out
+
+
 # Integer results: exact.
 ENTRIES = [
     ("i32_to_i8", inputs_i32_i8, reference_i32_i8),
@@ -133,4 +152,5 @@ ENTRIES = [
     ("scale16", inputs_scale16, reference_scale16),
     ("unsigned", inputs_unsigned, reference_unsigned),
     ("table", inputs_table, reference_table),
+    ("apply_scale", inputs_apply_scale, reference_apply_scale),
 ]

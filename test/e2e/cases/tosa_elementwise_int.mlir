@@ -1,6 +1,6 @@
 // TOSA elementwise ops on integers: i32 arithmetic (mul with and without a
 // rounding shift, intdiv, abs, negate, maximum/minimum, clamp, comparisons),
-// bitwise ops and shifts on i32 and i8, clz, i8 negate with zero points,
+// bitwise ops and shifts on i32 and i8, i8 negate with zero points,
 // i8/i16 x i8/i16 -> i32 mul. Shapes 37x53 / 23x41, size-1 broadcasting.
 func.func @arith_i32(%a: tensor<37x53xi32>, %b: tensor<1x53xi32>, %c: tensor<37x53xi32>)
     -> (tensor<37x53xi32>, tensor<37x53xi32>, tensor<37x53xi32>, tensor<37x53xi32>,
@@ -31,11 +31,11 @@ func.func @arith_i32(%a: tensor<37x53xi32>, %b: tensor<1x53xi32>, %c: tensor<37x
       tensor<37x53xi1>, tensor<37x53xi32>
 }
 
-// Full-range i32 bits; %s holds shift amounts 0..31.
+// Full-range i32 bits; %s holds shift amounts 0..31. (tosa.clz is in
+// test/e2e/pending_tosa/tosa_clz: docs/tosa-issues.md.)
 func.func @bitwise_i32(%a: tensor<37x53xi32>, %b: tensor<37x53xi32>, %s: tensor<37x53xi32>)
     -> (tensor<37x53xi32>, tensor<37x53xi32>, tensor<37x53xi32>, tensor<37x53xi32>,
-        tensor<37x53xi32>, tensor<37x53xi32>, tensor<37x53xi32>, tensor<37x53xi32>,
-        tensor<37x53xi32>) {
+        tensor<37x53xi32>, tensor<37x53xi32>, tensor<37x53xi32>, tensor<37x53xi32>) {
   %and = tosa.bitwise_and %a, %b : (tensor<37x53xi32>, tensor<37x53xi32>) -> tensor<37x53xi32>
   %or = tosa.bitwise_or %a, %b : (tensor<37x53xi32>, tensor<37x53xi32>) -> tensor<37x53xi32>
   %xor = tosa.bitwise_xor %a, %b : (tensor<37x53xi32>, tensor<37x53xi32>) -> tensor<37x53xi32>
@@ -44,11 +44,9 @@ func.func @bitwise_i32(%a: tensor<37x53xi32>, %b: tensor<37x53xi32>, %s: tensor<
   %shr = tosa.logical_right_shift %a, %s : (tensor<37x53xi32>, tensor<37x53xi32>) -> tensor<37x53xi32>
   %asr = tosa.arithmetic_right_shift %a, %s {round = false} : (tensor<37x53xi32>, tensor<37x53xi32>) -> tensor<37x53xi32>
   %asrr = tosa.arithmetic_right_shift %a, %s {round = true} : (tensor<37x53xi32>, tensor<37x53xi32>) -> tensor<37x53xi32>
-  %clz = tosa.clz %b : (tensor<37x53xi32>) -> tensor<37x53xi32>
-  return %and, %or, %xor, %not, %shl, %shr, %asr, %asrr, %clz
+  return %and, %or, %xor, %not, %shl, %shr, %asr, %asrr
     : tensor<37x53xi32>, tensor<37x53xi32>, tensor<37x53xi32>, tensor<37x53xi32>,
-      tensor<37x53xi32>, tensor<37x53xi32>, tensor<37x53xi32>, tensor<37x53xi32>,
-      tensor<37x53xi32>
+      tensor<37x53xi32>, tensor<37x53xi32>, tensor<37x53xi32>, tensor<37x53xi32>
 }
 
 // i8: bitwise ops, shifts by 0..7 (broadcast along rows), clamp, negate with

@@ -1,24 +1,15 @@
-// TOSA pooling and resize (NHWC): avg_pool2d (padding excluded from the
-// divisor; f32 and i8 with zero points and TOSA's integer reciprocal
-// scaling), max_pool2d (f32, i8), resize NEAREST_NEIGHBOR / BILINEAR with
+// TOSA pooling and resize (NHWC): avg_pool2d (f32; padding excluded from
+// the divisor), max_pool2d (f32, i8), resize NEAREST_NEIGHBOR / BILINEAR with
 // scale / offset / border (f32; i8 -> i8 nearest, i8 -> i32 bilinear).
 
+// (Integer avg_pool2d is in test/e2e/pending_tosa/tosa_avg_pool_i8:
+// docs/tosa-issues.md.)
 // Pool outputs: OH = (IH + pad_top + pad_bottom - kernel_y) / stride_y + 1
 // (exact division). Here 6x7: (11 + 2 - 3) / 2 + 1, (13 + 2 - 3) / 2 + 1.
 func.func @avg_pool_f32(%x: tensor<2x11x13x5xf32>) -> tensor<2x6x7x5xf32> {
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
   %0 = tosa.avg_pool2d %x, %zp, %zp {acc_type = f32, kernel = array<i64: 3, 3>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 2, 2>} : (tensor<2x11x13x5xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x6x7x5xf32>
   return %0 : tensor<2x6x7x5xf32>
-}
-
-// i8: acc = sum(x - input_zp) over the valid taps, scaled by TOSA's
-// reciprocal_scale(count) with apply_scale_32 (single rounding), + output_zp,
-// saturated. Output 9x5: (9 + 1 - 2) / 1 + 1, (10 + 1 - 3) / 2 + 1.
-func.func @avg_pool_i8(%x: tensor<1x9x10x3xi8>) -> tensor<1x9x5x3xi8> {
-  %izp = "tosa.const"() <{values = dense<-3> : tensor<1xi8>}> : () -> tensor<1xi8>
-  %ozp = "tosa.const"() <{values = dense<5> : tensor<1xi8>}> : () -> tensor<1xi8>
-  %0 = tosa.avg_pool2d %x, %izp, %ozp {acc_type = i32, kernel = array<i64: 2, 3>, pad = array<i64: 1, 0, 0, 1>, stride = array<i64: 1, 2>} : (tensor<1x9x10x3xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x9x5x3xi8>
-  return %0 : tensor<1x9x5x3xi8>
 }
 
 // Padded taps never win. f32 output 6x7: (11 + 1 - 2) / 2 + 1, (13 + 2 - 3)

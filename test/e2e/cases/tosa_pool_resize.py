@@ -26,23 +26,6 @@ def pool(x, kernel, stride, pad, fn, dtype):
     return out
 
 
-def reciprocal_scale(count):
-    k = (count - 1).bit_length()          # 2^(k-1) < count <= 2^k
-    multiplier = (((1 << 30) + 1) << k) // count
-    return multiplier, 30 + k
-
-
-def avg_i8(win, izp, ozp):
-    out = np.zeros((win.shape[0], win.shape[2]), np.int64)
-    count = win.shape[1]
-    m, s = reciprocal_scale(count)
-    for idx in np.ndindex(out.shape):
-        acc = int(np.sum(win[idx[0], :, idx[1]].astype(np.int64) - izp))
-        r = (acc * m + (1 << (s - 1))) >> s
-        out[idx] = min(max(r + ozp, -128), 127)
-    return out
-
-
 def resize(x, scale, offset, border, mode, integer=False):
     n, ih, iw, c = x.shape
     yn, yd, xn, xd = scale
@@ -99,9 +82,6 @@ ENTRIES = [
     ("avg_pool_f32", lambda rng: [_f(rng, (2, 11, 13, 5))],
      lambda x: [pool(x.astype(np.float64), (3, 3), (2, 2), (1, 1, 1, 1),
                      lambda w: w.mean(axis=1), np.float64).astype(np.float32)], 1e-6),
-    ("avg_pool_i8", lambda rng: [_i8(rng, (1, 9, 10, 3))],
-     lambda x: [pool(x, (2, 3), (1, 2), (1, 0, 0, 1), lambda w: avg_i8(w, -3, 5),
-                     np.int64).astype(np.int8)]),
     ("max_pool", lambda rng: [_f(rng, (2, 11, 13, 5)), _i8(rng, (1, 9, 10, 3))],
      lambda x, y: [pool(x, (2, 3), (2, 2), (1, 0, 0, 2), lambda w: w.max(axis=1), np.float32),
                    pool(y, (2, 2), (2, 2), (1, 0, 0, 0), lambda w: w.max(axis=1), np.int8)],

@@ -123,6 +123,7 @@ func.func @dynamic(%a: tensor<4xf32>) -> tensor<4xf32> {
 // expected-error @+2 {{function 'dynamic_arg' argument 0: dynamic shape tensor<?x8xf32> is not supported}}
 // expected-error @+1 {{function 'dynamic_arg' result 0: dynamic shape tensor<?x8xf32> is not supported}}
 func.func @dynamic_arg(%a: tensor<?x8xf32>) -> tensor<?x8xf32> {
+  // expected-error @+1 {{'tosa.exp': dynamic shape tensor<?x8xf32> is not supported}}
   %0 = tosa.exp %a : (tensor<?x8xf32>) -> tensor<?x8xf32>
   return %0 : tensor<?x8xf32>
 }

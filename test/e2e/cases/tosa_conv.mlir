@@ -73,3 +73,15 @@ func.func @conv3d(%x: tensor<1x6x7x8x3xf32>, %w: tensor<4x2x3x3x3xf32>, %b: tens
   %0 = tosa.conv3d %x, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 0, 1, 1, 1, 1, 0>, stride = array<i64: 1, 2, 2>, dilation = array<i64: 2, 1, 1>} : (tensor<1x6x7x8x3xf32>, tensor<4x2x3x3x3xf32>, tensor<4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x5x4x4x4xf32>
   return %0 : tensor<1x5x4x4x4xf32>
 }
+
+// Sizes that take the packed CPU convolution and the tensor-core implicit
+// GEMM on CUDA (TOSA's OHWI filters arrive transposed to HWCF).
+func.func @conv2d_large(%x: tensor<1x28x28x64xf32>, %w: tensor<96x3x3x64xf32>, %b: tensor<96xf32>,
+                        %xh: tensor<2x14x14x64xf16>, %wh: tensor<128x3x3x64xf16>, %bh: tensor<128xf16>)
+    -> (tensor<1x28x28x96xf32>, tensor<2x14x14x128xf16>) {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %zph = "tosa.const"() <{values = dense<0.0> : tensor<1xf16>}> : () -> tensor<1xf16>
+  %0 = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x28x28x64xf32>, tensor<96x3x3x64xf32>, tensor<96xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x28x28x96xf32>
+  %1 = tosa.conv2d %xh, %wh, %bh, %zph, %zph {acc_type = f32, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<2x14x14x64xf16>, tensor<128x3x3x64xf16>, tensor<128xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<2x14x14x128xf16>
+  return %0, %1 : tensor<1x28x28x96xf32>, tensor<2x14x14x128xf16>
+}

@@ -96,6 +96,17 @@ ENTRIES = [
      lambda x, w, b: [transpose_conv(x, w, b, (0, 1, 1, 0), (2, 3), (12, 18)).astype(np.float32),
                       transpose_conv(x, w, b, (0, 0, 0, -1), (2, 2), (11, 11)).astype(np.float32)],
      1e-5),
+    # K = 576: 1e-4 for f32 (any summation order); the f16 result adds its
+    # final rounding (4.9e-4 relative; products are exact in the f32
+    # accumulator): 2e-3.
+    ("conv2d_large",
+     lambda rng: [_f(rng, (1, 28, 28, 64)), _f(rng, (96, 3, 3, 64)) * np.float32(0.1),
+                  _f(rng, (96,)), _f(rng, (2, 14, 14, 64), np.float16),
+                  (_f(rng, (128, 3, 3, 64)) * 0.1).astype(np.float16), _f(rng, (128,), np.float16)],
+     lambda x, w, b, xh, wh, bh: [
+         conv_nd(x, w, b, (1, 1, 1, 1), (1, 1), (1, 1)).astype(np.float32),
+         conv_nd(xh, wh, bh, (1, 1, 1, 1), (1, 1), (1, 1)).astype(np.float16)],
+     [1e-4, 2e-3]),
     # K = 2*3*3*3 = 54: 1e-5.
     ("conv3d",
      lambda rng: [_f(rng, (1, 6, 7, 8, 3)), _f(rng, (4, 2, 3, 3, 3)), _f(rng, (4,))],

@@ -2,6 +2,8 @@
 zero points."""
 import numpy as np
 
+from e2eutil import bf16_to_f64, to_bf16
+
 
 def _mm(a, b):
     return np.matmul(a.astype(np.float64), b.astype(np.float64))
@@ -36,4 +38,8 @@ ENTRIES = [
     ("matmul_f16", inputs_f16,
      lambda a, b: [_mm(a, b).astype(np.float32), _mm(a, b).astype(np.float16)], [1e-5, 1e-2]),
     ("matmul_i8", inputs_i8, reference_i8),
+    # bf16 products are exact in f32; K = 67 summed in f32: 1e-5.
+    ("matmul_bf16",
+     lambda rng: [to_bf16(rng.uniform(-1, 1, (2, 21, 67))), to_bf16(rng.uniform(-1, 1, (2, 67, 31)))],
+     lambda a, b: [np.matmul(bf16_to_f64(a), bf16_to_f64(b)).astype(np.float32)], 1e-5),
 ]

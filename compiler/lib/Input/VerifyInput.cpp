@@ -7,6 +7,7 @@
 
 #include "tessel/Passes.h"
 
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/BuiltinOps.h"
 
 namespace mlir::tessel {
@@ -90,6 +91,33 @@ std::string unsupportedTosaReason(Operation *op) {
   if (name == "scatter")
     return "MLIR 22 has no lowering of tosa.scatter to linalg; use "
            "tessel.scatter";
+  // Shape values (!tosa.shape) must be constants: MLIR 22 neither folds nor
+  // lowers the shape computations (tosa.add_shape, tosa.dim, ...).
+  if (name == "dim" || (name.ends_with("_shape") && name != "const_shape"))
+    return "TOSA shape computations have no lowering in MLIR 22 (shape "
+           "operands must be tosa.const_shape)";
+  if (auto rescale = dyn_cast<tosa::RescaleOp>(op))
+    if (rescale.getRoundingMode() == tosa::RoundingMode::INEXACT_ROUND)
+      return "rounding_mode INEXACT_ROUND has no lowering in MLIR 22 (use "
+             "SINGLE_ROUND or DOUBLE_ROUND)";
+  // MLIR 22 lowers integer BILINEAR resize with a truncating division by
+  // scale_n (arith.divsi) where TOSA divides with floor: for y = oy *
+  // scale_d + offset < 0 it extrapolates from rows 0 and 1 instead of
+  // clamping to row 0, i.e. wrong values along the top/left border whenever
+  // an offset is negative. (The float lowering uses floor division; nearest
+  // neighbour picks the same pixel either way.)
+  if (auto resize = dyn_cast<tosa::ResizeOp>(op)) {
+    if (resize.getMode() == tosa::ResizeMode::BILINEAR &&
+        isa<IntegerType>(getElementTypeOrSelf(resize.getInput().getType()))) {
+      auto offset = resize.getOffset().getDefiningOp<tosa::ConstShapeOp>();
+      if (!offset || llvm::any_of(offset.getValues().getValues<APInt>(),
+                                  [](const APInt &v) { return v.isNegative(); }))
+        return "integer BILINEAR resize with a negative (or non-constant) "
+               "offset: MLIR 22's lowering divides by scale_n with truncation "
+               "instead of TOSA's floor division and computes wrong values at "
+               "the top/left border";
+    }
+  }
   for (Type t : llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
     if (auto shaped = dyn_cast<ShapedType>(t))
       if (!shaped.getElementType().isIntOrIndexOrFloat()) {

@@ -69,7 +69,9 @@ def _matmul(ctx):
     em = ctx.em
     # numpy's rules: a 1-D A is a row [1, K], a 1-D B a column [K, 1];
     # the added dimension is dropped from the result.
-    out_shape = np.matmul(np.empty(a.shape, np.bool_), np.empty(b.shape, np.bool_)).shape
+    out_shape = (tuple(broadcast_shape(a.shape[:-2], b.shape[:-2]))
+                 + (a.shape[-2:-1] if len(a.shape) > 1 else ())
+                 + (b.shape[-1:] if len(b.shape) > 1 else ()))
     if len(a.shape) == 1:
         a = em.reshape(a, (1,) + a.shape)
     if len(b.shape) == 1:

@@ -104,6 +104,8 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--no-tessel", action="store_true")
     ap.add_argument("--work", default="/tmp/bert-bench")
+    ap.add_argument("--only", default="", help="comma-separated cases: bert_f16_b32, "
+                    "bert_f32_b8, attention")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     os.makedirs(a.work, exist_ok=True)
@@ -111,8 +113,11 @@ def main():
     log("torch %s, transformers %s, GPU %s" % (torch.__version__, transformers.__version__,
                                                torch.cuda.get_device_name(0)))
     rows, results = [], {}
+    only = set(filter(None, a.only.split(",")))
     for dtype, batch, device in [("f16", 32, "cuda"), ("f32", 8, "cpu")]:
         name = "bert_%s_b%d" % (dtype, batch)
+        if only and name not in only:
+            continue
         export.export(dtype, batch, SEQ, a.work)
         tdev = "cuda" if device == "cuda" else "cpu"
         model = export.build(dtype, tdev)
@@ -149,7 +154,13 @@ def main():
                                          20 if device == "cuda" else 5, 2)
                 r["tessel_ms"] = ms
                 r["tessel_err"] = [rel_err(o, x) for o, x in zip(outs, ref)]
-                r["tessel_dispatches"] = len(j.get("per_dispatch") or [])
+                per = [d["median_us"] for d in (j.get("per_dispatch") or [])]
+                r["tessel_dispatches"] = len(per)
+                results.setdefault("per_dispatch_us", {})[name] = per
+                top = sorted(range(len(per)), key=lambda i: -per[i])[:12]
+                log("  slowest dispatches (index: us): " +
+                    ", ".join("%d: %.0f" % (i, per[i]) for i in top) +
+                    "; total %.0f us" % sum(per))
             except Exception as e:  # noqa: BLE001
                 r["tessel_error"] = str(e)[-600:]
         log(json.dumps(r))
@@ -159,7 +170,7 @@ def main():
 
     # Attention alone: SDPA (flash backend) vs Tessel's attention modules.
     from torch.nn.attention import SDPBackend, sdpa_kernel
-    for seq in (128, 1024):
+    for seq in ((128, 1024) if not only or "attention" in only else ()):
         q, k, v = (torch.randn(32, 12, seq, 64, device="cuda", dtype=torch.float16) for _ in range(3))
         with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
             ms = gpu_ms(lambda: torch.nn.functional.scaled_dot_product_attention(q, k, v))

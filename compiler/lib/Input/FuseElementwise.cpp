@@ -7,7 +7,10 @@
 // other producer would be recomputed for every iteration of the reduction
 // loops its operand does not index (a softmax's exp and division once per
 // output column of P V), and it hides the producer chain from dispatch
-// formation (the softmax would no longer be a fused row chain). Casts fuse
+// formation (the softmax would no longer be a fused row chain), and a
+// transpose folded into a contraction's maps leaves batch or K loops that
+// cannot be collapsed (BERT's P V read V as [b, k2, h, n]: the slow generic
+// contraction instead of tensor cores). Casts in the same layout fuse
 // because the matmul strategies fold them (f16 operands of an f32
 // contraction on tensor cores).
 //
@@ -32,10 +35,15 @@ using namespace mlir;
 namespace {
 
 /// A generic whose body is one cast (extf, truncf, sitofp, ...) of its one
-/// input, or a plain copy.
+/// input, or a plain copy, in the same layout (identity maps: a transpose
+/// stays a dispatch of its own, so that the contraction reading it keeps
+/// operands its matmul strategies take).
 bool isCastOrCopy(Operation *op) {
   auto generic = dyn_cast<linalg::GenericOp>(op);
   if (!generic || generic.getNumDpsInputs() != 1 || generic.getNumResults() != 1)
+    return false;
+  if (!llvm::all_of(generic.getIndexingMapsArray(),
+                    [](AffineMap m) { return m.isIdentity(); }))
     return false;
   Block &body = generic.getRegion().front();
   auto ops = body.without_terminator();

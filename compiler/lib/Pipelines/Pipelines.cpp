@@ -59,6 +59,11 @@ void mlir::tessel::buildInputPipeline(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createDecomposeAttention());
   pm.addPass(createLegalizeInput());
+  // Unit dimensions (ONNX Unsqueeze, broadcasts over one head) dropped
+  // before fusion: the GPU elementwise strategy vectorizes the innermost
+  // dimension and spreads threads over the others, and a size-1 dimension
+  // among them cost BERT's score + mask dispatch 10x its bandwidth time.
+  pm.addPass(createLinalgFoldUnitExtentDimsPass());
   pm.addPass(createFuseElementwise());
   pm.addPass(createRaiseToPrimitives());
   pm.addPass(createCollapseContractionDims());

@@ -15,6 +15,15 @@ bool isF32Shaped(Type t) {
   return shaped && shaped.hasStaticShape() && shaped.getElementType().isF32();
 }
 
+/// f32, or a 16-bit float an elementwise op of the chain reads or writes
+/// (a row loaded as f16 and extended, a result rounded to f16); reductions
+/// and per-row values stay f32.
+bool isFloatShaped(Type t) {
+  auto shaped = dyn_cast<RankedTensorType>(t);
+  return shaped && shaped.hasStaticShape() &&
+         isa<Float32Type, Float16Type, BFloat16Type>(shaped.getElementType());
+}
+
 /// Maps of the loops 0..p-1 (rows), loop p (the row) or none.
 AffineMap rowsMap(unsigned n, unsigned p, MLIRContext *ctx) {
   SmallVector<AffineExpr> dims;
@@ -48,7 +57,7 @@ std::optional<RowOpKind> mlir::tessel::classifyRowOp(linalg::GenericOp op,
       op->getNumResults() != 1)
     return std::nullopt;
   for (Value v : op->getOperands())
-    if (!isF32Shaped(v.getType()))
+    if (!isFloatShaped(v.getType()))
       return std::nullopt;
   // Body: pure arith/math ops only, cloned once per element.
   for (Operation &inner : op.getRegion().front().without_terminator())
@@ -93,6 +102,8 @@ std::optional<RowOpKind> mlir::tessel::classifyRowOp(linalg::GenericOp op,
   }
   AffineMap out = op.getIndexingMapsArray().back();
   Block &body = op.getRegion().front();
+  if (*kind != RowOpKind::Elementwise && !isF32Shaped(op->getResult(0).getType()))
+    return std::nullopt;
   if (*kind == RowOpKind::Reduction) {
     if (out != rows || !rowReductionCombiner(op))
       return std::nullopt;

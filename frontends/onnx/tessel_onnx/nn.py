@@ -47,9 +47,17 @@ def _softmax(ctx):
     if isinstance(x, Const):
         y = Const(_softmax_np(x.array.astype(np.float64), axis), x.dtype)
     else:
+        # 16-bit inputs: the max, exponentials and sum in f32 (as torch
+        # does), rounded once at the end; Tessel fuses the f32 chain into
+        # one row kernel.
+        dt = x.dtype
+        if dt.bits < 32:
+            x = em.elementwise([x], x.shape, dtypes.F32, lambda b, n: b.cast(n[0], dt, dtypes.F32))
         init = em.empty(x.shape, x.dtype)
         y = em.op("linalg.softmax dimension(%d) ins(%s : %s) outs(%s : %s) -> %s"
                   % (axis, x.name, x.type, init.name, init.type, init.type), x.shape, x.dtype)
+        if dt.bits < 32:
+            y = em.elementwise([y], y.shape, dt, lambda b, n: b.cast(n[0], dtypes.F32, dt))
     return [em.reshape(y, shape)]
 
 

@@ -216,9 +216,10 @@ LogicalResult mlir::tessel::emitRowFusion(func::FuncOp kernel) {
       v = memref::LoadOp::create(b, loc, mem, indices);
     } else {
       Type el = cast<MemRefType>(mem.getType()).getElementType();
-      v = vector::LoadOp::create(b, loc, VectorType::get({width}, el), mem,
-                                 indices, /*nontemporal=*/false,
-                                 llvm::MaybeAlign(width * 4));
+      v = vector::LoadOp::create(
+          b, loc, VectorType::get({width}, el), mem, indices,
+          /*nontemporal=*/false,
+          llvm::MaybeAlign(width * el.getIntOrFloatBitWidth() / 8));
     }
     loaded[key] = v;
     return v;
@@ -361,9 +362,10 @@ LogicalResult mlir::tessel::emitRowFusion(func::FuncOp kernel) {
         } else {
           Value vec = vector::FromElementsOp::create(
               b, loc, VectorType::get({width}, elems[0].getType()), elems);
-          vector::StoreOp::create(b, loc, vec, dest, idx,
-                                  /*nontemporal=*/false,
-                                  llvm::MaybeAlign(width * 4));
+          vector::StoreOp::create(
+              b, loc, vec, dest, idx, /*nontemporal=*/false,
+              llvm::MaybeAlign(width *
+                               elems[0].getType().getIntOrFloatBitWidth() / 8));
         }
       }
     } else {

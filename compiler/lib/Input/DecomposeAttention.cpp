@@ -112,32 +112,45 @@ LogicalResult decompose(RewriterBase &rewriter, AttentionOp op) {
     return AffineMap::get(rank, 0, results, ctx);
   };
 
+  // sum over the last of `loops` of lhs * rhs, into f32 accumulators
+  // indexed by the other loops in order.
+  auto contractF32 = [&](ArrayRef<unsigned> loops, Value lhs, AffineMap lhsMap,
+                         Value rhs, AffineMap rhsMap) {
+    unsigned rank = loops.size();
+    SmallVector<unsigned> resultLoops(loops.drop_back());
+    SmallVector<IteratorType> iters(rank - 1, IteratorType::parallel);
+    iters.push_back(IteratorType::reduction);
+    return linalg::GenericOp::create(
+               rewriter, loc,
+               TypeRange{RankedTensorType::get(sizesOf(resultLoops), f32)},
+               ValueRange{lhs, rhs}, ValueRange{zeroFilled(resultLoops)},
+               ArrayRef<AffineMap>{lhsMap, rhsMap,
+                                   identity(rank, {int64_t(rank - 1)})},
+               iters,
+               [&](OpBuilder &b, Location l, ValueRange args) {
+                 Value p = arith::MulFOp::create(b, l, extendToF32(b, l, args[0]),
+                                                 extendToF32(b, l, args[1]));
+                 linalg::YieldOp::create(
+                     b, l, ValueRange{arith::AddFOp::create(b, l, args[2], p)});
+               })
+        .getResult(0);
+  };
+
   // S[batch, m, k2] = sum_k1 Q K (f32).
   SmallVector<unsigned> sLoops(dims->batch);
   sLoops.append({m, k2, k1});
   SmallVector<int64_t> sPos = positionsIn(sLoops);
   unsigned sRank = sLoops.size();
-  SmallVector<IteratorType> sIters(sRank - 1, IteratorType::parallel);
-  sIters.push_back(IteratorType::reduction);
   SmallVector<unsigned> scoreLoops(dims->batch);
   scoreLoops.append({m, k2});
-  auto qk = linalg::GenericOp::create(
-      rewriter, loc, TypeRange{RankedTensorType::get(sizesOf(scoreLoops), f32)},
-      ValueRange{op.getQuery(), op.getKey()}, ValueRange{zeroFilled(scoreLoops)},
-      ArrayRef<AffineMap>{remap(op.getQueryMap(), sPos, sRank),
-                          remap(op.getKeyMap(), sPos, sRank),
-                          identity(sRank, {static_cast<int64_t>(sRank - 1)})},
-      sIters, [&](OpBuilder &b, Location l, ValueRange args) {
-        Value p = arith::MulFOp::create(b, l, extendToF32(b, l, args[0]),
-                                        extendToF32(b, l, args[1]));
-        linalg::YieldOp::create(b, l,
-                                ValueRange{arith::AddFOp::create(b, l, args[2], p)});
-      });
+  Value qk = contractF32(sLoops, op.getQuery(),
+                         remap(op.getQueryMap(), sPos, sRank), op.getKey(),
+                         remap(op.getKeyMap(), sPos, sRank));
 
   // S' = region(S * scale + mask).
   unsigned scoreRank = scoreLoops.size();
   SmallVector<int64_t> scorePos = positionsIn(scoreLoops);
-  SmallVector<Value> scoreIns = {qk.getResult(0)};
+  SmallVector<Value> scoreIns = {qk};
   SmallVector<AffineMap> scoreMaps = {identity(scoreRank)};
   if (op.getMask()) {
     scoreIns.push_back(op.getMask());
@@ -201,8 +214,6 @@ LogicalResult decompose(RewriterBase &rewriter, AttentionOp op) {
   oLoops.append({m, n, k2});
   SmallVector<int64_t> oPos = positionsIn(oLoops);
   unsigned oRank = oLoops.size();
-  SmallVector<IteratorType> oIters(oRank - 1, IteratorType::parallel);
-  oIters.push_back(IteratorType::reduction);
   SmallVector<unsigned> outLoops(dims->batch);
   outLoops.append({m, n});
   // P is [batch..., m, k2]: in the O domain, batch..., m, then k2 (last).
@@ -210,18 +221,8 @@ LogicalResult decompose(RewriterBase &rewriter, AttentionOp op) {
   for (unsigned i = 0; i < nb + 1; ++i)
     pResults.push_back(getAffineDimExpr(i, ctx));
   pResults.push_back(getAffineDimExpr(oRank - 1, ctx));
-  auto pv = linalg::GenericOp::create(
-      rewriter, loc, TypeRange{RankedTensorType::get(sizesOf(outLoops), f32)},
-      ValueRange{probs, op.getValue()}, ValueRange{zeroFilled(outLoops)},
-      ArrayRef<AffineMap>{AffineMap::get(oRank, 0, pResults, ctx),
-                          remap(op.getValueMap(), oPos, oRank),
-                          identity(oRank, {static_cast<int64_t>(oRank - 1)})},
-      oIters, [&](OpBuilder &b, Location l, ValueRange args) {
-        Value p = arith::MulFOp::create(b, l, extendToF32(b, l, args[0]),
-                                        extendToF32(b, l, args[1]));
-        linalg::YieldOp::create(b, l,
-                                ValueRange{arith::AddFOp::create(b, l, args[2], p)});
-      });
+  Value pv = contractF32(oLoops, probs, AffineMap::get(oRank, 0, pResults, ctx),
+                         op.getValue(), remap(op.getValueMap(), oPos, oRank));
 
   // out = O in the output's layout and element type.
   unsigned outRank = outLoops.size();
@@ -229,7 +230,7 @@ LogicalResult decompose(RewriterBase &rewriter, AttentionOp op) {
   Type outElt = getElementTypeOrSelf(op.getOutput().getType());
   auto result = linalg::GenericOp::create(
       rewriter, loc, TypeRange{op.getOutput().getType()},
-      ValueRange{pv.getResult(0)}, ValueRange{op.getOutput()},
+      ValueRange{pv}, ValueRange{op.getOutput()},
       ArrayRef<AffineMap>{identity(outRank),
                           remap(op.getOutputMap(), outPos, outRank)},
       SmallVector<IteratorType>(outRank, IteratorType::parallel),

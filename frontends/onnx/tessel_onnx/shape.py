@@ -228,6 +228,25 @@ def _split(ctx):
     return outs
 
 
+def _wrapped_indices(idx, dim, axis):
+    """Constant indices checked against an axis of size `dim` and wrapped
+    (ONNX: negative indices count from the end); run-time ones unchanged."""
+    if not isinstance(idx, Const):
+        return idx
+    i = idx.array.astype(np.int64)
+    bad = (i < -dim) | (i >= dim)
+    if bad.any():
+        raise NodeError("index %d is out of range for axis %d of size %d"
+                        % (int(i[bad].reshape(-1)[0]), axis, dim))
+    return Const(np.where(i < 0, i + dim, i), dtypes.I64)
+
+
+def _wrap_in_body(b, i, dim, dtype):
+    """The body's form of the wrap, for indices known only at run time."""
+    neg = b.cmp("lt", i, b.const(0, dtype), dtype)
+    return b.select(neg, b.add(i, b.const(dim, dtype), dtype), i, dtype)
+
+
 def _gather(ctx):
     data, idx = ctx.input(0, "data"), ctx.input(1, "indices")
     rank = len(data.shape)
@@ -237,30 +256,21 @@ def _gather(ctx):
     if not idx.dtype.is_int:
         raise NodeError("indices must be integers, not %s" % idx.dtype.mlir)
     dim = data.shape[axis]
-    if isinstance(idx, Const):
-        i = idx.array.astype(np.int64)
-        bad = (i < -dim) | (i >= dim)
-        if bad.any():
-            raise NodeError("index %d is out of range for axis %d of size %d"
-                            % (int(i[bad].reshape(-1)[0]), axis, dim))
-        # ONNX: negative indices count from the end.
-        idx = Const(np.where(i < 0, i + dim, i), dtypes.I64)
-        if isinstance(data, Const):
-            return [Const(np.take(data.array, idx.array, axis=axis), data.dtype)]
+    wrap = not isinstance(idx, Const)
+    idx = _wrapped_indices(idx, dim, axis)
+    if not wrap and isinstance(data, Const):
+        return [Const(np.take(data.array, idx.array, axis=axis), data.dtype)]
     out_shape = data.shape[:axis] + idx.shape + data.shape[axis + 1:]
     em = ctx.em
     table = em.value(data)
     ri = len(idx.shape)
-    wrap = not isinstance(idx, Const)
 
     def body(b, ins, out):
         i = ins[0]
         if wrap:
-            # Negative indices count from the end (ONNX); this select keeps
-            # Tessel from raising the generic to tessel.gather (see
-            # docs/onnx-import-compiler-issues.md).
-            neg = b.cmp("lt", i, b.const(0, idx.dtype), idx.dtype)
-            i = b.select(neg, b.add(i, b.const(dim, idx.dtype), idx.dtype), i, idx.dtype)
+            # This select keeps Tessel from raising the generic to
+            # tessel.gather (docs/onnx-import-compiler-issues.md).
+            i = _wrap_in_body(b, i, dim, idx.dtype)
         pos = b.index_cast(i, idx.dtype)
         subs = ([b.index(d) for d in range(axis)] + [pos] +
                 [b.index(axis + ri + j) for j in range(rank - axis - 1)])
@@ -282,25 +292,18 @@ def _gather_elements(ctx):
     if not idx.dtype.is_int:
         raise NodeError("indices must be integers, not %s" % idx.dtype.mlir)
     dim = data.shape[axis]
-    if isinstance(idx, Const):
-        i = idx.array.astype(np.int64)
-        bad = (i < -dim) | (i >= dim)
-        if bad.any():
-            raise NodeError("index %d is out of range for axis %d of size %d"
-                            % (int(i[bad].reshape(-1)[0]), axis, dim))
-        idx = Const(np.where(i < 0, i + dim, i), dtypes.I64)
-        if isinstance(data, Const):
-            return [Const(np.take_along_axis(data.array, idx.array, axis=axis), data.dtype)]
+    wrap = not isinstance(idx, Const)
+    idx = _wrapped_indices(idx, dim, axis)
+    if not wrap and isinstance(data, Const):
+        return [Const(np.take_along_axis(data.array, idx.array, axis=axis), data.dtype)]
     em = ctx.em
     table = em.value(data)
     n = len(idx.shape)
-    wrap = not isinstance(idx, Const)
 
     def body(b, ins, out):
         i = ins[0]
         if wrap:
-            neg = b.cmp("lt", i, b.const(0, idx.dtype), idx.dtype)
-            i = b.select(neg, b.add(i, b.const(dim, idx.dtype), idx.dtype), i, idx.dtype)
+            i = _wrap_in_body(b, i, dim, idx.dtype)
         subs = [b.index_cast(i, idx.dtype) if d == axis else b.index(d) for d in range(rank)]
         return b("tensor.extract %s[%s] : %s" % (table.name, ", ".join(subs), table.type))
 

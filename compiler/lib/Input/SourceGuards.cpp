@@ -61,7 +61,9 @@ size_t skipBracketed(StringRef text, size_t pos) {
 
 /// For the custom form of a linalg op whose name ends at `pos`: the offset
 /// of a `<` opening its properties that is not followed by `{` (MLIR 22
-/// casts whatever attribute follows to a dictionary), or npos.
+/// casts whatever attribute follows to a dictionary), or npos. The `<` may
+/// follow `indexing_maps = [...]` (named ops) or an attribute dictionary
+/// (linalg.generic's `{indexing_maps = ..., iterator_types = ...}`).
 size_t badLinalgProperties(StringRef text, size_t pos) {
   auto skipBlanks = [&](size_t i) {
     while (i < text.size() && llvm::isSpace(text[i]))
@@ -69,6 +71,12 @@ size_t badLinalgProperties(StringRef text, size_t pos) {
     return i;
   };
   size_t i = skipBlanks(pos);
+  if (i < text.size() && text[i] == '{') {
+    i = skipBracketed(text, i);
+    if (i == StringRef::npos)
+      return StringRef::npos;
+    i = skipBlanks(i);
+  }
   if (text.substr(i).starts_with("indexing_maps")) {
     i = skipBlanks(i + strlen("indexing_maps"));
     if (i >= text.size() || text[i] != '=')

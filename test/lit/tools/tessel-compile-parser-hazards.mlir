@@ -25,3 +25,14 @@ func.func @g(%v: tensor<15xf32>) -> tensor<3x5xf32> {
   %e = tensor.expand_shape %v [[]] output_shape [3, 5] : tensor<15xf32> into tensor<3x5xf32>
   return %e : tensor<3x5xf32>
 }
+// A `<` after linalg.generic's attribute dictionary (found by the compiler
+// fuzzer: MLIR 22 aborts casting `f32` to a dictionary).
+// CHECK: tessel-compile-parser-hazards.mlir:33:3: error: malformed properties of 'linalg.generic': expected '<{' (a dictionary)
+func.func @h(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+  <f32> ins(%x : tensor<4xf32>) outs(%x : tensor<4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}

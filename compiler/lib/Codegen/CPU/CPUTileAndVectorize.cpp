@@ -122,60 +122,52 @@ LogicalResult tileAndVectorizeCPUKernel(func::FuncOp kernel,
                                         int64_t vectorBits) {
   CPUKernelConfig config = getCPUKernelConfig(kernel, vectorBits);
   IRRewriter rewriter(kernel.getContext());
-  if (config.root && config.epilogueOf) {
-    // A matmul epilogue: workgroups of the root with the contraction fused
-    // in; the contraction is then computed whole in each workgroup (packed
-    // panels later, or register tiles now), and the root tiled to vectors
-    // without fusion (fusing would recompute the C block per vector).
+  if (config.root) {
+    // Workgroups of the root, its producers fused in.
     FailureOr<Operation *> wg = tileAndFuse(
         rewriter, cast<TilingInterface>(config.root.getOperation()),
         config.workgroupTiles, scf::SCFTilingOptions::LoopType::ForallOp,
         kWorkgroupsAttr);
     if (failed(wg))
       return kernel.emitError("tiling to workgroups failed");
-    linalg::LinalgOp contraction;
-    (*wg)->getParentOp()->walk([&](linalg::LinalgOp op) {
-      if (linalg::isaContractionOpInterface(op))
-        contraction = op;
-    });
-    if (!contraction)
-      return kernel.emitError("the epilogue's contraction was not fused "
-                              "into its workgroups");
-    if (failed(tileReductions(rewriter, cast<TilingInterface>(*wg),
-                              config.vectorTiles)))
-      return kernel.emitError("tiling the epilogue to vectors failed");
-    if (config.packed)
-      markPacked(rewriter, contraction, *config.packed);
-    else if (failed(tileToRegisters(rewriter,
-                                    cast<TilingInterface>(*contraction),
-                                    config.contractionTiles->cache,
-                                    config.contractionTiles->vector,
-                                    config.contractionTiles->reduction)))
-      return failure();
-  } else if (config.root && config.packed) {
-    // Workgroups only; tessel-cpu-packed-matmul writes the loops inside
-    // after bufferization.
-    FailureOr<Operation *> wg = tileAndFuse(
-        rewriter, cast<TilingInterface>(config.root.getOperation()),
-        config.workgroupTiles, scf::SCFTilingOptions::LoopType::ForallOp,
-        kWorkgroupsAttr);
-    if (failed(wg))
-      return kernel.emitError("tiling to workgroups failed");
-    markPacked(rewriter, *wg, *config.packed);
-  } else if (config.root) {
-    auto root = cast<TilingInterface>(config.root.getOperation());
-    FailureOr<Operation *> wg =
-        tileAndFuse(rewriter, root, config.workgroupTiles,
-                    scf::SCFTilingOptions::LoopType::ForallOp, kWorkgroupsAttr);
-    if (failed(wg))
-      return kernel.emitError("tiling to workgroups failed");
-    if (failed(tileToRegisters(rewriter, cast<TilingInterface>(*wg),
-                               config.cacheTiles, config.vectorTiles,
-                               config.reductionTiles)))
-      return failure();
-    if (config.rowChain &&
-        failed(splitRowReductions(rewriter, kernel, config.rowReductionLanes)))
-      return kernel.emitError("splitting fused row reductions failed");
+    if (config.epilogueOf) {
+      // A matmul epilogue: the contraction fused into the workgroup is
+      // computed whole there (packed panels later, or register tiles now),
+      // and the root tiled to vectors without fusion (fusing would
+      // recompute the C block per vector).
+      linalg::LinalgOp contraction;
+      (*wg)->getParentOp()->walk([&](linalg::LinalgOp op) {
+        if (linalg::isaContractionOpInterface(op))
+          contraction = op;
+      });
+      if (!contraction)
+        return kernel.emitError("the epilogue's contraction was not fused "
+                                "into its workgroups");
+      if (failed(tileReductions(rewriter, cast<TilingInterface>(*wg),
+                                config.vectorTiles)))
+        return kernel.emitError("tiling the epilogue to vectors failed");
+      if (config.packed)
+        markPacked(rewriter, contraction, *config.packed);
+      else if (failed(tileToRegisters(rewriter,
+                                      cast<TilingInterface>(*contraction),
+                                      config.contractionTiles->cache,
+                                      config.contractionTiles->vector,
+                                      config.contractionTiles->reduction)))
+        return failure();
+    } else if (config.packed) {
+      // tessel-cpu-packed-matmul writes the loops inside after
+      // bufferization.
+      markPacked(rewriter, *wg, *config.packed);
+    } else {
+      if (failed(tileToRegisters(rewriter, cast<TilingInterface>(*wg),
+                                 config.cacheTiles, config.vectorTiles,
+                                 config.reductionTiles)))
+        return failure();
+      if (config.rowChain &&
+          failed(splitRowReductions(rewriter, kernel,
+                                    config.rowReductionLanes)))
+        return kernel.emitError("splitting fused row reductions failed");
+    }
   } else if (succeeded(tilePaddingCopy(rewriter, kernel))) {
     // A padding copy in workgroups (CPUPaddingCopy.h).
   } else if (config.primitive) {

@@ -115,11 +115,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       llvm::MemoryBuffer::getMemBufferCopy(
           StringRef(reinterpret_cast<const char *>(data), size), "input"),
       llvm::SMLoc());
-  if (failed(checkSourceForParserHazards(sourceMgr, &context))) {
-    requireLocatedError(failure(), errors);
-    return 0;
-  }
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseInputSource(sourceMgr, &context);
   if (!module) {
     requireLocatedError(failure(), errors);
     return 0;

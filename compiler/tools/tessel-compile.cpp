@@ -91,6 +91,13 @@ static llvm::cl::opt<bool> fuseEpilogues(
     llvm::cl::desc("Form matmul + elementwise epilogue dispatches (bias, "
                    "activation in the matmul's kernel), for every target"),
     llvm::cl::init(true));
+static llvm::cl::opt<bool> flashAttention(
+    "tessel-flash-attention",
+    llvm::cl::desc("cuda-only modules: tessel.attention ops the flash-"
+                   "attention kernel takes run as that one kernel (false: "
+                   "decomposed into contractions and a softmax, as for "
+                   "cpu)"),
+    llvm::cl::init(true));
 static llvm::cl::opt<bool> testCrash(
     "tessel-test-crash", llvm::cl::Hidden,
     llvm::cl::desc("Crash inside the compile (tests the crash recovery)"),
@@ -148,9 +155,7 @@ static LogicalResult writeAtomically(Location loc, ArrayRef<uint8_t> bytes) {
 static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
   if (testCrash)
     __builtin_trap();
-  if (failed(checkSourceForParserHazards(sourceMgr, &context)))
-    return failure();
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseInputSource(sourceMgr, &context);
   if (!module)
     return failure();
   if (!dumpDir.empty()) {
@@ -179,15 +184,20 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
   PassManager pm(&context);
   if (failed(configure(pm)))
     return failure();
-  buildInputPipeline(pm);
+  bool cudaOnly = llvm::all_of(targetList,
+                               [](StringRef t) { return t == "cuda"; });
+  // tessel.attention stays one op (a flash-attention kernel) where every
+  // target has a kernel for it: cuda only, for now (the cpu backend runs
+  // its decomposition).
+  InputOptions inputOptions;
+  inputOptions.flashAttention = cudaOnly && flashAttention;
+  buildInputPipeline(pm, inputOptions);
   // Fused row dispatches (softmax, layernorm in one kernel) and matmul
   // epilogues for every target: both backends run a row chain with each row
   // read once (cpu: whole rows per register tile), and a matmul's C block
   // with its epilogue applied before it is stored (cpu: each workgroup's
   // block computed whole, packed or in register tiles; CPUKernelConfig).
   DispatchOptions dispatchOptions;
-  bool cudaOnly = llvm::all_of(targetList,
-                               [](StringRef t) { return t == "cuda"; });
   dispatchOptions.fuseRows = true;
   // The cpu backend tiles a kernel by its one stored value: a row chain
   // with several results (a layernorm that also returns its means) stays

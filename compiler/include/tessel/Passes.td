@@ -28,14 +28,39 @@ def VerifyInput : Pass<"tessel-verify-input", "ModuleOp"> {
   }];
 }
 
+def RaiseAttention : Pass<"tessel-raise-attention", "ModuleOp"> {
+  let summary = "Recognise softmax(Q K^T * scale + mask) V as tessel.attention";
+  let description = [{
+    Pre: verified input (as an importer writes it: batch matmuls over
+    reshaped and transposed operands). Post: each linalg.softmax over the
+    last dimension whose input is a contraction of Q and K (through
+    transposes, reshapes that split or merge the batch, scalar multiplies
+    and float casts), scaled by a constant and plus an optional mask, and
+    whose only use (through a float cast and torch's IsNaN/Where guard) is
+    the first operand of a contraction with V, is one tessel.attention
+    whose indexing maps read Q, K, V and the mask where they were stored;
+    the contraction's result is produced in the layout of a transpose that
+    consumes it. Anything else is left as it is.
+  }];
+  let dependentDialects = ["tessel::TesselDialect", "tensor::TensorDialect",
+                           "arith::ArithDialect"];
+}
+
 def DecomposeAttention : Pass<"tessel-decompose-attention", "ModuleOp"> {
   let summary = "Rewrite tessel.attention as contractions and a softmax";
   let description = [{
     Pre: verified input. Post: no tessel.attention; each is S = Q K^T (f32),
     the scale, mask and region on S, linalg.softmax over K2, P rounded to
     V's type, O = P V (f32) and O converted to the output's layout and type.
-    The one lowering of attention until a fused kernel takes it.
+    With keep-flash (tessel-compile sets it when every target is cuda), the
+    ops the GPU flash-attention kernel takes (canUseFlashAttention) stay
+    whole, each a dispatch of its own.
   }];
+  let options = [
+    Option<"keepFlash", "keep-flash", "bool", /*default=*/"false",
+           "Keep the attention ops that the GPU flash-attention kernel "
+           "takes (modules whose targets are all cuda)">,
+  ];
   let dependentDialects = ["linalg::LinalgDialect", "tensor::TensorDialect",
                            "arith::ArithDialect"];
 }

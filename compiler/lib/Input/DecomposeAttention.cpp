@@ -13,11 +13,13 @@
 // The intermediates are [batch..., M, K2] and [batch..., M, N] tensors in
 // that loop order; dispatch formation then fuses what it can (the scale and
 // mask into the first contraction's epilogue, the softmax rows).
+// With keep-flash, the ops the GPU flash-attention kernel takes stay whole.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Passes.h"
 
+#include "tessel/Codegen/GPU/GPUFlashAttention.h"
 #include "tessel/Dialect/Tessel/TesselDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -244,9 +246,14 @@ LogicalResult decompose(RewriterBase &rewriter, AttentionOp op) {
 
 struct DecomposeAttentionPass
     : tessel::impl::DecomposeAttentionBase<DecomposeAttentionPass> {
+  using Base::Base;
   void runOnOperation() override {
     SmallVector<AttentionOp> ops;
-    getOperation().walk([&](AttentionOp op) { ops.push_back(op); });
+    getOperation().walk([&](AttentionOp op) {
+      std::string why;
+      if (!keepFlash || !canUseFlashAttention(op, why))
+        ops.push_back(op);
+    });
     IRRewriter rewriter(&getContext());
     for (AttentionOp op : ops) {
       rewriter.setInsertionPoint(op);

@@ -4,6 +4,7 @@
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Location.h"
+#include "mlir/Parser/Parser.h"
 #include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
@@ -144,6 +145,68 @@ bool goodReassociation(StringRef text, size_t pos) {
   }
 }
 
+/// For a TOSA op in custom form whose name ends at `pos` (`%a, %b {...}`):
+/// the offset of the first entry of its attribute dictionary that does not
+/// start with a bare attribute name (a quoted name, a stray token, an empty
+/// entry from an extra comma), or npos. MLIR 22's TOSA parsers fail on
+/// those without a message.
+size_t badTosaAttributeEntry(StringRef text, size_t pos) {
+  size_t i = pos;
+  auto skipBlanks = [&] {
+    while (i < text.size() && llvm::isSpace(text[i]))
+      ++i;
+  };
+  // The operands: %name[#n] separated by commas.
+  skipBlanks();
+  while (i < text.size() && text[i] == '%') {
+    ++i;
+    while (i < text.size() && (isIdentifierChar(text[i]) || text[i] == '#'))
+      ++i;
+    skipBlanks();
+    if (i >= text.size() || text[i] != ',')
+      break;
+    ++i;
+    skipBlanks();
+  }
+  if (i >= text.size() || text[i] != '{')
+    return StringRef::npos;
+  size_t end = skipBracketed(text, i);
+  if (end == StringRef::npos)
+    return StringRef::npos; // unbalanced: the parser reports it
+  ++i;
+  skipBlanks();
+  if (i + 1 == end)
+    return StringRef::npos; // {}
+  while (true) {
+    skipBlanks();
+    // An entry must follow `{` and every comma: `,}` is an empty one.
+    if (i >= end - 1 || !(llvm::isAlpha(text[i]) || text[i] == '_'))
+      return i;
+    // Past this entry's value, to the next top-level comma.
+    int depth = 0;
+    for (; i < end - 1; ++i) {
+      char c = text[i];
+      if (c == '"') {
+        for (++i; i < end - 1 && text[i] != '"'; ++i)
+          if (text[i] == '\\')
+            ++i;
+        continue;
+      }
+      if (c == '>' && text[i - 1] == '-')
+        continue;
+      if (c == '[' || c == '(' || c == '<' || c == '{')
+        ++depth;
+      else if (c == ']' || c == ')' || c == '>' || c == '}')
+        --depth;
+      else if (c == ',' && depth == 0)
+        break;
+    }
+    if (i >= end - 1)
+      return StringRef::npos;
+    ++i; // the comma
+  }
+}
+
 } // namespace
 
 LogicalResult
@@ -189,6 +252,17 @@ mlir::tessel::checkSourceForParserHazards(const llvm::SourceMgr &sourceMgr,
         error(bad) << "malformed properties of '" << text.slice(i, end)
                    << "': expected '<{' (a dictionary)";
     }
+    if (text.substr(i).starts_with("tosa.")) {
+      size_t end = i + strlen("tosa.");
+      while (end < text.size() && isIdentifierChar(text[end]))
+        ++end;
+      size_t bad = badTosaAttributeEntry(text, end);
+      if (bad != StringRef::npos)
+        error(bad) << "malformed attribute dictionary of '"
+                   << text.slice(i, end)
+                   << "': expected an attribute name (a bare identifier) "
+                      "followed by '='";
+    }
     for (StringRef op : {"tensor.expand_shape", "tensor.collapse_shape",
                          "memref.expand_shape", "memref.collapse_shape"}) {
       StringRef rest = text.substr(i);
@@ -212,4 +286,32 @@ mlir::tessel::checkSourceForParserHazards(const llvm::SourceMgr &sourceMgr,
     }
   }
   return success(ok);
+}
+
+OwningOpRef<ModuleOp>
+mlir::tessel::parseInputSource(llvm::SourceMgr &sourceMgr,
+                               MLIRContext *context) {
+  if (failed(checkSourceForParserHazards(sourceMgr, context)))
+    return nullptr;
+  bool reported = false;
+  OwningOpRef<ModuleOp> module;
+  {
+    // Notes which errors go by; the handlers below still print them.
+    ScopedDiagnosticHandler watch(context, [&](Diagnostic &d) {
+      reported |= d.getSeverity() == DiagnosticSeverity::Error;
+      return failure();
+    });
+    module = parseSourceFile<ModuleOp>(sourceMgr, context);
+  }
+  if (!module && !reported) {
+    const llvm::MemoryBuffer *buffer =
+        sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
+    emitError(FileLineColLoc::get(context, buffer->getBufferIdentifier(), 1,
+                                  1))
+        << "the MLIR parser rejected this input without saying where or why "
+           "(an upstream custom parser that does not report its failures); "
+           "check the syntax of the custom-form ops, e.g. by writing them in "
+           "generic form";
+  }
+  return module;
 }

@@ -52,12 +52,17 @@ void mlir::tessel::buildTosaToLinalgPipeline(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(createTosaToTensorPass());
 }
 
-void mlir::tessel::buildInputPipeline(OpPassManager &pm) {
+void mlir::tessel::buildInputPipeline(OpPassManager &pm,
+                                      const InputOptions &options) {
   pm.addPass(createVerifyInput());
   buildTosaToLinalgPipeline(pm);
   pm.addPass(createInlinerPass());
   pm.addPass(createCanonicalizerPass());
-  pm.addPass(createDecomposeAttention());
+  // Attention from importers (contractions around a softmax) becomes one
+  // op where a target runs it whole; elsewhere the decomposed form is kept.
+  if (options.flashAttention)
+    pm.addPass(createRaiseAttention());
+  pm.addPass(createDecomposeAttention({options.flashAttention}));
   pm.addPass(createLegalizeInput());
   // Unit dimensions (ONNX Unsqueeze, broadcasts over one head) dropped
   // before fusion: the GPU elementwise strategy vectorizes the innermost
@@ -250,10 +255,12 @@ void mlir::tessel::buildCUDAToNVVMPipeline(OpPassManager &pm,
 }
 
 void mlir::tessel::registerTesselPipelines() {
-  PassPipelineRegistration<>(
+  PassPipelineRegistration<InputOptions>(
       "tessel-input-pipeline",
       "Verify, inline, legalize and fuse a Tessel input program",
-      buildInputPipeline);
+      [](OpPassManager &pm, const InputOptions &options) {
+        buildInputPipeline(pm, options);
+      });
   PassPipelineRegistration<>(
       "tessel-tosa-to-linalg-pipeline",
       "Lower TOSA ops to linalg, tensor, arith and scf (upstream passes)",

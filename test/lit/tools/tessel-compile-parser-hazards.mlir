@@ -36,3 +36,17 @@ func.func @h(%x: tensor<4xf32>) -> tensor<4xf32> {
   } -> tensor<4xf32>
   return %r : tensor<4xf32>
 }
+// A TOSA op in custom form whose attribute dictionary has something other
+// than `name = value` (found by the compiler fuzzer: MLIR 22's TOSA parsers
+// fail on it without a message): a stray token, a quoted name, an extra
+// comma.
+// CHECK: tessel-compile-parser-hazards.mlir:48:88: error: malformed attribute dictionary of 'tosa.rescale': expected an attribute name (a bare identifier) followed by '='
+// CHECK: tessel-compile-parser-hazards.mlir:49:25: error: malformed attribute dictionary of 'tosa.add'
+// CHECK: tessel-compile-parser-hazards.mlir:50:64: error: malformed attribute dictionary of 'tosa.clamp'
+// CHECK-NOT: error
+func.func @tosa(%x: tensor<23x41xi8>, %f: tensor<4xf32>, %m: tensor<1xi32>, %s: tensor<1xi8>) -> (tensor<23x41xi8>, tensor<4xf32>, tensor<4xf32>) {
+  %r = tosa.rescale %x, %m, %s, %s, %s {input_unsigned = true, output_unsigned = false,( per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<23x41xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<23x41xi8>
+  %a = tosa.add %f, %f {"foo" = 1} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %c = tosa.clamp %f {min_val = 0.0 : f32, max_val = 1.0 : f32,} : (tensor<4xf32>) -> tensor<4xf32>
+  return %r, %a, %c : tensor<23x41xi8>, tensor<4xf32>, tensor<4xf32>
+}

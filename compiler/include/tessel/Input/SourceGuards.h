@@ -10,7 +10,9 @@
 #ifndef TESSEL_INPUT_SOURCEGUARDS_H
 #define TESSEL_INPUT_SOURCEGUARDS_H
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OwningOpRef.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -26,9 +28,19 @@ namespace mlir::tessel {
 ///   attribute there to a dictionary;
 /// - an expand_shape / collapse_shape whose reassociation is not a list
 ///   of non-empty groups of consecutive dimensions: MLIR 22's verifier
-///   crashes on an empty group `[[]]`.
+///   crashes on an empty group `[[]]`;
+/// - a TOSA op in custom form whose attribute dictionary has an entry that
+///   is not `name = value` with a bare name (a quoted name, an extra
+///   comma): MLIR 22's TOSA parsers fail without a message.
 LogicalResult checkSourceForParserHazards(const llvm::SourceMgr &sourceMgr,
                                           MLIRContext *context);
+
+/// The guards above, then the MLIR parser (with the verifier). A parse
+/// that fails without an error (an upstream custom parser that does not
+/// report its failure) gets one at the start of the input saying so:
+/// every rejected input is told why. Null on failure.
+OwningOpRef<ModuleOp> parseInputSource(llvm::SourceMgr &sourceMgr,
+                                       MLIRContext *context);
 
 } // namespace mlir::tessel
 

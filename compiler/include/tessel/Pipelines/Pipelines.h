@@ -14,8 +14,17 @@
 
 namespace mlir::tessel {
 
+struct InputOptions : PassPipelineOptions<InputOptions> {
+  Option<bool> flashAttention{
+      *this, "flash-attention",
+      llvm::cl::desc("Keep tessel.attention ops that the GPU flash-attention "
+                     "kernel takes whole (every target is cuda; "
+                     "tessel-compile sets it)"),
+      llvm::cl::init(false)};
+};
+
 /// Verify, lower TOSA, inline, legalize and fuse the input program.
-void buildInputPipeline(OpPassManager &pm);
+void buildInputPipeline(OpPassManager &pm, const InputOptions &options = {});
 
 /// TOSA ops -> linalg, tensor, arith and scf (upstream MLIR's conversions);
 /// part of the input pipeline, a no-op on programs without TOSA.

@@ -1,6 +1,8 @@
 //===- GPUKernelConfig.cpp - per-kernel GPU strategy -----------*- C++ -*-===//
 //
 // Heuristics, in one place:
+// - tessel.attention (kept whole for GPU-only modules): the flash-attention
+//   kernel on tensor cores (GPUFlashAttention.cpp);
 // - a scan with elementwise neighbours in its dispatch (fuse-primitives:
 //   stream compaction): the grid scan, evaluating them per element;
 // - fused row dispatches (softmax, layernorm): a warp per row (a block of
@@ -41,6 +43,7 @@
 #include "tessel/Codegen/GPU/GPUKernelConfig.h"
 
 #include "tessel/Codegen/Common/TileAndVectorize.h"
+#include "tessel/Codegen/GPU/GPUFlashAttention.h"
 #include "tessel/Codegen/GPU/GPURowFusion.h"
 #include "tessel/Codegen/GPU/GPUSharedMemoryMatmul.h"
 #include "tessel/Codegen/GPU/GPUTensorCoreMatmul.h"
@@ -100,6 +103,13 @@ std::optional<unsigned> transposedLoop(linalg::LinalgOp op, unsigned x) {
 GPUKernelConfig mlir::tessel::getGPUKernelConfig(
     func::FuncOp kernel, const GPUStrategyOptions &options) {
   GPUKernelConfig config;
+  if (AttentionOp attention = findAttentionRoot(kernel)) {
+    // The only GPU strategy for the op (tessel-decompose-attention left
+    // whole only the ones it takes); emitting it reports why otherwise.
+    config.attention = attention;
+    config.strategy = describeFlashAttention(attention);
+    return config;
+  }
   if (canUseRowFusion(kernel)) {
     config.rowFusion = true;
     config.strategy = "row fusion (a warp or block per row)";

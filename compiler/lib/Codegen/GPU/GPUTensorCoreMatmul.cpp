@@ -46,6 +46,7 @@
 #include "tessel/Codegen/GPU/GPUIndexMath.h"
 #include "tessel/Codegen/GPU/GPUMatmulEpilogue.h"
 #include "tessel/Codegen/GPU/GPUMatmulPlan.h"
+#include "tessel/Codegen/GPU/GPUMmaSync.h"
 #include "tessel/Codegen/GPU/GPUWarpReduction.h"
 #include "tessel/Dialect/Tessel/TesselDialect.h"
 
@@ -86,7 +87,7 @@ constexpr int64_t kMinLargeBlocks = 128;
 constexpr int64_t kWarpsM = 2, kWarpsN = 2;
 constexpr int64_t kThreads = kWarpsM * kWarpsN * kGPUWarpSize;
 /// mma.sync tile of C.
-constexpr int64_t kMmaM = 16, kMmaN = 8;
+constexpr int64_t kMmaM = kMmaSyncM, kMmaN = kMmaSyncN;
 
 /// mma.sync block shapes on top of the shared plan.
 struct TensorCorePlan : MatmulPlan {
@@ -277,13 +278,8 @@ void TensorCoreEmitter::setUpOperand(Operand &op, func::FuncOp kernel,
 
 Value TensorCoreEmitter::swizzledCol(const Operand &op, Value row,
                                      Value chunk) {
-  int64_t chunks = op.cols / plan.chunk();
-  // 8 consecutive rows (chunks >= 8) or row groups (4 chunks per row: rows
-  // 2r and 2r+1 share a 128-byte line) get distinct chunk positions.
-  Value key = chunks >= 8 ? rem(row, 8)
-                          : rem(div(row, 8 / chunks), chunks);
-  Value swizzled = arith::XOrIOp::create(b, loc, chunk, key);
-  return mul(swizzled, plan.chunk());
+  return swizzledChunkColumn(b, loc, row, chunk, op.cols / plan.chunk(),
+                             plan.chunk());
 }
 
 SmallVector<Value> TensorCoreEmitter::copyTile(const Operand &op, Value kTile,
@@ -398,79 +394,14 @@ Value TensorCoreEmitter::loadFragmentScalar(const Operand &op, Value stage,
 SmallVector<Value> TensorCoreEmitter::mmaOperands(Value fragment,
                                                   int64_t firstRow,
                                                   int64_t rows) {
-  SmallVector<Value> regs;
-  for (int64_t i = firstRow; i < firstRow + rows; ++i) {
-    Value word = vector::ExtractOp::create(b, loc, fragment, i);
-    if (plan.inType.isF16()) {
-      regs.push_back(word);
-      continue;
-    }
-    if (plan.inType.isF32()) {
-      // tf32: rounded to nearest (ties away), as cuBLAS does; mma.sync
-      // alone would ignore the low 13 mantissa bits (truncation).
-      Value value = vector::ExtractOp::create(b, loc, word, 0);
-      regs.push_back(NVVM::ConvertFloatToTF32Op::create(
-          b, loc, b.getI32Type(), value,
-          NVVM::FPRoundingModeAttr::get(b.getContext(),
-                                        NVVM::FPRoundingMode::RNA)));
-      continue;
-    }
-    // bf16 and i8 operands are passed as 32-bit registers.
-    Value packed = vector::BitCastOp::create(
-        b, loc, VectorType::get({1}, b.getI32Type()), word);
-    regs.push_back(vector::ExtractOp::create(b, loc, packed, 0));
-  }
-  return regs;
+  return mmaSyncOperands(b, loc, plan.inType, fragment, firstRow, rows);
 }
 
 /// acc (vector<4 x acc>: c0..c3) += A (16x16) * B (16x8).
 Value TensorCoreEmitter::mma(ArrayRef<Value> aRegs, ArrayRef<Value> bRegs,
                              Value acc) {
-  MLIRContext *ctx = b.getContext();
-  SmallVector<Value> cRegs;
-  Type resultType;
-  bool fourRegs = plan.accType.isF32() || plan.accType.isInteger(32);
-  if (fourRegs) {
-    for (int64_t i = 0; i < 4; ++i)
-      cRegs.push_back(vector::ExtractOp::create(b, loc, acc, i));
-    Type t = plan.accType;
-    resultType = LLVM::LLVMStructType::getLiteral(ctx, {t, t, t, t});
-  } else {
-    auto half2 = VectorType::get({2}, plan.accType);
-    for (int64_t i = 0; i < 2; ++i)
-      cRegs.push_back(vector::ExtractStridedSliceOp::create(
-          b, loc, acc, ArrayRef<int64_t>{2 * i}, ArrayRef<int64_t>{2},
-          ArrayRef<int64_t>{1}));
-    resultType = LLVM::LLVMStructType::getLiteral(ctx, {half2, half2});
-  }
-  NVVM::MMATypes ptxType =
-      plan.inType.isF16()    ? NVVM::MMATypes::f16
-      : plan.inType.isBF16() ? NVVM::MMATypes::bf16
-      : plan.inType.isF32()  ? NVVM::MMATypes::tf32
-      : plan.unsignedInt     ? NVVM::MMATypes::u8
-                             : NVVM::MMATypes::s8;
-  std::optional<NVVM::MMAIntOverflow> overflow;
-  if (plan.inType.isInteger(8))
-    overflow = NVVM::MMAIntOverflow::wrapped;
-  Value d = NVVM::MmaOp::create(
-      b, loc, resultType, aRegs, bRegs, cRegs,
-      ArrayRef<int64_t>{kMmaM, kMmaN, plan.mmaK()}, std::nullopt, overflow,
-      std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
-      std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                     NVVM::MMALayout::col});
-  SmallVector<Value> elements;
-  if (fourRegs) {
-    for (int64_t i = 0; i < 4; ++i)
-      elements.push_back(LLVM::ExtractValueOp::create(b, loc, d, i));
-  } else {
-    for (int64_t i = 0; i < 2; ++i) {
-      Value half2 = LLVM::ExtractValueOp::create(b, loc, d, i);
-      for (int64_t j = 0; j < 2; ++j)
-        elements.push_back(vector::ExtractOp::create(b, loc, half2, j));
-    }
-  }
-  return vector::FromElementsOp::create(
-      b, loc, VectorType::get({4}, plan.accType), elements);
+  return mmaSyncM16N8(b, loc, plan.inType, plan.accType, plan.unsignedInt,
+                      aRegs, bRegs, acc);
 }
 
 /// This warp's fragments of one mma step (K offset `k` in stage `stage`):

@@ -9,6 +9,7 @@
 #include "tessel/Passes.h"
 
 #include "tessel/Codegen/Common/TileAndVectorize.h"
+#include "tessel/Codegen/GPU/GPUFlashAttention.h"
 #include "tessel/Codegen/GPU/GPUKernelConfig.h"
 #include "tessel/Codegen/GPU/GPURowFusion.h"
 #include "tessel/Codegen/GPU/GPUSharedMemoryMatmul.h"
@@ -57,7 +58,10 @@ LogicalResult tileAndVectorizeGPUKernel(func::FuncOp kernel,
                         << config.strategy;
   IRRewriter rewriter(kernel.getContext());
   using LoopType = scf::SCFTilingOptions::LoopType;
-  if (config.rowFusion) {
+  if (config.attention) {
+    if (failed(emitFlashAttention(kernel, config.attention)))
+      return failure();
+  } else if (config.rowFusion) {
     if (failed(emitRowFusion(kernel)))
       return kernel.emitError("row fusion failed");
   } else if (config.warpReduction) {

@@ -8,6 +8,8 @@
 #ifndef TESSEL_CODEGEN_GPU_GPUKERNELCONFIG_H
 #define TESSEL_CODEGEN_GPU_GPUKERNELCONFIG_H
 
+#include "tessel/Dialect/Tessel/TesselDialect.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
@@ -43,6 +45,8 @@ struct GPUKernelConfig {
   bool tensorCoreMatmul = false;
   /// Compute `root` with wgmma and TMA on sm_90a (GPUWgmmaMatmul.h).
   bool wgmmaMatmul = false;
+  /// Run `attention` as one flash-attention kernel (GPUFlashAttention.h).
+  AttentionOp attention;
   /// The strategy chosen and, for a contraction that did not get tensor
   /// cores, why (tessel-gpu-tile-and-vectorize{print-strategy}).
   std::string strategy;

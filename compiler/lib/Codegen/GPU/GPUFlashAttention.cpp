@@ -1,0 +1,638 @@
+//===- GPUFlashAttention.cpp - tessel.attention as one kernel ---*- C++ -*-===//
+//
+// Flash attention (FlashAttention-2's forward pass) on mma.sync, f16 or
+// bf16 operands with f32 scores and accumulators:
+// - a block of 4 warps owns 64 or 128 query rows of one batch element
+//   (16 or 32 per warp: 32 when the head sizes are at most 64 and the grid
+//   still has enough blocks); grid (query blocks, batch);
+// - each warp keeps its Q rows in registers as mma A operands, loaded once
+//   from global memory (a lane reads the 4-byte pairs its fragment needs);
+// - keys and values stream through shared memory 64 keys at a time, in a
+//   ring of 2 stages filled by 16-byte cp.async (zero-filled past the last
+//   key) and XOR-swizzled for ldmatrix; the copy of tile j + 1 is in flight
+//   while the warps compute on tile j;
+// - per tile: S = Q K^T (K through ldmatrix), then per score: * scale,
+//   + mask (read through its indexing map), the op's region, -inf for keys
+//   past the end; the online softmax keeps a running max and sum per row
+//   (quad shuffles), rescales the O accumulators, and P = exp(S - max) is
+//   rounded to the operand type in registers, where the S accumulators'
+//   layout is already that of mma A operands (no shared-memory round trip);
+//   O += P V (V through ldmatrix.trans);
+// - at the end O is divided by the row sums and stored in the output's
+//   layout and type, masked past the last query row.
+// A row whose keys are all masked with -inf gives NaN, as the decomposed
+// form (softmax) does: its sum is 0.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessel/Codegen/GPU/GPUFlashAttention.h"
+
+#include "tessel/Codegen/GPU/GPUIndexMath.h"
+#include "tessel/Codegen/GPU/GPUMatmulEpilogue.h"
+#include "tessel/Codegen/GPU/GPUMmaSync.h"
+#include "tessel/Codegen/GPU/GPUWarpReduction.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+namespace {
+
+constexpr int64_t kWarps = 4;
+constexpr int64_t kThreads = kWarps * kGPUWarpSize;
+/// Keys per K/V tile, and tiles in the shared-memory ring.
+constexpr int64_t kBlockKeys = 64;
+constexpr int64_t kStages = 2;
+constexpr int64_t kMaxHeadSize = 128;
+constexpr int64_t kChunkBytes = 16;
+constexpr int64_t kStaticSharedLimit = 48 * 1024;
+/// 32 query rows per warp only while the grid keeps at least this many
+/// blocks (about 4 per SM of an H100/H200).
+constexpr int64_t kMinBlocksForTallWarps = 512;
+
+struct FlashPlan {
+  AttentionOp op;
+  AttentionOp::Dims dims;
+  SmallVector<int64_t> batchShape;
+  int64_t batch = 1, m = 0, k1 = 0, k2 = 0, n = 0;
+  Type inType;
+  /// 16-row mma tiles per warp.
+  int64_t mTiles = 1;
+
+  int64_t elemBytes() const { return inType.getIntOrFloatBitWidth() / 8; }
+  /// Values per 16-byte chunk.
+  int64_t chunk() const { return kChunkBytes / elemBytes(); }
+  int64_t warpRows() const { return kMmaSyncM * mTiles; }
+  int64_t blockM() const { return kWarps * warpRows(); }
+  int64_t gridM() const { return llvm::divideCeil(m, blockM()); }
+  int64_t keyTiles() const { return llvm::divideCeil(k2, kBlockKeys); }
+  int64_t sharedBytes() const {
+    return kStages * kBlockKeys * (k1 + n) * elemBytes();
+  }
+};
+
+unsigned lastLoop(AffineMap map) {
+  return cast<AffineDimExpr>(map.getResults().back()).getPosition();
+}
+
+FailureOr<FlashPlan> planFlashAttention(AttentionOp op, std::string &why) {
+  auto fail = [&](const Twine &reason) {
+    why = reason.str();
+    return failure();
+  };
+  FailureOr<AttentionOp::Dims> dims = op.getDims();
+  if (failed(dims) || dims->m.size() != 1 || dims->k1.size() != 1 ||
+      dims->k2.size() != 1 || dims->n.size() != 1)
+    return fail("its loops are not one M, K1, K2 and N loop plus batch loops");
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (llvm::any_of(ranges, ShapedType::isDynamic))
+    return fail("dynamic shape");
+  if (llvm::is_contained(ranges, 0))
+    return fail("an empty loop");
+  FlashPlan plan;
+  plan.op = op;
+  plan.dims = *dims;
+  plan.m = ranges[dims->m[0]];
+  plan.k1 = ranges[dims->k1[0]];
+  plan.k2 = ranges[dims->k2[0]];
+  plan.n = ranges[dims->n[0]];
+  for (unsigned d : dims->batch) {
+    plan.batchShape.push_back(ranges[d]);
+    plan.batch *= ranges[d];
+  }
+  plan.inType = getElementTypeOrSelf(op.getQuery().getType());
+  if (!plan.inType.isF16() && !plan.inType.isBF16())
+    return fail("query, key and value are not f16 or bf16");
+  if (plan.k1 % 16 || plan.k1 > kMaxHeadSize || plan.n % 16 ||
+      plan.n > kMaxHeadSize)
+    return fail(llvm::formatv("head sizes K1 = {0}, N = {1} (the kernel "
+                              "takes multiples of 16 up to {2})",
+                              plan.k1, plan.n, kMaxHeadSize));
+  if (lastLoop(op.getQueryMap()) != dims->k1[0] ||
+      lastLoop(op.getKeyMap()) != dims->k1[0])
+    return fail("the query's or the key's last (contiguous) index is not K1");
+  if (lastLoop(op.getValueMap()) != dims->n[0])
+    return fail("the value's last (contiguous) index is not N");
+  if (lastLoop(op.getOutputMap()) != dims->n[0])
+    return fail("the output's last (contiguous) index is not N");
+  Type outType = getElementTypeOrSelf(op.getOutput().getType());
+  if (!outType.isF16() && !outType.isBF16() && !outType.isF32())
+    return fail("the output is not f16, bf16 or f32");
+  if (plan.batch > std::numeric_limits<int32_t>::max())
+    return fail("more batch elements than a grid dimension holds");
+  // 32 rows per warp halves the K/V traffic through shared memory, but
+  // needs twice the registers (head sizes up to 64) and blocks.
+  plan.mTiles = 2;
+  if (plan.k1 > 64 || plan.n > 64 || plan.m <= 64 ||
+      plan.batch * plan.gridM() < kMinBlocksForTallWarps)
+    plan.mTiles = 1;
+  return plan;
+}
+
+class FlashEmitter : GPUIndexMath {
+public:
+  FlashEmitter(OpBuilder &b, Location loc, const FlashPlan &plan)
+      : GPUIndexMath(b, loc), plan(plan) {}
+
+  /// Emits the kernel before `store`; the memrefs are the bindings.
+  void emit(func::FuncOp kernel, Value q, Value k, Value v, Value mask,
+            Value out);
+
+private:
+  /// Indices into a buffer read through `map` at the given loop values.
+  SmallVector<Value> indicesFor(AffineMap map, Value row, Value key,
+                                Value col) {
+    const AttentionOp::Dims &d = plan.dims;
+    SmallVector<Value> indices;
+    for (AffineExpr e : map.getResults()) {
+      unsigned loop = cast<AffineDimExpr>(e).getPosition();
+      if (loop == d.m[0])
+        indices.push_back(row);
+      else if (loop == d.k2[0])
+        indices.push_back(key);
+      else if (loop == d.k1[0] || loop == d.n[0])
+        indices.push_back(col);
+      else
+        indices.push_back(
+            batchIds[llvm::find(d.batch, loop) - d.batch.begin()]);
+    }
+    return indices;
+  }
+  Value f32(double v) {
+    return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
+  }
+  Value toF32(Value v) {
+    if (v.getType().isF32())
+      return v;
+    if (v.getType().getIntOrFloatBitWidth() < 32)
+      return arith::ExtFOp::create(b, loc, b.getF32Type(), v);
+    return arith::TruncFOp::create(b, loc, b.getF32Type(), v);
+  }
+  Value shuffleXor(Value v, int32_t offset) {
+    return gpu::ShuffleOp::create(b, loc, v, offset, kGPUWarpSize,
+                                  gpu::ShuffleMode::XOR)
+        .getShuffleResult();
+  }
+  /// Issues this thread's cp.async copies of key tile `tile` of `mem`
+  /// (K or V, `width` values per key) into `stage` of `shared`.
+  SmallVector<Value> copyKeyTile(Value mem, AffineMap map, Value shared,
+                                 int64_t width, Value tile, Value stage);
+  /// ldmatrix.x4 of two 8-key x 16 fragments of K (keys `key0`..+15,
+  /// K1 values `c0`..+15) as B operands: rows 0-1 for keys key0..+7, rows
+  /// 2-3 for key0+8..+15.
+  Value loadKeyFragment(Value stage, int64_t key0, int64_t c0);
+  /// ldmatrix.x4.trans of V (keys `key0`..+15, N columns `c0`..+15) as B
+  /// operands: rows 0-1 for columns c0..+7, rows 2-3 for c0+8..+15.
+  Value loadValueFragment(Value stage, int64_t key0, int64_t c0);
+  /// A vector<4x2xT> fragment from four pairs of values.
+  Value fragmentOf(ArrayRef<std::pair<Value, Value>> pairs);
+  /// The first query row of this warp's mma tile `mi`, plus this lane's
+  /// offset and half `h` (rows g and g + 8 of the tile).
+  Value accRow(int64_t mi, int64_t h) {
+    return add(add(warpRow0, mi * kMmaSyncM + h * 8), laneRow);
+  }
+
+  const FlashPlan &plan;
+  Value tid, lane, laneRow, laneCol, warpRow0;
+  SmallVector<Value> batchIds;
+  Value kShared, vShared;
+};
+
+SmallVector<Value> FlashEmitter::copyKeyTile(Value mem, AffineMap map,
+                                             Value shared, int64_t width,
+                                             Value tile, Value stage) {
+  SmallVector<Value> tokens;
+  int64_t chunksPerRow = width / plan.chunk();
+  int64_t chunks = kBlockKeys * chunksPerRow;
+  Value key0 = mul(tile, kBlockKeys);
+  bool inBounds = plan.k2 % kBlockKeys == 0;
+  for (int64_t c = 0; c < chunks; c += kThreads) {
+    // 64 keys of 2-16 chunks: a multiple of the block's threads.
+    Value index = add(tid, c);
+    Value row = div(index, chunksPerRow);
+    Value chunk = rem(index, chunksPerRow);
+    Value key = add(key0, row);
+    Value valid;
+    if (!inBounds) {
+      // Keys past the end are zero-filled; their address stays inside.
+      valid = arith::SelectOp::create(b, loc, ult(key, plan.k2),
+                                      cIndex(plan.chunk()), cIndex(0));
+      key = minU(key, plan.k2 - 1);
+    }
+    SmallVector<Value> dst = {
+        stage, row,
+        swizzledChunkColumn(b, loc, row, chunk, chunksPerRow, plan.chunk())};
+    SmallVector<Value> src =
+        indicesFor(map, Value(), key, mul(chunk, plan.chunk()));
+    tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
+        b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), shared, dst,
+        mem, src, b.getIndexAttr(plan.chunk()), valid, b.getUnitAttr()));
+  }
+  return tokens;
+}
+
+Value FlashEmitter::loadKeyFragment(Value stage, int64_t key0, int64_t c0) {
+  // Matrices (key 0-7, k1 0-7), (key 0-7, k1 8-15), (key 8-15, k1 0-7),
+  // (key 8-15, k1 8-15): b0, b1 of two 8-key n tiles.
+  Value matrix = div(lane, 8);
+  Value row = add(add(mul(div(matrix, 2), 8), rem(lane, 8)), key0);
+  Value chunk = add(rem(matrix, 2), c0 / plan.chunk());
+  Value col = swizzledChunkColumn(b, loc, row, chunk, plan.k1 / plan.chunk(),
+                                  plan.chunk());
+  auto type = VectorType::get({4, 2}, plan.inType);
+  return nvgpu::LdMatrixOp::create(b, loc, type, kShared,
+                                   ValueRange{stage, row, col},
+                                   /*transpose=*/false, /*numTiles=*/4);
+}
+
+Value FlashEmitter::loadValueFragment(Value stage, int64_t key0, int64_t c0) {
+  // Transposed: matrices (key 0-7, n 0-7), (key 8-15, n 0-7), (key 0-7,
+  // n 8-15), (key 8-15, n 8-15).
+  Value matrix = div(lane, 8);
+  Value row = add(add(mul(rem(matrix, 2), 8), rem(lane, 8)), key0);
+  Value chunk = add(div(matrix, 2), c0 / plan.chunk());
+  Value col = swizzledChunkColumn(b, loc, row, chunk, plan.n / plan.chunk(),
+                                  plan.chunk());
+  auto type = VectorType::get({4, 2}, plan.inType);
+  return nvgpu::LdMatrixOp::create(b, loc, type, vShared,
+                                   ValueRange{stage, row, col},
+                                   /*transpose=*/true, /*numTiles=*/4);
+}
+
+Value FlashEmitter::fragmentOf(ArrayRef<std::pair<Value, Value>> pairs) {
+  auto pairType = VectorType::get({2}, plan.inType);
+  auto type = VectorType::get({4, 2}, plan.inType);
+  Value fragment = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(type, b.getZeroAttr(plan.inType)));
+  for (auto [i, pair] : llvm::enumerate(pairs)) {
+    Value v = vector::FromElementsOp::create(
+        b, loc, pairType, ValueRange{pair.first, pair.second});
+    fragment = vector::InsertOp::create(b, loc, v, fragment, int64_t(i));
+  }
+  return fragment;
+}
+
+void FlashEmitter::emit(func::FuncOp kernel, Value q, Value k, Value v,
+                        Value mask, Value out) {
+  AttentionOp op = plan.op;
+  Type f32Type = b.getF32Type();
+  tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  lane = rem(tid, kGPUWarpSize);
+  laneRow = div(lane, 4);
+  laneCol = mul(rem(lane, 4), 2);
+  Value warp = div(tid, kGPUWarpSize);
+  Value blockM = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  warpRow0 = add(mul(blockM, plan.blockM()), mul(warp, plan.warpRows()));
+  if (!plan.batchShape.empty()) {
+    Value batchId = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
+    batchIds = delinearizeRow(b, loc, batchId, plan.batchShape);
+  }
+
+  // Shared memory: K's ring, then V's.
+  SmallVector<int64_t> kShape = {kStages, kBlockKeys, plan.k1};
+  SmallVector<int64_t> vShape = {kStages, kBlockKeys, plan.n};
+  if (plan.sharedBytes() <= kStaticSharedLimit) {
+    kShared = workgroupBuffer(b, loc, kernel, "_k", kShape, plan.inType);
+    vShared = workgroupBuffer(b, loc, kernel, "_v", vShape, plan.inType);
+  } else {
+    auto space = gpu::AddressSpaceAttr::get(b.getContext(),
+                                            gpu::AddressSpace::Workgroup);
+    Value dynamic = gpu::DynamicSharedMemoryOp::create(
+        b, loc,
+        MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
+                        MemRefLayoutAttrInterface(), space));
+    auto view = [&](ArrayRef<int64_t> shape, int64_t offset) {
+      return memref::ViewOp::create(
+          b, loc,
+          MemRefType::get(shape, plan.inType, MemRefLayoutAttrInterface(),
+                          space),
+          dynamic, cIndex(offset), ValueRange{});
+    };
+    kShared = view(kShape, 0);
+    vShared = view(vShape, kStages * kBlockKeys * plan.k1 * plan.elemBytes());
+  }
+  auto tokenType = nvgpu::DeviceAsyncTokenType::get(b.getContext());
+  auto copyTile = [&](Value tile, Value stage) {
+    SmallVector<Value> tokens =
+        copyKeyTile(k, op.getKeyMap(), kShared, plan.k1, tile, stage);
+    llvm::append_range(tokens, copyKeyTile(v, op.getValueMap(), vShared,
+                                           plan.n, tile, stage));
+    return nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenType, tokens)
+        .getResult();
+  };
+  // Tile 0 is in flight while Q is read.
+  copyTile(cIndex(0), cIndex(0));
+
+  // Q: per mma tile mi and 16 values of K1, the A operand registers. Rows
+  // past the end read the last row (never stored).
+  int64_t tilesMma = plan.k1 / 16;
+  SmallVector<SmallVector<Value>> qRegs;
+  auto pairType = VectorType::get({2}, plan.inType);
+  for (int64_t mi = 0; mi < plan.mTiles; ++mi)
+    for (int64_t kk = 0; kk < tilesMma; ++kk) {
+      Value fragment = arith::ConstantOp::create(
+          b, loc,
+          DenseElementsAttr::get(VectorType::get({4, 2}, plan.inType),
+                                 b.getZeroAttr(plan.inType)));
+      for (int64_t i = 0; i < 4; ++i) {
+        Value row = minU(accRow(mi, i % 2), plan.m - 1);
+        Value col = add(laneCol, kk * 16 + (i / 2) * 8);
+        Value pair = vector::LoadOp::create(
+            b, loc, pairType, q, indicesFor(op.getQueryMap(), row, {}, col));
+        fragment = vector::InsertOp::create(b, loc, pair, fragment, i);
+      }
+      qRegs.push_back(mmaSyncOperands(b, loc, plan.inType, fragment, 0, 4));
+    }
+
+  Value scale = toF32(op.getScale());
+  Value negInf = f32(-std::numeric_limits<double>::infinity());
+  Value zero = f32(0.0);
+  auto acc4 = VectorType::get({4}, f32Type);
+  Value zeros = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(acc4, b.getF32FloatAttr(0)));
+  int64_t nTiles = plan.n / kMmaSyncN;
+  int64_t keyTilesMma = kBlockKeys / kMmaSyncN;
+  // iter_args: O (mTiles x nTiles), row max and row sum (mTiles x 2).
+  SmallVector<Value> init(plan.mTiles * nTiles, zeros);
+  init.append(plan.mTiles * 2, negInf);
+  init.append(plan.mTiles * 2, zero);
+  int64_t numO = plan.mTiles * nTiles, numRows = plan.mTiles * 2;
+  Block &region = op.getRegion().front();
+  auto loop = scf::ForOp::create(b, loc, cIndex(0), cIndex(plan.keyTiles()),
+                                 cIndex(1), init);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value j = loop.getInductionVar();
+    ValueRange args = loop.getRegionIterArgs();
+    SmallVector<Value> o(args.begin(), args.begin() + numO);
+    SmallVector<Value> rowMax(args.begin() + numO,
+                              args.begin() + numO + numRows);
+    SmallVector<Value> rowSum(args.begin() + numO + numRows, args.end());
+    // Tile j + 1 (the last one again past the end, never read) into the
+    // stage tile j - 1 used; wait for tile j.
+    Value next = minU(add(j, 1), plan.keyTiles() - 1);
+    Value group = copyTile(next, rem(add(j, 1), kStages));
+    nvgpu::DeviceAsyncWaitOp::create(b, loc, group, b.getI32IntegerAttr(1));
+    gpu::BarrierOp::create(b, loc);
+    Value stage = rem(j, kStages);
+
+    // S = Q K^T.
+    SmallVector<Value> s(plan.mTiles * keyTilesMma, zeros);
+    for (int64_t kk = 0; kk < tilesMma; ++kk)
+      for (int64_t nk = 0; nk < kBlockKeys / 16; ++nk) {
+        Value fragment = loadKeyFragment(stage, nk * 16, kk * 16);
+        SmallVector<Value> lo =
+            mmaSyncOperands(b, loc, plan.inType, fragment, 0, 2);
+        SmallVector<Value> hi =
+            mmaSyncOperands(b, loc, plan.inType, fragment, 2, 2);
+        for (int64_t mi = 0; mi < plan.mTiles; ++mi) {
+          ArrayRef<Value> a = qRegs[mi * tilesMma + kk];
+          Value &s0 = s[mi * keyTilesMma + 2 * nk];
+          Value &s1 = s[mi * keyTilesMma + 2 * nk + 1];
+          s0 = mmaSyncM16N8(b, loc, plan.inType, f32Type, false, a, lo, s0);
+          s1 = mmaSyncM16N8(b, loc, plan.inType, f32Type, false, a, hi, s1);
+        }
+      }
+
+    // Scores: scale, mask, region, keys past the end. scores[mi][ni][e].
+    Value key0 = mul(j, kBlockKeys);
+    SmallVector<Value> scores;
+    for (int64_t mi = 0; mi < plan.mTiles; ++mi)
+      for (int64_t ni = 0; ni < keyTilesMma; ++ni)
+        for (int64_t e = 0; e < 4; ++e) {
+          Value score = vector::ExtractOp::create(
+              b, loc, s[mi * keyTilesMma + ni], e);
+          score = arith::MulFOp::create(b, loc, score, scale);
+          Value key = add(add(key0, ni * kMmaSyncN + e % 2), laneCol);
+          if (mask) {
+            Value row = minU(accRow(mi, e / 2), plan.m - 1);
+            Value inside = minU(key, plan.k2 - 1);
+            Value m = memref::LoadOp::create(
+                b, loc, mask,
+                indicesFor(*op.getMaskMap(), row, inside, Value()));
+            score = arith::AddFOp::create(b, loc, score, toF32(m));
+          }
+          IRMapping mapping;
+          mapping.map(region.getArgument(0), score);
+          for (Operation &inner : region.without_terminator())
+            b.clone(inner, mapping);
+          score = mapping.lookupOrDefault(
+              region.getTerminator()->getOperand(0));
+          if (plan.k2 % kBlockKeys)
+            score = arith::SelectOp::create(b, loc, ult(key, plan.k2), score,
+                                            negInf);
+          scores.push_back(score);
+        }
+    auto scoreAt = [&](int64_t mi, int64_t ni, int64_t e) -> Value & {
+      return scores[(mi * keyTilesMma + ni) * 4 + e];
+    };
+
+    // Online softmax per row (mi, h): the new running max (over the quad
+    // of lanes holding the row), the correction of what was summed so far,
+    // P = exp(S - max). A row with no finite score yet uses 0 as its max,
+    // so that its P and correction are 0 rather than NaN.
+    for (int64_t mi = 0; mi < plan.mTiles; ++mi) {
+      SmallVector<Value> corrections;
+      for (int64_t h = 0; h < 2; ++h) {
+        Value tileMax = negInf;
+        for (int64_t ni = 0; ni < keyTilesMma; ++ni)
+          for (int64_t e = 2 * h; e < 2 * h + 2; ++e)
+            tileMax = arith::MaximumFOp::create(b, loc, tileMax,
+                                                scoreAt(mi, ni, e));
+        for (int32_t offset : {1, 2})
+          tileMax = arith::MaximumFOp::create(b, loc, tileMax,
+                                              shuffleXor(tileMax, offset));
+        Value &runningMax = rowMax[mi * 2 + h];
+        Value newMax = arith::MaximumFOp::create(b, loc, runningMax, tileMax);
+        Value noneYet = arith::CmpFOp::create(
+            b, loc, arith::CmpFPredicate::OEQ, newMax, negInf);
+        Value safeMax = arith::SelectOp::create(b, loc, noneYet, zero, newMax);
+        Value correction = math::ExpOp::create(
+            b, loc, arith::SubFOp::create(b, loc, runningMax, safeMax));
+        Value sum = arith::MulFOp::create(b, loc, rowSum[mi * 2 + h],
+                                          correction);
+        for (int64_t ni = 0; ni < keyTilesMma; ++ni)
+          for (int64_t e = 2 * h; e < 2 * h + 2; ++e) {
+            Value &p = scoreAt(mi, ni, e);
+            p = math::ExpOp::create(
+                b, loc, arith::SubFOp::create(b, loc, p, safeMax));
+            sum = arith::AddFOp::create(b, loc, sum, p);
+          }
+        rowSum[mi * 2 + h] = sum;
+        runningMax = newMax;
+        corrections.push_back(correction);
+      }
+      Value scaleO = vector::FromElementsOp::create(
+          b, loc, acc4,
+          ValueRange{corrections[0], corrections[0], corrections[1],
+                     corrections[1]});
+      for (int64_t nt = 0; nt < nTiles; ++nt)
+        o[mi * nTiles + nt] =
+            arith::MulFOp::create(b, loc, o[mi * nTiles + nt], scaleO);
+    }
+
+    // O += P V: P's accumulator layout is the A operand's (16 keys = two
+    // 8-key tiles: a0a1, a2a3 from the first, a4a5, a6a7 from the second).
+    auto round = [&](Value p) {
+      return arith::TruncFOp::create(b, loc, plan.inType, p).getResult();
+    };
+    for (int64_t kk = 0; kk < kBlockKeys / 16; ++kk) {
+      SmallVector<SmallVector<Value>> pRegs;
+      for (int64_t mi = 0; mi < plan.mTiles; ++mi) {
+        SmallVector<std::pair<Value, Value>> pairs;
+        for (int64_t half : {0, 1})
+          for (int64_t e : {0, 2})
+            pairs.push_back({round(scoreAt(mi, 2 * kk + half, e)),
+                             round(scoreAt(mi, 2 * kk + half, e + 1))});
+        pRegs.push_back(
+            mmaSyncOperands(b, loc, plan.inType, fragmentOf(pairs), 0, 4));
+      }
+      for (int64_t nj = 0; nj < plan.n / 16; ++nj) {
+        Value fragment = loadValueFragment(stage, kk * 16, nj * 16);
+        SmallVector<Value> lo =
+            mmaSyncOperands(b, loc, plan.inType, fragment, 0, 2);
+        SmallVector<Value> hi =
+            mmaSyncOperands(b, loc, plan.inType, fragment, 2, 2);
+        for (int64_t mi = 0; mi < plan.mTiles; ++mi) {
+          Value &o0 = o[mi * nTiles + 2 * nj];
+          Value &o1 = o[mi * nTiles + 2 * nj + 1];
+          o0 = mmaSyncM16N8(b, loc, plan.inType, f32Type, false, pRegs[mi],
+                            lo, o0);
+          o1 = mmaSyncM16N8(b, loc, plan.inType, f32Type, false, pRegs[mi],
+                            hi, o1);
+        }
+      }
+    }
+    // Every warp is done with this stage before it is refilled.
+    gpu::BarrierOp::create(b, loc);
+    SmallVector<Value> yielded = o;
+    llvm::append_range(yielded, rowMax);
+    llvm::append_range(yielded, rowSum);
+    scf::YieldOp::create(b, loc, yielded);
+  }
+  // The last iteration's copy (a repeated tile) lands before the end.
+  Value last = nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenType,
+                                                       ValueRange{});
+  nvgpu::DeviceAsyncWaitOp::create(b, loc, last, b.getI32IntegerAttr(0));
+
+  // O / sum (the sum over the row's quad of lanes), stored.
+  ValueRange results = loop.getResults();
+  Type outElem = getElementTypeOrSelf(out.getType());
+  bool rowsInBounds = plan.m % plan.blockM() == 0;
+  for (int64_t mi = 0; mi < plan.mTiles; ++mi)
+    for (int64_t h = 0; h < 2; ++h) {
+      Value sum = results[numO + numRows + mi * 2 + h];
+      for (int32_t offset : {1, 2})
+        sum = arith::AddFOp::create(b, loc, sum, shuffleXor(sum, offset));
+      Value inverse = arith::DivFOp::create(b, loc, f32(1.0), sum);
+      Value row = accRow(mi, h);
+      for (int64_t nt = 0; nt < nTiles; ++nt) {
+        Value col = add(laneCol, nt * kMmaSyncN);
+        SmallVector<Value> pair;
+        for (int64_t e = 0; e < 2; ++e) {
+          Value value = vector::ExtractOp::create(
+              b, loc, results[mi * nTiles + nt], 2 * h + e);
+          value = arith::MulFOp::create(b, loc, value, inverse);
+          pair.push_back(castForStore(b, loc, value, outElem));
+        }
+        storeMatmulPair(b, loc, out, pair,
+                        indicesFor(op.getOutputMap(), row, {}, col), row, col,
+                        plan.m, plan.n, rowsInBounds);
+      }
+    }
+}
+
+} // namespace
+
+bool mlir::tessel::canUseFlashAttention(AttentionOp op, std::string &why) {
+  return succeeded(planFlashAttention(op, why));
+}
+
+std::string mlir::tessel::describeFlashAttention(AttentionOp op) {
+  std::string why;
+  FailureOr<FlashPlan> plan = planFlashAttention(op, why);
+  if (failed(plan))
+    return "not a flash attention: " + why;
+  std::string type;
+  llvm::raw_string_ostream os(type);
+  plan->inType.print(os);
+  return llvm::formatv("flash attention: mma.sync m16n8k16 {0} -> f32, {1} "
+                       "query rows x {2} keys per step ({3} per warp), "
+                       "{4} cp.async stages, head {5}/{6}, {7}{8} region "
+                       "ops",
+                       type, plan->blockM(), kBlockKeys, plan->warpRows(),
+                       kStages, plan->k1, plan->n,
+                       op.getMask() ? "mask, " : "",
+                       op.getRegion().front().getOperations().size() - 1)
+      .str();
+}
+
+AttentionOp mlir::tessel::findAttentionRoot(func::FuncOp kernel) {
+  AttentionOp found;
+  unsigned count = 0;
+  kernel.walk([&](AttentionOp op) {
+    found = op;
+    ++count;
+  });
+  return count == 1 ? found : AttentionOp();
+}
+
+LogicalResult mlir::tessel::emitFlashAttention(func::FuncOp kernel,
+                                               AttentionOp op) {
+  std::string why;
+  FailureOr<FlashPlan> plan = planFlashAttention(op, why);
+  if (failed(plan))
+    return op.emitOpError("cannot run as a flash-attention kernel: ") << why;
+  auto binding = [&](Value tensor, StringRef name) -> FailureOr<Value> {
+    Value mem = bindingMemRef(tensor);
+    if (!mem || !cast<MemRefType>(mem.getType()).getLayout().isIdentity())
+      return op.emitOpError("the flash-attention kernel reads its ")
+             << name
+             << " from a row-major buffer, but this one is computed in "
+                "its dispatch (a constant or a slice)";
+    return mem;
+  };
+  FailureOr<Value> q = binding(op.getQuery(), "query");
+  FailureOr<Value> k = binding(op.getKey(), "key");
+  FailureOr<Value> v = binding(op.getValue(), "value");
+  if (failed(q) || failed(k) || failed(v))
+    return failure();
+  Value mask;
+  if (op.getMask()) {
+    FailureOr<Value> m = binding(op.getMask(), "mask");
+    if (failed(m))
+      return failure();
+    mask = *m;
+  }
+  bufferization::MaterializeInDestinationOp store =
+      bindingStore(op.getResult());
+  if (!store)
+    return op.emitOpError("the flash-attention kernel stores its result "
+                          "into a buffer, but it is used otherwise");
+  Value out = store.getDest();
+  if (!isa<MemRefType>(out.getType()) ||
+      !cast<MemRefType>(out.getType()).getLayout().isIdentity())
+    return op.emitOpError("the flash-attention kernel stores its result "
+                          "into a row-major buffer");
+  OpBuilder b(store);
+  FlashEmitter(b, op.getLoc(), *plan).emit(kernel, *q, *k, *v, mask, out);
+  store.erase();
+  // Nothing bufferizes the op: it goes now (its operands die with it).
+  op.erase();
+  setKernelLaunch(kernel, {plan->gridM(), plan->batch, 1}, {kThreads, 1, 1});
+  if (plan->sharedBytes() > kStaticSharedLimit)
+    kernel->setAttr(kSharedMemoryBytesAttr,
+                    Builder(kernel.getContext())
+                        .getI64IntegerAttr(plan->sharedBytes()));
+  return success();
+}

@@ -91,6 +91,8 @@ static llvm::cl::opt<bool> fuseEpilogues(
     llvm::cl::desc("Form matmul + elementwise epilogue dispatches (bias, "
                    "activation in the matmul's kernel), for every target"),
     llvm::cl::init(true));
+/// Whether IR is printed after passes (set from the command line in main).
+static bool printsIR = false;
 static llvm::cl::opt<bool> flashAttention(
     "tessel-flash-attention",
     llvm::cl::desc("cuda-only modules: tessel.attention ops the flash-"
@@ -239,6 +241,7 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
       options.printStrategy = printStrategy;
       options.tf32 = cudaTF32;
       options.wgmmaMinTiles = wgmmaMinTiles;
+      options.parallelBuilds = !printsIR;
       options.configurePassManager = configure;
       images = buildCUDAExecutables(*module, options);
     }
@@ -257,6 +260,10 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  // --mlir-print-ir-*: the CUDA executables compile one after the other so
+  // that the printed IR does not interleave.
+  for (int i = 1; i < argc; ++i)
+    printsIR |= StringRef(argv[i]).contains("mlir-print-ir");
   registerAsmPrinterCLOptions();
   registerMLIRContextCLOptions();
   registerPassManagerCLOptions();

@@ -312,6 +312,22 @@ def _gather_elements(ctx):
                        ["parallel"] * n, body)]
 
 
+def _index_axes(i, batch):
+    """For GatherND's (wrapped) constant indices i [..., k]: the leading
+    axis of i that each component equals at every position (distinct axes,
+    none of the first `batch`), or None."""
+    lead = i.shape[:-1]
+    grids = np.indices(lead) if lead else np.zeros((0,), np.int64)
+    axes = []
+    for c in range(i.shape[-1]):
+        match = [a for a in range(batch, len(lead))
+                 if lead[a] > 1 and a not in axes and np.array_equal(i[..., c], grids[a])]
+        if not match:
+            return None
+        axes.append(match[0])
+    return axes
+
+
 def _gather_nd(ctx):
     """out[b..., i..., r...] = data[b..., indices[b..., i..., :], r...]."""
     data, idx = ctx.input(0, "data"), ctx.input(1, "indices")
@@ -346,9 +362,18 @@ def _gather_nd(ctx):
         return [Const(out.reshape(out_shape), data.dtype)]
     em = ctx.em
     table = em.value(data)
-    icon = em.value(Const(i, dtypes.I64))
     n = len(out_shape)
     q = len(idx.shape) - 1  # loops over the index tensor's leading dims
+    axes = _index_axes(i, batch)
+    if axes is not None:
+        # Every index component is one of the index tensor's coordinates
+        # (torch's mask expansion): a broadcast read, no index table.
+        exprs = (["d%d" % d for d in range(batch)] + ["d%d" % a for a in axes] +
+                 ["d%d" % (q + j) for j in range(len(rest))])
+        init = em.empty(out_shape, data.dtype)
+        return [em.generic([(table, exprs)], (init, identity_exprs(n)), ["parallel"] * n,
+                           lambda b, ins, out: ins[0])]
+    icon = em.value(Const(i, dtypes.I64))
 
     def body(b, ins, out):
         subs = [b.index(d) for d in range(batch)]

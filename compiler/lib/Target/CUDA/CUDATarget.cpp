@@ -27,6 +27,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
+#include <thread>
 
 using namespace mlir;
 using namespace mlir::tessel;
@@ -301,16 +302,52 @@ mlir::tessel::buildCUDAExecutables(ModuleOp module,
   std::vector<std::string> hopper, others;
   for (const std::string &arch : options.archs)
     (arch == "sm_90a" ? hopper : others).push_back(arch);
-  std::vector<ExecutableImage> images;
-  for (auto [archs, wgmma] : {std::pair{&hopper, true}, {&others, false}}) {
-    if (archs->empty())
-      continue;
-    FailureOr<ExecutableImage> image =
-        buildForArchs(module, options, *archs, wgmma);
-    if (failed(image))
+  SmallVector<std::pair<std::vector<std::string> *, bool>> builds;
+  for (auto [archs, wgmma] : {std::pair{&hopper, true}, {&others, false}})
+    if (!archs->empty())
+      builds.push_back({archs, wgmma});
+  // The two executables compile in parallel (diagnostics come out in
+  // build order). Dialects are loaded first: none
+  // may be loaded while pass managers run on several threads.
+  MLIRContext *ctx = module.getContext();
+  bool parallel = options.parallelBuilds && builds.size() > 1 &&
+                  ctx->isMultithreadingEnabled();
+  if (parallel)
+    ctx->loadAllAvailableDialects();
+  SmallVector<FailureOr<ExecutableImage>> built(builds.size(), failure());
+  auto build = [&](size_t i) {
+    built[i] = buildForArchs(module, options, *builds[i].first,
+                             builds[i].second);
+    return success(succeeded(built[i]));
+  };
+  if (parallel) {
+    // Threads of their own rather than the context's pool: the pass
+    // managers inside use the pool (verifier, function passes), which two
+    // outer tasks occupying both of its workers would starve.
+    ParallelDiagnosticHandler diagnostics(ctx);
+    std::vector<std::thread> threads;
+    SmallVector<LogicalResult> results(builds.size(), failure());
+    for (size_t i = 1; i < builds.size(); ++i)
+      threads.emplace_back([&, i] {
+        diagnostics.setOrderIDForThread(i);
+        results[i] = build(i);
+        diagnostics.eraseOrderIDForThread();
+      });
+    diagnostics.setOrderIDForThread(0);
+    results[0] = build(0);
+    diagnostics.eraseOrderIDForThread();
+    for (std::thread &t : threads)
+      t.join();
+    if (llvm::any_of(results, [](LogicalResult r) { return failed(r); }))
       return failure();
-    images.push_back(std::move(*image));
+  } else {
+    for (size_t i = 0; i < builds.size(); ++i)
+      if (failed(build(i)))
+        return failure();
   }
+  std::vector<ExecutableImage> images;
+  for (FailureOr<ExecutableImage> &image : built)
+    images.push_back(std::move(*image));
   return images;
 }
 

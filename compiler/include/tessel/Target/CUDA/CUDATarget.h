@@ -33,6 +33,10 @@ struct CUDATargetOptions {
   /// sm_90a: fewer 128x128 output tiles than this keep mma.sync
   /// (--tessel-wgmma-min-tiles).
   int64_t wgmmaMinTiles = 66;
+  /// The sm_90a and the other executable compile on two threads (when the
+  /// context has threads); off where IR is printed after passes, which
+  /// would interleave.
+  bool parallelBuilds = true;
   std::function<LogicalResult(PassManager &)> configurePassManager;
 };
 

@@ -13,8 +13,9 @@
 //   while the warps compute on tile j;
 // - per tile: S = Q K^T (K through ldmatrix), then per score: * scale,
 //   + mask (read through its indexing map), the op's region, -inf for keys
-//   past the end; the online softmax keeps a running max and sum per row
-//   (quad shuffles), rescales the O accumulators, and P = exp(S - max) is
+//   past the end, times log2(e); the online softmax keeps a running max and
+//   sum per row (quad shuffles), rescales the O accumulators, and
+//   P = exp2(S - max) is
 //   rounded to the operand type in registers, where the S accumulators'
 //   layout is already that of mma A operands (no shared-memory round trip);
 //   O += P V (V through ldmatrix.trans);
@@ -353,7 +354,15 @@ void FlashEmitter::emit(func::FuncOp kernel, Value q, Value k, Value v,
       qRegs.push_back(mmaSyncOperands(b, loc, plan.inType, fragment, 0, 4));
     }
 
+  // Scores are kept in log2 units (score * log2(e)), so that the softmax
+  // uses exp2 (one MUFU instruction; exp is a range reduction around it).
+  // Without a mask or region ops the factor joins the scale.
+  Block &region = op.getRegion().front();
+  bool plainScores = !mask && region.without_terminator().empty();
+  Value log2e = f32(1.4426950408889634);
   Value scale = toF32(op.getScale());
+  if (plainScores)
+    scale = arith::MulFOp::create(b, loc, scale, log2e);
   Value negInf = f32(-std::numeric_limits<double>::infinity());
   Value zero = f32(0.0);
   auto acc4 = VectorType::get({4}, f32Type);
@@ -366,7 +375,6 @@ void FlashEmitter::emit(func::FuncOp kernel, Value q, Value k, Value v,
   init.append(plan.mTiles * 2, negInf);
   init.append(plan.mTiles * 2, zero);
   int64_t numO = plan.mTiles * nTiles, numRows = plan.mTiles * 2;
-  Block &region = op.getRegion().front();
   auto loop = scf::ForOp::create(b, loc, cIndex(0), cIndex(plan.keyTiles()),
                                  cIndex(1), init);
   {
@@ -428,6 +436,8 @@ void FlashEmitter::emit(func::FuncOp kernel, Value q, Value k, Value v,
             b.clone(inner, mapping);
           score = mapping.lookupOrDefault(
               region.getTerminator()->getOperand(0));
+          if (!plainScores)
+            score = arith::MulFOp::create(b, loc, score, log2e);
           if (plan.k2 % kBlockKeys)
             score = arith::SelectOp::create(b, loc, ult(key, plan.k2), score,
                                             negInf);
@@ -457,14 +467,14 @@ void FlashEmitter::emit(func::FuncOp kernel, Value q, Value k, Value v,
         Value noneYet = arith::CmpFOp::create(
             b, loc, arith::CmpFPredicate::OEQ, newMax, negInf);
         Value safeMax = arith::SelectOp::create(b, loc, noneYet, zero, newMax);
-        Value correction = math::ExpOp::create(
+        Value correction = math::Exp2Op::create(
             b, loc, arith::SubFOp::create(b, loc, runningMax, safeMax));
         Value sum = arith::MulFOp::create(b, loc, rowSum[mi * 2 + h],
                                           correction);
         for (int64_t ni = 0; ni < keyTilesMma; ++ni)
           for (int64_t e = 2 * h; e < 2 * h + 2; ++e) {
             Value &p = scoreAt(mi, ni, e);
-            p = math::ExpOp::create(
+            p = math::Exp2Op::create(
                 b, loc, arith::SubFOp::create(b, loc, p, safeMax));
             sum = arith::AddFOp::create(b, loc, sum, p);
           }

@@ -19,6 +19,9 @@ importer wrote, in the order of its weights.txt).
                     [--target=cpu] [--device=cpu] [--case=NAME ...]
                     [--mode=const|weights] [--workdir=DIR] [-j N]
   run_onnx_tests.py --list
+  run_onnx_tests.py --prepare=DIR --target=cuda [--case=...]   (here)
+  python3 DIR/run_onnx_tests.py --check=DIR --runner=tessel-run --device=cuda
+                                                         (on the GPU machine)
 
 One `PASS name` / `XFAIL name (reason)` / `FAIL name [mode]: why` line per
 case, then
@@ -100,8 +103,10 @@ def weight_files(weights_dir):
     return files
 
 
-def run_mode(args, built, tols, cdir, mode):
-    """Import, compile, run and compare in one mode; None or why not."""
+def prepare_mode(args, built, tols, cdir, mode):
+    """Import and compile in one mode and write the inputs and expected
+    outputs; returns (record, None) or (None, why not). The record (paths
+    relative to the case directory's parent) is what check_record runs."""
     mdir = os.path.join(cdir, mode)
     os.makedirs(mdir, exist_ok=True)
     mlir = os.path.join(mdir, "model.mlir")
@@ -112,21 +117,36 @@ def run_mode(args, built, tols, cdir, mode):
         cmd += ["--weights-as-inputs", "--weights-dir", wdir]
     err = run_tool(cmd, args.timeout)
     if err:
-        return "import failed: " + err
+        return None, "import failed: " + err
     err = run_tool([args.compiler, mlir, "--target=" + args.target, "-o", tmod], args.timeout)
     if err:
-        return "compile failed: " + err
+        return None, "compile failed: " + err
     in_files = []
     for i, x in enumerate(built.inputs):
         in_files.append(os.path.join(mdir, "in%d.npy" % i))
-        np.save(in_files[-1], np.ascontiguousarray(x), allow_pickle=False)
+        np.save(in_files[-1], np.array(x, order="C"), allow_pickle=False)  # keeps rank 0
     if mode == "weights":
         files = weight_files(wdir)
         if [i for i, _ in files] != list(range(len(in_files), len(in_files) + len(files))):
-            return "weights.txt: weight arguments are not the ones after the inputs: %s" % files
+            return None, "weights.txt: weight arguments are not the ones after the inputs: %s" % files
         in_files += [f for _, f in files]
-    out_files = [os.path.join(mdir, "out%d.npy" % i) for i in range(len(built.expected))]
-    cmd = [args.runner, tmod, "--function=main"] + ["--input=@" + f for f in in_files]
+    expected = []
+    for i, exp in enumerate(built.expected):
+        expected.append(os.path.join(mdir, "expected%d.npy" % i))
+        np.save(expected[-1], np.array(exp, order="C"), allow_pickle=False)
+    top = os.path.dirname(cdir)
+    rel = lambda f: os.path.relpath(f, top)  # noqa: E731
+    return dict(module=rel(tmod), inputs=[rel(f) for f in in_files],
+                expected=[rel(f) for f in expected], tols=list(tols)), None
+
+
+def check_record(args, top, rec):
+    """Runs a prepared module on its inputs and compares; None or why not."""
+    path = lambda f: os.path.join(top, f)  # noqa: E731
+    mdir = os.path.dirname(path(rec["module"]))
+    out_files = [os.path.join(mdir, "out%d.npy" % i) for i in range(len(rec["expected"]))]
+    cmd = [args.runner, path(rec["module"]), "--function=main"]
+    cmd += ["--input=@" + path(f) for f in rec["inputs"]]
     cmd += ["--output=@" + f for f in out_files]
     if args.device:
         cmd.append("--device=" + args.device)
@@ -134,37 +154,74 @@ def run_mode(args, built, tols, cdir, mode):
     if err:
         return "run failed: " + err
     problems = []
-    for i, (f, exp, tol) in enumerate(zip(out_files, built.expected, tols)):
+    for i, (f, e, tol) in enumerate(zip(out_files, rec["expected"], rec["tols"])):
         got = np.load(f, allow_pickle=False)
+        exp = np.load(path(e), allow_pickle=False)
         why = e2eutil.compare(got, exp, e2eutil.kind_of_dtype(exp.dtype), tol)
         if why:
             problems.append("output %d: %s" % (i, why))
     return "; ".join(problems) or None
 
 
-def run_case(args, name, workdir):
-    cdir = os.path.join(workdir, name)
+def build_case(name, cdir):
+    """The case's model, inputs and references, written to cdir/model.onnx;
+    (case module, built, tolerances) or raises."""
     os.makedirs(cdir, exist_ok=True)
-    try:
-        case = load_case(name)
-        built = case.make(np.random.default_rng(stable_seed(name)))
-        tols = case.TOL if isinstance(case.TOL, (list, tuple)) else [case.TOL] * len(built.expected)
-        if len(tols) != len(built.expected):
-            return "bad case: %d tolerances for %d outputs" % (len(tols), len(built.expected))
-        onnx.save(built.proto, os.path.join(cdir, "model.onnx"))
-    except Exception:  # noqa: BLE001
-        return "bad case: " + traceback.format_exc().strip().replace("\n", "\n    ")
-    problems = []
-    for mode in args.mode or MODES:
-        why = run_mode(args, built, tols, cdir, mode)
-        if why:
-            problems.append("[%s] %s" % (mode, why))
-    xfail = getattr(case, "XFAIL", None)
+    case = load_case(name)
+    built = case.make(np.random.default_rng(stable_seed(name)))
+    tols = case.TOL if isinstance(case.TOL, (list, tuple)) else [case.TOL] * len(built.expected)
+    if len(tols) != len(built.expected):
+        raise ValueError("%d tolerances for %d outputs" % (len(tols), len(built.expected)))
+    onnx.save(built.proto, os.path.join(cdir, "model.onnx"))
+    return case, built, tols
+
+
+def outcome(problems, xfail):
     if xfail:
         if not problems:
             return "passed, but is marked XFAIL (%s): remove the mark" % xfail
         return Expected(xfail, "; ".join(problems))
     return "; ".join(problems) or None
+
+
+def run_case(args, name, workdir):
+    cdir = os.path.join(workdir, name)
+    try:
+        case, built, tols = build_case(name, cdir)
+    except Exception:  # noqa: BLE001
+        return "bad case: " + traceback.format_exc().strip().replace("\n", "\n    ")
+    problems = []
+    for mode in args.mode or MODES:
+        rec, why = prepare_mode(args, built, tols, cdir, mode)
+        if rec:
+            why = check_record(args, workdir, rec)
+        if why:
+            problems.append("[%s] %s" % (mode, why))
+    return outcome(problems, getattr(case, "XFAIL", None))
+
+
+def prepare_case(args, name, out):
+    """--prepare: one manifest entry (or a failure description)."""
+    cdir = os.path.join(out, name)
+    try:
+        case, built, tols = build_case(name, cdir)
+    except Exception:  # noqa: BLE001
+        return None, "bad case: " + traceback.format_exc().strip().replace("\n", "\n    ")
+    entry = dict(name=name, xfail=getattr(case, "XFAIL", None), modes={})
+    for mode in args.mode or MODES:
+        rec, why = prepare_mode(args, built, tols, cdir, mode)
+        entry["modes"][mode] = rec or dict(error=why)
+    return entry, None
+
+
+def check_case(args, top, entry):
+    """--check: runs every mode of a manifest entry."""
+    problems = []
+    for mode, rec in entry["modes"].items():
+        why = rec.get("error") or check_record(args, top, rec)
+        if why:
+            problems.append("[%s] %s" % (mode, why))
+    return outcome(problems, entry.get("xfail"))
 
 
 class Expected:
@@ -177,6 +234,72 @@ class Expected:
 
 def default_tool(env, name):
     return os.environ.get(env) or shutil.which(name) or name
+
+
+def report(names, run, jobs):
+    """Runs `run(name)` for every name (outcome: None, a reason or an
+    Expected), prints a line each and the totals; returns the failures."""
+    failed, xfailed, lock = [], [], threading.Lock()
+
+    def one(name):
+        try:
+            why = run(name)
+        except Exception:  # noqa: BLE001
+            why = "runner exception: " + traceback.format_exc()
+        with lock:
+            if isinstance(why, Expected):
+                xfailed.append(name)
+                print("XFAIL %s (%s): %s" % (name, why.reason, why.problems.splitlines()[0][:300]),
+                      flush=True)
+            elif why:
+                failed.append(name)
+                print("FAIL %s %s" % (name, why), flush=True)
+            else:
+                print("PASS %s" % name, flush=True)
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        list(pool.map(one, names))
+    print("%d passed, %d expected failures, %d failed"
+          % (len(names) - len(failed) - len(xfailed), len(xfailed), len(failed)))
+    return failed
+
+
+def prepare_all(args, names):
+    out = os.path.abspath(args.prepare)
+    os.makedirs(out, exist_ok=True)
+    entries, bad = [], []
+    for name in names:
+        entry, why = prepare_case(args, name, out)
+        if why:
+            bad.append(name)
+            print("FAIL %s %s" % (name, why), flush=True)
+            continue
+        errors = [m for m, r in entry["modes"].items() if "error" in r]
+        print("PREPARED %s%s" % (name, " (errors in %s, reported by --check)" % errors
+                                   if errors else ""), flush=True)
+        entries.append(entry)
+    for f in (os.path.abspath(__file__), os.path.join(ROOT, "test", "e2e", "e2eutil.py")):
+        shutil.copy(f, out)
+    import json
+    with open(os.path.join(out, "manifest.json"), "w") as f:
+        json.dump(dict(target=args.target, cases=entries), f, indent=1)
+    print("prepared %d cases in %s (%d failed to prepare); there: python3 %s/run_onnx_tests.py "
+          "--check=%s --runner=tessel-run --device=..." % (len(entries), out, len(bad), out, out))
+    return 1 if bad else 0
+
+
+def check_prepared(args):
+    import json
+    top = os.path.abspath(args.check)
+    with open(os.path.join(top, "manifest.json")) as f:
+        manifest = json.load(f)
+    entries = {e["name"]: e for e in manifest["cases"]}
+    names = list(entries)
+    if args.case:
+        names = [n for c in args.case for n in c.split(",") if n in entries]
+    print("checking %d cases compiled for --target=%s" % (len(names), manifest["target"]))
+    failed = report(names, lambda n: check_case(args, top, entries[n]), args.jobs)
+    return 1 if failed else 0
 
 
 def main(argv=None):
@@ -194,7 +317,15 @@ def main(argv=None):
     ap.add_argument("-j", "--jobs", type=int, default=1)
     ap.add_argument("--timeout", type=float, default=300, help="seconds per command")
     ap.add_argument("--list", action="store_true", help="print the case names")
+    ap.add_argument("--prepare", metavar="DIR",
+                    help="import and compile every case into DIR (with inputs, expected "
+                         "outputs, manifest.json and the scripts), for --check elsewhere")
+    ap.add_argument("--check", metavar="DIR",
+                    help="run and compare what --prepare wrote (needs numpy, onnx and "
+                         "tessel-run only)")
     args = ap.parse_args(argv)
+    if args.check:
+        return check_prepared(args)
     available = list_cases()
     if args.list:
         print("\n".join(available))
@@ -205,30 +336,11 @@ def main(argv=None):
         unknown = [n for n in names if n not in available]
         if unknown:
             ap.error("unknown case(s) %s (see --list)" % ", ".join(unknown))
+    if args.prepare:
+        return prepare_all(args, names)
     workdir = os.path.abspath(args.workdir) if args.workdir else tempfile.mkdtemp(prefix="tessel-onnx-")
     os.makedirs(workdir, exist_ok=True)
-    failed, xfailed, lock = [], [], threading.Lock()
-
-    def one(name):
-        try:
-            why = run_case(args, name, workdir)
-        except Exception:  # noqa: BLE001
-            why = "runner exception: " + traceback.format_exc()
-        with lock:
-            if isinstance(why, Expected):
-                xfailed.append(name)
-                print("XFAIL %s (%s): %s" % (name, why.reason, why.problems.splitlines()[0][:300]),
-                      flush=True)
-            elif why:
-                failed.append(name)
-                print("FAIL %s %s" % (name, why), flush=True)
-            else:
-                print("PASS %s" % name, flush=True)
-
-    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        list(pool.map(one, names))
-    print("%d passed, %d expected failures, %d failed"
-          % (len(names) - len(failed) - len(xfailed), len(xfailed), len(failed)))
+    failed = report(names, lambda n: run_case(args, n, workdir), args.jobs)
     if not args.workdir:
         if failed:
             print("work files kept in %s" % workdir)

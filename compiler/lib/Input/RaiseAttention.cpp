@@ -59,8 +59,8 @@ struct AtomTable {
 
 /// `atoms` split into consecutive pieces of the given sizes (a size-1
 /// piece is empty); failure where the sizes do not fall on atom bounds.
-FailureOr<DimAtoms> split(const Atoms &atoms, ArrayRef<int64_t> sizes,
-                          const AtomTable &table) {
+FailureOr<DimAtoms> splitAtoms(const Atoms &atoms, ArrayRef<int64_t> sizes,
+                               const AtomTable &table) {
   DimAtoms pieces;
   size_t next = 0;
   for (int64_t size : sizes) {
@@ -81,6 +81,38 @@ FailureOr<DimAtoms> split(const Atoms &atoms, ArrayRef<int64_t> sizes,
 
 bool singleAtoms(const DimAtoms &dims) {
   return llvm::all_of(dims, [](const Atoms &a) { return a.size() == 1; });
+}
+
+/// The atoms of a reshape's merged side: each group's dimensions joined.
+DimAtoms mergeGroups(ArrayRef<ReassociationIndices> groups,
+                     const DimAtoms &split) {
+  DimAtoms merged;
+  for (const ReassociationIndices &group : groups) {
+    Atoms atoms;
+    for (int64_t i : group)
+      llvm::append_range(atoms, split[i]);
+    merged.push_back(atoms);
+  }
+  return merged;
+}
+
+/// The atoms of a reshape's split side (of shape `shape`): each merged
+/// dimension's atoms cut at its group's sizes; failure off atom bounds.
+FailureOr<DimAtoms> splitGroups(ArrayRef<ReassociationIndices> groups,
+                                const DimAtoms &merged,
+                                ArrayRef<int64_t> shape,
+                                const AtomTable &table) {
+  DimAtoms split;
+  for (auto [g, group] : llvm::enumerate(groups)) {
+    SmallVector<int64_t> sizes;
+    for (int64_t i : group)
+      sizes.push_back(shape[i]);
+    FailureOr<DimAtoms> pieces = splitAtoms(merged[g], sizes, table);
+    if (failed(pieces))
+      return failure();
+    llvm::append_range(split, *pieces);
+  }
+  return split;
 }
 
 /// The float constant `v` is, if it is one (a scalar or a splat).
@@ -200,34 +232,16 @@ std::optional<View> traceBack(Value v, DimAtoms dims, const AtomTable &table,
       v = t.getInput();
       dims = in;
     } else if (auto c = dyn_cast<tensor::CollapseShapeOp>(def)) {
-      DimAtoms in;
-      ArrayRef<int64_t> shape = c.getSrcType().getShape();
-      bool ok = true;
-      for (auto [g, group] : llvm::enumerate(c.getReassociationIndices())) {
-        SmallVector<int64_t> sizes;
-        for (int64_t i : group)
-          sizes.push_back(shape[i]);
-        FailureOr<DimAtoms> pieces = split(dims[g], sizes, table);
-        if (failed(pieces)) {
-          ok = false;
-          break;
-        }
-        llvm::append_range(in, *pieces);
-      }
-      if (!ok)
+      FailureOr<DimAtoms> in =
+          splitGroups(c.getReassociationIndices(), dims,
+                      c.getSrcType().getShape(), table);
+      if (failed(in))
         break;
       v = c.getSrc();
-      dims = in;
+      dims = *in;
     } else if (auto e = dyn_cast<tensor::ExpandShapeOp>(def)) {
-      DimAtoms in;
-      for (const auto &group : e.getReassociationIndices()) {
-        Atoms merged;
-        for (int64_t i : group)
-          llvm::append_range(merged, dims[i]);
-        in.push_back(merged);
-      }
+      dims = mergeGroups(e.getReassociationIndices(), dims);
       v = e.getSrc();
-      dims = in;
     } else if (auto g = dyn_cast<linalg::GenericOp>(def); g && scales) {
       std::optional<std::pair<Value, double>> mul = scalarMultiply(g);
       if (!mul)
@@ -358,29 +372,16 @@ Value stepForward(Value v, DimAtoms &dims, const AtomTable &table,
   if (auto g = dyn_cast<linalg::GenericOp>(user); g && castInput(g) == v)
     return g->getResult(0);
   if (auto c = dyn_cast<tensor::CollapseShapeOp>(user)) {
-    DimAtoms out;
-    for (const auto &group : c.getReassociationIndices()) {
-      Atoms merged;
-      for (int64_t i : group)
-        llvm::append_range(merged, dims[i]);
-      out.push_back(merged);
-    }
-    dims = out;
+    dims = mergeGroups(c.getReassociationIndices(), dims);
     return c.getResult();
   }
   if (auto e = dyn_cast<tensor::ExpandShapeOp>(user)) {
-    DimAtoms out;
-    ArrayRef<int64_t> shape = e.getResultType().getShape();
-    for (auto [g, group] : llvm::enumerate(e.getReassociationIndices())) {
-      SmallVector<int64_t> sizes;
-      for (int64_t i : group)
-        sizes.push_back(shape[i]);
-      FailureOr<DimAtoms> pieces = split(dims[g], sizes, table);
-      if (failed(pieces))
-        return {};
-      llvm::append_range(out, *pieces);
-    }
-    dims = out;
+    FailureOr<DimAtoms> out =
+        splitGroups(e.getReassociationIndices(), dims,
+                    e.getResultType().getShape(), table);
+    if (failed(out))
+      return {};
+    dims = *out;
     return e.getResult();
   }
   if (auto t = dyn_cast<linalg::TransposeOp>(user); t && transposes) {
@@ -463,31 +464,18 @@ LogicalResult raise(RewriterBase &rewriter, linalg::SoftmaxOp softmax) {
       continue;
     }
     if (auto e = dyn_cast<tensor::ExpandShapeOp>(def)) {
-      DimAtoms in;
-      for (const auto &group : e.getReassociationIndices()) {
-        Atoms merged;
-        for (int64_t i : group)
-          llvm::append_range(merged, dims[i]);
-        in.push_back(merged);
-      }
+      dims = mergeGroups(e.getReassociationIndices(), dims);
       v = e.getSrc();
-      dims = in;
       continue;
     }
     if (auto c = dyn_cast<tensor::CollapseShapeOp>(def)) {
-      DimAtoms in;
-      ArrayRef<int64_t> shape = c.getSrcType().getShape();
-      for (auto [gi, group] : llvm::enumerate(c.getReassociationIndices())) {
-        SmallVector<int64_t> sizes;
-        for (int64_t i : group)
-          sizes.push_back(shape[i]);
-        FailureOr<DimAtoms> pieces = split(dims[gi], sizes, table);
-        if (failed(pieces))
-          return failure();
-        llvm::append_range(in, *pieces);
-      }
+      FailureOr<DimAtoms> in =
+          splitGroups(c.getReassociationIndices(), dims,
+                      c.getSrcType().getShape(), table);
+      if (failed(in))
+        return failure();
       v = c.getSrc();
-      dims = in;
+      dims = *in;
       continue;
     }
     return failure();

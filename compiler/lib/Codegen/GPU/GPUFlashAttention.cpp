@@ -187,13 +187,13 @@ private:
   /// (K or V, `width` values per key) into `stage` of `shared`.
   SmallVector<Value> copyKeyTile(Value mem, AffineMap map, Value shared,
                                  int64_t width, Value tile, Value stage);
-  /// ldmatrix.x4 of two 8-key x 16 fragments of K (keys `key0`..+15,
-  /// K1 values `c0`..+15) as B operands: rows 0-1 for keys key0..+7, rows
-  /// 2-3 for key0+8..+15.
-  Value loadKeyFragment(Value stage, int64_t key0, int64_t c0);
-  /// ldmatrix.x4.trans of V (keys `key0`..+15, N columns `c0`..+15) as B
-  /// operands: rows 0-1 for columns c0..+7, rows 2-3 for c0+8..+15.
-  Value loadValueFragment(Value stage, int64_t key0, int64_t c0);
+  /// ldmatrix.x4 of keys `key0`..+15 and columns `c0`..+15 of a K or V
+  /// stage (`width` columns) as B operands: for K (S = Q K^T: n = keys)
+  /// rows 0-1 are keys key0..+7 and rows 2-3 key0+8..+15; for V,
+  /// `transpose`d (O = P V: n = columns), rows 0-1 are columns c0..+7 and
+  /// rows 2-3 c0+8..+15.
+  Value loadFragment(Value shared, int64_t width, Value stage, int64_t key0,
+                     int64_t c0, bool transpose);
   /// A vector<4x2xT> fragment from four pairs of values.
   Value fragmentOf(ArrayRef<std::pair<Value, Value>> pairs);
   /// The first query row of this warp's mma tile `mi`, plus this lane's
@@ -241,32 +241,24 @@ SmallVector<Value> FlashEmitter::copyKeyTile(Value mem, AffineMap map,
   return tokens;
 }
 
-Value FlashEmitter::loadKeyFragment(Value stage, int64_t key0, int64_t c0) {
-  // Matrices (key 0-7, k1 0-7), (key 0-7, k1 8-15), (key 8-15, k1 0-7),
-  // (key 8-15, k1 8-15): b0, b1 of two 8-key n tiles.
+Value FlashEmitter::loadFragment(Value shared, int64_t width, Value stage,
+                                 int64_t key0, int64_t c0, bool transpose) {
+  // ldmatrix.x4, lanes 8i..8i+7 addressing the rows of matrix i: for K
+  // (key 0-7, c 0-7), (key 0-7, c 8-15), (key 8-15, c 0-7), (key 8-15,
+  // c 8-15); for V, transposed, (key 0-7, c 0-7), (key 8-15, c 0-7),
+  // (key 0-7, c 8-15), (key 8-15, c 8-15). Either way registers 0-1 are
+  // the B operand of the first 8-wide n tile, 2-3 of the second.
   Value matrix = div(lane, 8);
-  Value row = add(add(mul(div(matrix, 2), 8), rem(lane, 8)), key0);
-  Value chunk = add(rem(matrix, 2), c0 / plan.chunk());
-  Value col = swizzledChunkColumn(b, loc, row, chunk, plan.k1 / plan.chunk(),
+  Value keyHalf = transpose ? rem(matrix, 2) : div(matrix, 2);
+  Value colHalf = transpose ? div(matrix, 2) : rem(matrix, 2);
+  Value row = add(add(mul(keyHalf, 8), rem(lane, 8)), key0);
+  Value chunk = add(colHalf, c0 / plan.chunk());
+  Value col = swizzledChunkColumn(b, loc, row, chunk, width / plan.chunk(),
                                   plan.chunk());
   auto type = VectorType::get({4, 2}, plan.inType);
-  return nvgpu::LdMatrixOp::create(b, loc, type, kShared,
-                                   ValueRange{stage, row, col},
-                                   /*transpose=*/false, /*numTiles=*/4);
-}
-
-Value FlashEmitter::loadValueFragment(Value stage, int64_t key0, int64_t c0) {
-  // Transposed: matrices (key 0-7, n 0-7), (key 8-15, n 0-7), (key 0-7,
-  // n 8-15), (key 8-15, n 8-15).
-  Value matrix = div(lane, 8);
-  Value row = add(add(mul(rem(matrix, 2), 8), rem(lane, 8)), key0);
-  Value chunk = add(div(matrix, 2), c0 / plan.chunk());
-  Value col = swizzledChunkColumn(b, loc, row, chunk, plan.n / plan.chunk(),
-                                  plan.chunk());
-  auto type = VectorType::get({4, 2}, plan.inType);
-  return nvgpu::LdMatrixOp::create(b, loc, type, vShared,
-                                   ValueRange{stage, row, col},
-                                   /*transpose=*/true, /*numTiles=*/4);
+  return nvgpu::LdMatrixOp::create(b, loc, type, shared,
+                                   ValueRange{stage, row, col}, transpose,
+                                   /*numTiles=*/4);
 }
 
 Value FlashEmitter::fragmentOf(ArrayRef<std::pair<Value, Value>> pairs) {
@@ -398,7 +390,8 @@ void FlashEmitter::emit(func::FuncOp kernel, Value q, Value k, Value v,
     SmallVector<Value> s(plan.mTiles * keyTilesMma, zeros);
     for (int64_t kk = 0; kk < tilesMma; ++kk)
       for (int64_t nk = 0; nk < kBlockKeys / 16; ++nk) {
-        Value fragment = loadKeyFragment(stage, nk * 16, kk * 16);
+        Value fragment = loadFragment(kShared, plan.k1, stage, nk * 16,
+                                      kk * 16, /*transpose=*/false);
         SmallVector<Value> lo =
             mmaSyncOperands(b, loc, plan.inType, fragment, 0, 2);
         SmallVector<Value> hi =
@@ -508,7 +501,8 @@ void FlashEmitter::emit(func::FuncOp kernel, Value q, Value k, Value v,
             mmaSyncOperands(b, loc, plan.inType, fragmentOf(pairs), 0, 4));
       }
       for (int64_t nj = 0; nj < plan.n / 16; ++nj) {
-        Value fragment = loadValueFragment(stage, kk * 16, nj * 16);
+        Value fragment = loadFragment(vShared, plan.n, stage, kk * 16,
+                                      nj * 16, /*transpose=*/true);
         SmallVector<Value> lo =
             mmaSyncOperands(b, loc, plan.inType, fragment, 0, 2);
         SmallVector<Value> hi =

@@ -194,6 +194,25 @@ private:
   /// rows 2-3 c0+8..+15.
   Value loadFragment(Value shared, int64_t width, Value stage, int64_t key0,
                      int64_t c0, bool transpose);
+  /// acc[mi * stride + first] += A(mi) x the first n tile of `fragment`
+  /// (a loadFragment), acc[mi * stride + first + 1] += A(mi) x the second,
+  /// for each of this warp's mma tiles mi.
+  void mmaTwoTiles(Value fragment,
+                   function_ref<ArrayRef<Value>(int64_t)> aOperands,
+                   SmallVector<Value> &acc, int64_t stride, int64_t first) {
+    SmallVector<Value> lo =
+        mmaSyncOperands(b, loc, plan.inType, fragment, 0, 2);
+    SmallVector<Value> hi =
+        mmaSyncOperands(b, loc, plan.inType, fragment, 2, 2);
+    Type f32Type = b.getF32Type();
+    for (int64_t mi = 0; mi < plan.mTiles; ++mi) {
+      ArrayRef<Value> a = aOperands(mi);
+      Value &c0 = acc[mi * stride + first];
+      Value &c1 = acc[mi * stride + first + 1];
+      c0 = mmaSyncM16N8(b, loc, plan.inType, f32Type, false, a, lo, c0);
+      c1 = mmaSyncM16N8(b, loc, plan.inType, f32Type, false, a, hi, c1);
+    }
+  }
   /// A vector<4x2xT> fragment from four pairs of values.
   Value fragmentOf(ArrayRef<std::pair<Value, Value>> pairs);
   /// The first query row of this warp's mma tile `mi`, plus this lane's
@@ -392,17 +411,12 @@ void FlashEmitter::emit(func::FuncOp kernel, Value q, Value k, Value v,
       for (int64_t nk = 0; nk < kBlockKeys / 16; ++nk) {
         Value fragment = loadFragment(kShared, plan.k1, stage, nk * 16,
                                       kk * 16, /*transpose=*/false);
-        SmallVector<Value> lo =
-            mmaSyncOperands(b, loc, plan.inType, fragment, 0, 2);
-        SmallVector<Value> hi =
-            mmaSyncOperands(b, loc, plan.inType, fragment, 2, 2);
-        for (int64_t mi = 0; mi < plan.mTiles; ++mi) {
-          ArrayRef<Value> a = qRegs[mi * tilesMma + kk];
-          Value &s0 = s[mi * keyTilesMma + 2 * nk];
-          Value &s1 = s[mi * keyTilesMma + 2 * nk + 1];
-          s0 = mmaSyncM16N8(b, loc, plan.inType, f32Type, false, a, lo, s0);
-          s1 = mmaSyncM16N8(b, loc, plan.inType, f32Type, false, a, hi, s1);
-        }
+        mmaTwoTiles(
+            fragment,
+            [&](int64_t mi) -> ArrayRef<Value> {
+              return qRegs[mi * tilesMma + kk];
+            },
+            s, keyTilesMma, 2 * nk);
       }
 
     // Scores: scale, mask, region, keys past the end. scores[mi][ni][e].
@@ -503,18 +517,9 @@ void FlashEmitter::emit(func::FuncOp kernel, Value q, Value k, Value v,
       for (int64_t nj = 0; nj < plan.n / 16; ++nj) {
         Value fragment = loadFragment(vShared, plan.n, stage, kk * 16,
                                       nj * 16, /*transpose=*/true);
-        SmallVector<Value> lo =
-            mmaSyncOperands(b, loc, plan.inType, fragment, 0, 2);
-        SmallVector<Value> hi =
-            mmaSyncOperands(b, loc, plan.inType, fragment, 2, 2);
-        for (int64_t mi = 0; mi < plan.mTiles; ++mi) {
-          Value &o0 = o[mi * nTiles + 2 * nj];
-          Value &o1 = o[mi * nTiles + 2 * nj + 1];
-          o0 = mmaSyncM16N8(b, loc, plan.inType, f32Type, false, pRegs[mi],
-                            lo, o0);
-          o1 = mmaSyncM16N8(b, loc, plan.inType, f32Type, false, pRegs[mi],
-                            hi, o1);
-        }
+        mmaTwoTiles(
+            fragment, [&](int64_t mi) -> ArrayRef<Value> { return pRegs[mi]; },
+            o, nTiles, 2 * nj);
       }
     }
     // Every warp is done with this stage before it is refilled.

@@ -93,12 +93,13 @@ static llvm::cl::opt<bool> fuseEpilogues(
     llvm::cl::init(true));
 /// Whether IR is printed after passes (set from the command line in main).
 static bool printsIR = false;
-static llvm::cl::opt<bool> flashAttention(
-    "tessel-flash-attention",
-    llvm::cl::desc("cuda-only modules: tessel.attention ops the flash-"
-                   "attention kernel takes run as that one kernel (false: "
-                   "decomposed into contractions and a softmax, as for "
-                   "cpu)"),
+static llvm::cl::opt<bool> fusedAttention(
+    "tessel-fused-attention",
+    llvm::cl::desc("Attention in imported graphs is recognised, and "
+                   "tessel.attention ops that every target's kernel takes "
+                   "(cuda: flash attention; cpu: a loop nest) run as one "
+                   "dispatch (false: always decomposed into contractions "
+                   "and a softmax)"),
     llvm::cl::init(true));
 static llvm::cl::opt<bool> testCrash(
     "tessel-test-crash", llvm::cl::Hidden,
@@ -188,11 +189,11 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
     return failure();
   bool cudaOnly = llvm::all_of(targetList,
                                [](StringRef t) { return t == "cuda"; });
-  // tessel.attention stays one op (a flash-attention kernel) where every
-  // target has a kernel for it: cuda only, for now (the cpu backend runs
-  // its decomposition).
+  // tessel.attention stays one op where every target has a kernel for it
+  // (cuda: flash attention; cpu: the attention loop nest).
   InputOptions inputOptions;
-  inputOptions.flashAttention = cudaOnly && flashAttention;
+  if (fusedAttention)
+    inputOptions.attentionTargets = llvm::join(targetList, ",");
   buildInputPipeline(pm, inputOptions);
   // Fused row dispatches (softmax, layernorm in one kernel) and matmul
   // epilogues for every target: both backends run a row chain with each row

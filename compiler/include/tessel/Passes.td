@@ -52,14 +52,17 @@ def DecomposeAttention : Pass<"tessel-decompose-attention", "ModuleOp"> {
     Pre: verified input. Post: no tessel.attention; each is S = Q K^T (f32),
     the scale, mask and region on S, linalg.softmax over K2, P rounded to
     V's type, O = P V (f32) and O converted to the output's layout and type.
-    With keep-flash (tessel-compile sets it when every target is cuda), the
-    ops the GPU flash-attention kernel takes (canUseFlashAttention) stay
-    whole, each a dispatch of its own.
+    With keep-for-targets (tessel-compile passes the module's targets), an
+    op stays whole, a dispatch of its own, when every listed target has a
+    kernel that takes it: cuda, the flash-attention kernel
+    (canUseFlashAttention); cpu, the attention loop nest
+    (canUseCPUFlashAttention).
   }];
   let options = [
-    Option<"keepFlash", "keep-flash", "bool", /*default=*/"false",
-           "Keep the attention ops that the GPU flash-attention kernel "
-           "takes (modules whose targets are all cuda)">,
+    Option<"keepForTargets", "keep-for-targets", "std::string",
+           /*default=*/"\"\"",
+           "Comma-separated targets (cuda, cpu): keep the attention ops "
+           "that all of their kernels take">,
   ];
   let dependentDialects = ["linalg::LinalgDialect", "tensor::TensorDialect",
                            "arith::ArithDialect"];

@@ -13,12 +13,15 @@
 // The intermediates are [batch..., M, K2] and [batch..., M, N] tensors in
 // that loop order; dispatch formation then fuses what it can (the scale and
 // mask into the first contraction's epilogue, the softmax rows).
-// With keep-flash, the ops the GPU flash-attention kernel takes stay whole.
+// With keep-for-targets, the ops that a kernel of every listed target takes
+// (cuda: the flash-attention kernel; cpu: the attention loop nest) stay
+// whole.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Passes.h"
 
+#include "tessel/Codegen/CPU/CPUFlashAttention.h"
 #include "tessel/Codegen/GPU/GPUFlashAttention.h"
 #include "tessel/Dialect/Tessel/TesselDialect.h"
 
@@ -249,9 +252,21 @@ struct DecomposeAttentionPass
   using Base::Base;
   void runOnOperation() override {
     SmallVector<AttentionOp> ops;
-    getOperation().walk([&](AttentionOp op) {
+    SmallVector<StringRef> targets;
+    StringRef(keepForTargets).split(targets, ',', -1, false);
+    auto kept = [&](AttentionOp op) {
       std::string why;
-      if (!keepFlash || !canUseFlashAttention(op, why))
+      return !targets.empty() && llvm::all_of(targets, [&](StringRef t) {
+        t = t.trim();
+        if (t == "cuda")
+          return canUseFlashAttention(op, why);
+        if (t == "cpu")
+          return canUseCPUFlashAttention(op, why);
+        return false;
+      });
+    };
+    getOperation().walk([&](AttentionOp op) {
+      if (!kept(op))
         ops.push_back(op);
     });
     IRRewriter rewriter(&getContext());

@@ -60,9 +60,11 @@ void mlir::tessel::buildInputPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   // Attention from importers (contractions around a softmax) becomes one
   // op where a target runs it whole; elsewhere the decomposed form is kept.
-  if (options.flashAttention)
+  // Attention in imported graphs becomes one op where the targets' kernels
+  // may take it; the ones they do not take are decomposed right after.
+  if (!StringRef(options.attentionTargets).trim().empty())
     pm.addPass(createRaiseAttention());
-  pm.addPass(createDecomposeAttention({options.flashAttention}));
+  pm.addPass(createDecomposeAttention({options.attentionTargets}));
   pm.addPass(createLegalizeInput());
   // Unit dimensions (ONNX Unsqueeze, broadcasts over one head) dropped
   // before fusion: the GPU elementwise strategy vectorizes the innermost

@@ -10,7 +10,11 @@
 //   scores, M = 200, K2 = 64 (one whole key tile);
 // - narrow_masked: one batch loop, K1 = 32, N = 16, M = 16, K2 = 300, an f16
 //   mask [m, k2] with -inf entries (every row keeps key 0).
-// On cpu (and in cuda,cpu modules) the same ops are decomposed.
+// - f32_transposed_mask: f32 operands (decomposed on cuda, the loop nest on
+//   cpu), a mask stored [b, k2, m] (its last index is not K2: read one key
+//   at a time), K1 = 24, K2 = 53, N = 32, M = 37.
+// The cpu runs each op that its loop nest takes (no region, N a multiple
+// of 16) as that loop nest, the others decomposed.
 #q = affine_map<(b, h, m, n, k1, k2) -> (b, m, h, k1)>
 #k = affine_map<(b, h, m, n, k1, k2) -> (b, k2, h, k1)>
 #v = affine_map<(b, h, m, n, k1, k2) -> (b, k2, h, n)>
@@ -27,6 +31,7 @@
 #s3 = affine_map<(b, m, n, k1, k2) -> ()>
 #mask3 = affine_map<(b, m, n, k1, k2) -> (m, k2)>
 #o3 = affine_map<(b, m, n, k1, k2) -> (b, m, n)>
+#maskT = affine_map<(b, h, m, n, k1, k2) -> (b, k2, m)>
 
 func.func @bert_like(%q: tensor<3x77x5x64xf16>, %k: tensor<3x77x5x64xf16>, %v: tensor<3x77x5x64xf16>, %pad: tensor<3x77xf32>) -> tensor<3x77x5x64xf16> {
   %scale = arith.constant 0.125 : f16
@@ -78,4 +83,16 @@ func.func @narrow_masked(%q: tensor<7x16x32xf16>, %k: tensor<7x300x32xf16>, %v: 
       tessel.yield %score : f32
   } -> tensor<7x16x16xf16>
   return %r : tensor<7x16x16xf16>
+}
+
+func.func @f32_transposed_mask(%q: tensor<2x3x37x24xf32>, %k: tensor<2x3x53x24xf32>, %v: tensor<2x3x53x32xf32>, %mask: tensor<2x53x37xf32>) -> tensor<2x3x37x32xf32> {
+  %scale = arith.constant 0.2041241452 : f32
+  %e = tensor.empty() : tensor<2x3x37x32xf32>
+  %r = tessel.attention {indexing_maps = [#qh, #kh, #vh, #s, #maskT, #oh]}
+      ins(%q, %k, %v, %scale, %mask : tensor<2x3x37x24xf32>, tensor<2x3x53x24xf32>, tensor<2x3x53x32xf32>, f32, tensor<2x53x37xf32>)
+      outs(%e : tensor<2x3x37x32xf32>) {
+    ^bb0(%score: f32):
+      tessel.yield %score : f32
+  } -> tensor<2x3x37x32xf32>
+  return %r : tensor<2x3x37x32xf32>
 }

@@ -64,6 +64,22 @@ def narrow_ref(q, k, v, mask):
     return [np.einsum("bmn,bnd->bmd", softmax(s), f64(v)).astype(np.float16)]
 
 
+def f32_inputs(r):
+    mask = np.where(r.uniform(size=(2, 53, 37)) < 0.25, -np.inf, r.uniform(-2, 1, (2, 53, 37)))
+    mask[:, 0, :] = 0.0  # every row keeps key 0
+    return [r.standard_normal((2, 3, 37, 24)).astype(np.float32),
+            r.standard_normal((2, 3, 53, 24)).astype(np.float32),
+            r.standard_normal((2, 3, 53, 32)).astype(np.float32),
+            mask.astype(np.float32)]
+
+
+def f32_ref(q, k, v, mask):
+    scale = np.float64(np.float32(0.2041241452))
+    s = np.einsum("bhmk,bhnk->bhmn", f64(q), f64(k)) * scale
+    s = s + f64(mask).transpose(0, 2, 1)[:, None, :, :]
+    return [np.einsum("bhmn,bhnd->bhmd", softmax(s), f64(v)).astype(np.float32)]
+
+
 ENTRIES = [
     # P is rounded to f16/bf16 before P V (as flash attention does) and the
     # result to f16: a few ulps of |o| <~ 3 (f16 2^-11, bf16 2^-8 each).
@@ -71,4 +87,7 @@ ENTRIES = [
     ("tall", tall_inputs, tall_ref, 1e-2),
     ("bf16_wide", wide_inputs, wide_ref, 3e-2),
     ("narrow_masked", narrow_inputs, narrow_ref, 1e-2),
+    # f32 dot products of 24 terms, a softmax over 53 (exp polynomial on
+    # the cpu): 1e-5.
+    ("f32_transposed_mask", f32_inputs, f32_ref, 1e-5),
 ]

@@ -15,12 +15,13 @@
 namespace mlir::tessel {
 
 struct InputOptions : PassPipelineOptions<InputOptions> {
-  Option<bool> flashAttention{
-      *this, "flash-attention",
-      llvm::cl::desc("Keep tessel.attention ops that the GPU flash-attention "
-                     "kernel takes whole (every target is cuda; "
-                     "tessel-compile sets it)"),
-      llvm::cl::init(false)};
+  Option<std::string> attentionTargets{
+      *this, "attention-targets",
+      llvm::cl::desc("The module's targets (cuda, cpu): attention in "
+                     "imported graphs is recognised, and tessel.attention "
+                     "ops that a kernel of each target takes stay whole "
+                     "(tessel-compile sets it)"),
+      llvm::cl::init("")};
 };
 
 /// Verify, lower TOSA, inline, legalize and fuse the input program.

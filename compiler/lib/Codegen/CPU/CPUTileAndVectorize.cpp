@@ -13,6 +13,8 @@
 
 #include "tessel/Passes.h"
 
+#include "tessel/Codegen/CPU/CPUFlashAttention.h"
+
 #include "tessel/Codegen/CPU/CPUKernelConfig.h"
 #include "tessel/Codegen/CPU/CPUPaddingCopy.h"
 #include "tessel/Codegen/Common/TileAndVectorize.h"
@@ -120,8 +122,16 @@ namespace mlir::tessel {
 /// Tiles and vectorizes one kernel as its CPUKernelConfig says.
 LogicalResult tileAndVectorizeCPUKernel(func::FuncOp kernel,
                                         int64_t vectorBits) {
-  CPUKernelConfig config = getCPUKernelConfig(kernel, vectorBits);
   IRRewriter rewriter(kernel.getContext());
+  if (AttentionOp attention = findCPUAttentionRoot(kernel)) {
+    // Kept whole only where the loop nest takes it
+    // (tessel-decompose-attention{keep-for-targets}).
+    if (failed(emitCPUFlashAttention(kernel, attention, vectorBits)))
+      return failure();
+    cleanupAfterTiling(kernel);
+    return success();
+  }
+  CPUKernelConfig config = getCPUKernelConfig(kernel, vectorBits);
   if (config.root) {
     // Workgroups of the root, its producers fused in.
     FailureOr<Operation *> wg = tileAndFuse(

@@ -3,7 +3,7 @@
 // The GPU strategy for tessel.attention: a flash-attention kernel on
 // tensor cores (mma.sync), see GPUFlashAttention.cpp. The same check
 // decides, in the input pipeline, which attention ops stay whole
-// (tessel-decompose-attention{keep-flash}) and, in the kernel, whether the
+// (tessel-decompose-attention{keep-for-targets}) and, in the kernel, whether the
 // strategy applies.
 //
 //===----------------------------------------------------------------------===//

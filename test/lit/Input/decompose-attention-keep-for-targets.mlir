@@ -1,17 +1,33 @@
-// RUN: tessel-opt %s --tessel-decompose-attention=keep-flash | FileCheck %s
+// RUN: tessel-opt %s --tessel-decompose-attention=keep-for-targets=cuda | FileCheck %s --check-prefix=CUDA
+// RUN: tessel-opt %s --tessel-decompose-attention=keep-for-targets=cpu | FileCheck %s --check-prefix=CPU
+// RUN: tessel-opt %s --tessel-decompose-attention=keep-for-targets=cuda,cpu | FileCheck %s --check-prefix=BOTH
 // RUN: tessel-opt %s --tessel-decompose-attention | FileCheck %s --check-prefix=ALL
 
-// keep-flash (cuda-only modules): the op the flash-attention kernel takes
-// (f16, head sizes multiples of 16 up to 128, K1/N contiguous) stays whole;
-// f32 operands and a head size of 24 are decomposed. Without it every op is.
-// CHECK-LABEL: func.func @kept
-// CHECK: tessel.attention
-// CHECK-LABEL: func.func @f32_operands
-// CHECK-NOT: tessel.attention
-// CHECK: linalg.softmax
-// CHECK-LABEL: func.func @head_24
-// CHECK-NOT: tessel.attention
-// CHECK: linalg.softmax
+// keep-for-targets: an op stays whole when a kernel of every listed target
+// takes it. cuda's flash attention takes f16/bf16 with head sizes
+// multiples of 16 up to 128; the cpu loop nest takes any float type with N
+// a multiple of 16. Without the option every op is decomposed.
+// CUDA-LABEL: func.func @kept
+// CUDA: tessel.attention
+// CUDA-LABEL: func.func @f32_operands
+// CUDA-NOT: tessel.attention
+// CUDA: linalg.softmax
+// CUDA-LABEL: func.func @head_24
+// CUDA-NOT: tessel.attention
+// CUDA: linalg.softmax
+// CPU-LABEL: func.func @kept
+// CPU: tessel.attention
+// CPU-LABEL: func.func @f32_operands
+// CPU: tessel.attention
+// CPU-LABEL: func.func @head_24
+// CPU-NOT: tessel.attention
+// CPU: linalg.softmax
+// BOTH-LABEL: func.func @kept
+// BOTH: tessel.attention
+// BOTH-LABEL: func.func @f32_operands
+// BOTH-NOT: tessel.attention
+// BOTH-LABEL: func.func @head_24
+// BOTH-NOT: tessel.attention
 // ALL-NOT: tessel.attention
 #q = affine_map<(b, m, n, k1, k2) -> (b, m, k1)>
 #k = affine_map<(b, m, n, k1, k2) -> (b, k2, k1)>

@@ -19,6 +19,7 @@
 
 #include "tessel/Codegen/CPU/CPUFlashAttention.h"
 
+#include "tessel/Codegen/Common/AttentionKernel.h"
 #include "tessel/Codegen/GPU/GPUWarpReduction.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -39,12 +40,7 @@ constexpr int64_t kMaxKeyBufferBytes = 256 * 1024;
 /// N must be a multiple of this (the widest vector, 16 x f32).
 constexpr int64_t kNMultiple = 16;
 
-struct CPUFlashPlan {
-  AttentionOp op;
-  AttentionOp::Dims dims;
-  SmallVector<int64_t> batchShape;
-  int64_t batch = 1, m = 0, k1 = 0, k2 = 0, n = 0;
-};
+using CPUFlashPlan = AttentionLoops;
 
 unsigned lastLoop(AffineMap map) {
   return cast<AffineDimExpr>(map.getResults().back()).getPosition();
@@ -55,42 +51,17 @@ FailureOr<CPUFlashPlan> planCPUFlash(AttentionOp op, std::string &why) {
     why = reason.str();
     return failure();
   };
-  FailureOr<AttentionOp::Dims> dims = op.getDims();
-  if (failed(dims) || dims->m.size() != 1 || dims->k1.size() != 1 ||
-      dims->k2.size() != 1 || dims->n.size() != 1)
-    return fail("its loops are not one M, K1, K2 and N loop plus batch loops");
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  if (llvm::any_of(ranges, ShapedType::isDynamic))
-    return fail("dynamic shape");
-  if (llvm::is_contained(ranges, 0))
-    return fail("an empty loop");
-  CPUFlashPlan plan;
-  plan.op = op;
-  plan.dims = *dims;
-  plan.m = ranges[dims->m[0]];
-  plan.k1 = ranges[dims->k1[0]];
-  plan.k2 = ranges[dims->k2[0]];
-  plan.n = ranges[dims->n[0]];
-  for (unsigned d : dims->batch) {
-    plan.batchShape.push_back(ranges[d]);
-    plan.batch *= ranges[d];
-  }
+  FailureOr<AttentionLoops> loops = getAttentionLoops(op, why);
+  if (failed(loops))
+    return failure();
+  CPUFlashPlan plan = std::move(*loops);
   Block &region = op.getRegion().front();
   if (!region.without_terminator().empty())
     return fail("the region rewrites the scores");
-  if (lastLoop(op.getQueryMap()) != dims->k1[0] ||
-      lastLoop(op.getKeyMap()) != dims->k1[0])
-    return fail("the query's or the key's last (contiguous) index is not K1");
-  if (lastLoop(op.getValueMap()) != dims->n[0] ||
-      lastLoop(op.getOutputMap()) != dims->n[0])
-    return fail("the value's or the output's last (contiguous) index is not "
-                "N");
   if (plan.n % kNMultiple)
     return fail("N is not a multiple of 16");
   if (plan.k1 * llvm::alignTo(plan.k2, kNMultiple) * 4 > kMaxKeyBufferBytes)
     return fail("K1 x K2 is larger than the 256 KiB key buffer");
-  if (plan.batch > std::numeric_limits<int32_t>::max())
-    return fail("more batch elements than workgroups");
   return plan;
 }
 
@@ -124,24 +95,9 @@ private:
   Value splat(Value scalar) {
     return vector::BroadcastOp::create(b, loc, vec, scalar);
   }
-  /// Indices into a buffer read through `map` at the given loop values.
   SmallVector<Value> indicesFor(AffineMap map, Value row, Value key,
                                 Value col) {
-    const AttentionOp::Dims &d = plan.dims;
-    SmallVector<Value> indices;
-    for (AffineExpr e : map.getResults()) {
-      unsigned loop = cast<AffineDimExpr>(e).getPosition();
-      if (loop == d.m[0])
-        indices.push_back(row);
-      else if (loop == d.k2[0])
-        indices.push_back(key);
-      else if (loop == d.k1[0] || loop == d.n[0])
-        indices.push_back(col);
-      else
-        indices.push_back(
-            batchIds[llvm::find(d.batch, loop) - d.batch.begin()]);
-    }
-    return indices;
+    return attentionIndices(plan, map, batchIds, row, key, col);
   }
   /// scf.for over [lb, ub) step `step`, `body(iv)` inside.
   void forLoop(int64_t lb, int64_t ub, int64_t step,
@@ -354,57 +310,22 @@ bool mlir::tessel::canUseCPUFlashAttention(AttentionOp op, std::string &why) {
   return succeeded(planCPUFlash(op, why));
 }
 
-AttentionOp mlir::tessel::findCPUAttentionRoot(func::FuncOp kernel) {
-  AttentionOp found;
-  unsigned count = 0;
-  kernel.walk([&](AttentionOp op) {
-    found = op;
-    ++count;
-  });
-  return count == 1 ? found : AttentionOp();
-}
-
-LogicalResult mlir::tessel::emitCPUFlashAttention(func::FuncOp kernel,
-                                                  AttentionOp op,
+LogicalResult mlir::tessel::emitCPUFlashAttention(AttentionOp op,
                                                   int64_t vectorBits) {
   std::string why;
   FailureOr<CPUFlashPlan> plan = planCPUFlash(op, why);
   if (failed(plan))
     return op.emitOpError("cannot run as the cpu attention loop nest: ")
            << why;
-  auto binding = [&](Value tensor, StringRef name) -> FailureOr<Value> {
-    Value mem = bindingMemRef(tensor);
-    if (!mem || !cast<MemRefType>(mem.getType()).getLayout().isIdentity())
-      return op.emitOpError("the cpu attention loop nest reads its ")
-             << name
-             << " from a row-major buffer, but this one is computed in "
-                "its dispatch (a constant or a slice)";
-    return mem;
-  };
-  FailureOr<Value> q = binding(op.getQuery(), "query");
-  FailureOr<Value> k = binding(op.getKey(), "key");
-  FailureOr<Value> v = binding(op.getValue(), "value");
-  if (failed(q) || failed(k) || failed(v))
+  FailureOr<AttentionBindings> io =
+      getAttentionBindings(op, "cpu attention loop nest");
+  if (failed(io))
     return failure();
-  Value mask;
-  if (op.getMask()) {
-    FailureOr<Value> m = binding(op.getMask(), "mask");
-    if (failed(m))
-      return failure();
-    mask = *m;
-  }
-  bufferization::MaterializeInDestinationOp store =
-      bindingStore(op.getResult());
-  if (!store || !isa<MemRefType>(store.getDest().getType()) ||
-      !cast<MemRefType>(store.getDest().getType()).getLayout().isIdentity())
-    return op.emitOpError("the cpu attention loop nest stores its result "
-                          "into a row-major buffer, but it is used otherwise");
-  OpBuilder b(store);
+  OpBuilder b(io->store);
   int64_t lanes = std::max<int64_t>(1, vectorBits / 32);
   CPUFlashEmitter(b, op.getLoc(), *plan, lanes)
-      .emit(*q, *k, *v, mask, store.getDest());
-  store.erase();
+      .emit(io->q, io->k, io->v, io->mask, io->out);
+  io->store.erase();
   op.erase();
-  (void)kernel;
   return success();
 }

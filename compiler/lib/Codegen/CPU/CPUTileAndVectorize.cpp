@@ -14,6 +14,7 @@
 #include "tessel/Passes.h"
 
 #include "tessel/Codegen/CPU/CPUFlashAttention.h"
+#include "tessel/Codegen/Common/AttentionKernel.h"
 
 #include "tessel/Codegen/CPU/CPUKernelConfig.h"
 #include "tessel/Codegen/CPU/CPUPaddingCopy.h"
@@ -123,10 +124,10 @@ namespace mlir::tessel {
 LogicalResult tileAndVectorizeCPUKernel(func::FuncOp kernel,
                                         int64_t vectorBits) {
   IRRewriter rewriter(kernel.getContext());
-  if (AttentionOp attention = findCPUAttentionRoot(kernel)) {
+  if (AttentionOp attention = findAttentionRoot(kernel)) {
     // Kept whole only where the loop nest takes it
     // (tessel-decompose-attention{keep-for-targets}).
-    if (failed(emitCPUFlashAttention(kernel, attention, vectorBits)))
+    if (failed(emitCPUFlashAttention(attention, vectorBits)))
       return failure();
     cleanupAfterTiling(kernel);
     return success();

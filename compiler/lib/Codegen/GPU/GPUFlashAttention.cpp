@@ -28,6 +28,7 @@
 
 #include "tessel/Codegen/GPU/GPUFlashAttention.h"
 
+#include "tessel/Codegen/Common/AttentionKernel.h"
 #include "tessel/Codegen/GPU/GPUIndexMath.h"
 #include "tessel/Codegen/GPU/GPUMatmulEpilogue.h"
 #include "tessel/Codegen/GPU/GPUMmaSync.h"
@@ -60,11 +61,7 @@ constexpr int64_t kStaticSharedLimit = 48 * 1024;
 /// blocks (about 4 per SM of an H100/H200).
 constexpr int64_t kMinBlocksForTallWarps = 512;
 
-struct FlashPlan {
-  AttentionOp op;
-  AttentionOp::Dims dims;
-  SmallVector<int64_t> batchShape;
-  int64_t batch = 1, m = 0, k1 = 0, k2 = 0, n = 0;
+struct FlashPlan : AttentionLoops {
   Type inType;
   /// 16-row mma tiles per warp.
   int64_t mTiles = 1;
@@ -81,35 +78,16 @@ struct FlashPlan {
   }
 };
 
-unsigned lastLoop(AffineMap map) {
-  return cast<AffineDimExpr>(map.getResults().back()).getPosition();
-}
-
 FailureOr<FlashPlan> planFlashAttention(AttentionOp op, std::string &why) {
   auto fail = [&](const Twine &reason) {
     why = reason.str();
     return failure();
   };
-  FailureOr<AttentionOp::Dims> dims = op.getDims();
-  if (failed(dims) || dims->m.size() != 1 || dims->k1.size() != 1 ||
-      dims->k2.size() != 1 || dims->n.size() != 1)
-    return fail("its loops are not one M, K1, K2 and N loop plus batch loops");
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  if (llvm::any_of(ranges, ShapedType::isDynamic))
-    return fail("dynamic shape");
-  if (llvm::is_contained(ranges, 0))
-    return fail("an empty loop");
+  FailureOr<AttentionLoops> loops = getAttentionLoops(op, why);
+  if (failed(loops))
+    return failure();
   FlashPlan plan;
-  plan.op = op;
-  plan.dims = *dims;
-  plan.m = ranges[dims->m[0]];
-  plan.k1 = ranges[dims->k1[0]];
-  plan.k2 = ranges[dims->k2[0]];
-  plan.n = ranges[dims->n[0]];
-  for (unsigned d : dims->batch) {
-    plan.batchShape.push_back(ranges[d]);
-    plan.batch *= ranges[d];
-  }
+  static_cast<AttentionLoops &>(plan) = std::move(*loops);
   plan.inType = getElementTypeOrSelf(op.getQuery().getType());
   if (!plan.inType.isF16() && !plan.inType.isBF16())
     return fail("query, key and value are not f16 or bf16");
@@ -118,18 +96,9 @@ FailureOr<FlashPlan> planFlashAttention(AttentionOp op, std::string &why) {
     return fail(llvm::formatv("head sizes K1 = {0}, N = {1} (the kernel "
                               "takes multiples of 16 up to {2})",
                               plan.k1, plan.n, kMaxHeadSize));
-  if (lastLoop(op.getQueryMap()) != dims->k1[0] ||
-      lastLoop(op.getKeyMap()) != dims->k1[0])
-    return fail("the query's or the key's last (contiguous) index is not K1");
-  if (lastLoop(op.getValueMap()) != dims->n[0])
-    return fail("the value's last (contiguous) index is not N");
-  if (lastLoop(op.getOutputMap()) != dims->n[0])
-    return fail("the output's last (contiguous) index is not N");
   Type outType = getElementTypeOrSelf(op.getOutput().getType());
   if (!outType.isF16() && !outType.isBF16() && !outType.isF32())
     return fail("the output is not f16, bf16 or f32");
-  if (plan.batch > std::numeric_limits<int32_t>::max())
-    return fail("more batch elements than a grid dimension holds");
   // 32 rows per warp halves the K/V traffic through shared memory, but
   // needs twice the registers (head sizes up to 64) and blocks.
   plan.mTiles = 2;
@@ -149,24 +118,9 @@ public:
             Value out);
 
 private:
-  /// Indices into a buffer read through `map` at the given loop values.
   SmallVector<Value> indicesFor(AffineMap map, Value row, Value key,
                                 Value col) {
-    const AttentionOp::Dims &d = plan.dims;
-    SmallVector<Value> indices;
-    for (AffineExpr e : map.getResults()) {
-      unsigned loop = cast<AffineDimExpr>(e).getPosition();
-      if (loop == d.m[0])
-        indices.push_back(row);
-      else if (loop == d.k2[0])
-        indices.push_back(key);
-      else if (loop == d.k1[0] || loop == d.n[0])
-        indices.push_back(col);
-      else
-        indices.push_back(
-            batchIds[llvm::find(d.batch, loop) - d.batch.begin()]);
-    }
-    return indices;
+    return attentionIndices(plan, map, batchIds, row, key, col);
   }
   Value f32(double v) {
     return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
@@ -586,56 +540,20 @@ std::string mlir::tessel::describeFlashAttention(AttentionOp op) {
       .str();
 }
 
-AttentionOp mlir::tessel::findAttentionRoot(func::FuncOp kernel) {
-  AttentionOp found;
-  unsigned count = 0;
-  kernel.walk([&](AttentionOp op) {
-    found = op;
-    ++count;
-  });
-  return count == 1 ? found : AttentionOp();
-}
-
 LogicalResult mlir::tessel::emitFlashAttention(func::FuncOp kernel,
                                                AttentionOp op) {
   std::string why;
   FailureOr<FlashPlan> plan = planFlashAttention(op, why);
   if (failed(plan))
     return op.emitOpError("cannot run as a flash-attention kernel: ") << why;
-  auto binding = [&](Value tensor, StringRef name) -> FailureOr<Value> {
-    Value mem = bindingMemRef(tensor);
-    if (!mem || !cast<MemRefType>(mem.getType()).getLayout().isIdentity())
-      return op.emitOpError("the flash-attention kernel reads its ")
-             << name
-             << " from a row-major buffer, but this one is computed in "
-                "its dispatch (a constant or a slice)";
-    return mem;
-  };
-  FailureOr<Value> q = binding(op.getQuery(), "query");
-  FailureOr<Value> k = binding(op.getKey(), "key");
-  FailureOr<Value> v = binding(op.getValue(), "value");
-  if (failed(q) || failed(k) || failed(v))
+  FailureOr<AttentionBindings> io =
+      getAttentionBindings(op, "flash-attention kernel");
+  if (failed(io))
     return failure();
-  Value mask;
-  if (op.getMask()) {
-    FailureOr<Value> m = binding(op.getMask(), "mask");
-    if (failed(m))
-      return failure();
-    mask = *m;
-  }
-  bufferization::MaterializeInDestinationOp store =
-      bindingStore(op.getResult());
-  if (!store)
-    return op.emitOpError("the flash-attention kernel stores its result "
-                          "into a buffer, but it is used otherwise");
-  Value out = store.getDest();
-  if (!isa<MemRefType>(out.getType()) ||
-      !cast<MemRefType>(out.getType()).getLayout().isIdentity())
-    return op.emitOpError("the flash-attention kernel stores its result "
-                          "into a row-major buffer");
-  OpBuilder b(store);
-  FlashEmitter(b, op.getLoc(), *plan).emit(kernel, *q, *k, *v, mask, out);
-  store.erase();
+  OpBuilder b(io->store);
+  FlashEmitter(b, op.getLoc(), *plan)
+      .emit(kernel, io->q, io->k, io->v, io->mask, io->out);
+  io->store.erase();
   // Nothing bufferizes the op: it goes now (its operands die with it).
   op.erase();
   setKernelLaunch(kernel, {plan->gridM(), plan->batch, 1}, {kThreads, 1, 1});

@@ -43,6 +43,7 @@
 #include "tessel/Codegen/GPU/GPUKernelConfig.h"
 
 #include "tessel/Codegen/Common/TileAndVectorize.h"
+#include "tessel/Codegen/Common/AttentionKernel.h"
 #include "tessel/Codegen/GPU/GPUFlashAttention.h"
 #include "tessel/Codegen/GPU/GPURowFusion.h"
 #include "tessel/Codegen/GPU/GPUSharedMemoryMatmul.h"

@@ -13,8 +13,6 @@
 
 #include "tessel/Dialect/Tessel/TesselDialect.h"
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-
 #include <string>
 
 namespace mlir::tessel {
@@ -26,15 +24,11 @@ namespace mlir::tessel {
 /// sets `why`.
 bool canUseCPUFlashAttention(AttentionOp op, std::string &why);
 
-/// The tessel.attention `kernel` computes, if that is its root.
-AttentionOp findCPUAttentionRoot(func::FuncOp kernel);
-
-/// Replaces the computation of `kernel` by the loop nest on the binding
+/// Replaces `op` (the root of its kernel) by the loop nest on the binding
 /// memrefs (a workgroup scf.forall over the batch), vectors of
 /// `vectorBits`. Fails with an error on `op` when an operand is not read
 /// from a binding or the result is not stored into one.
-LogicalResult emitCPUFlashAttention(func::FuncOp kernel, AttentionOp op,
-                                    int64_t vectorBits);
+LogicalResult emitCPUFlashAttention(AttentionOp op, int64_t vectorBits);
 
 } // namespace mlir::tessel
 

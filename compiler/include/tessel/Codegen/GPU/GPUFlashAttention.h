@@ -28,10 +28,6 @@ bool canUseFlashAttention(AttentionOp op, std::string &why);
 /// The kernel `kernel` would get for `op`, for --print-strategy.
 std::string describeFlashAttention(AttentionOp op);
 
-/// The tessel.attention whose result `kernel` stores, if that is what the
-/// kernel computes.
-AttentionOp findAttentionRoot(func::FuncOp kernel);
-
 /// Replaces the computation of `kernel` (its attention root) by the flash-
 /// attention kernel written on the binding memrefs, and sets its grid and
 /// block. Fails with an error on `op` when an operand is not read from a

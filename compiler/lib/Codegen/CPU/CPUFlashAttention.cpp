@@ -20,7 +20,7 @@
 #include "tessel/Codegen/CPU/CPUFlashAttention.h"
 
 #include "tessel/Codegen/Common/AttentionKernel.h"
-#include "tessel/Codegen/GPU/GPUWarpReduction.h"
+#include "tessel/Codegen/Common/KernelBindings.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"

@@ -2,7 +2,7 @@
 
 #include "tessel/Codegen/Common/AttentionKernel.h"
 
-#include "tessel/Codegen/GPU/GPUWarpReduction.h"
+#include "tessel/Codegen/Common/KernelBindings.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 

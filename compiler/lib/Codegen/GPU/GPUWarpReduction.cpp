@@ -61,19 +61,6 @@ mlir::tessel::gpuReductionKind(Operation *combiner) {
       .Default([](Operation *) { return std::nullopt; });
 }
 
-Value mlir::tessel::bindingMemRef(Value tensor) {
-  auto toTensor = tensor.getDefiningOp<bufferization::ToTensorOp>();
-  return toTensor ? toTensor.getBuffer() : Value();
-}
-
-bufferization::MaterializeInDestinationOp
-mlir::tessel::bindingStore(Value result) {
-  if (!result.hasOneUse())
-    return {};
-  return dyn_cast<bufferization::MaterializeInDestinationOp>(
-      *result.getUsers().begin());
-}
-
 WarpPerRow mlir::tessel::beginWarpPerRow(OpBuilder &b, Location loc,
                                          ArrayRef<int64_t> rowShape) {
   auto cIndex = [&](int64_t v) {
@@ -93,19 +80,6 @@ WarpPerRow mlir::tessel::beginWarpPerRow(OpBuilder &b, Location loc,
   auto ifRow = scf::IfOp::create(b, loc, inRange, /*else=*/false);
   b.setInsertionPoint(ifRow.thenBlock()->getTerminator());
   return WarpPerRow{lane, delinearizeRow(b, loc, row, rowShape)};
-}
-
-SmallVector<Value> mlir::tessel::delinearizeRow(OpBuilder &b, Location loc,
-                                                Value row,
-                                                ArrayRef<int64_t> rowShape) {
-  SmallVector<Value> indices(rowShape.size());
-  Value rest = row;
-  for (int d = static_cast<int>(rowShape.size()) - 1; d >= 0; --d) {
-    Value size = arith::ConstantIndexOp::create(b, loc, rowShape[d]);
-    indices[d] = arith::RemUIOp::create(b, loc, rest, size);
-    rest = arith::DivUIOp::create(b, loc, rest, size);
-  }
-  return indices;
 }
 
 FailureOr<ReductionInit>

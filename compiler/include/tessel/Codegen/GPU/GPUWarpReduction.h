@@ -3,6 +3,8 @@
 #ifndef TESSEL_CODEGEN_GPU_GPUWARPREDUCTION_H
 #define TESSEL_CODEGEN_GPU_GPUWARPREDUCTION_H
 
+#include "tessel/Codegen/Common/KernelBindings.h"
+
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -28,13 +30,6 @@ LogicalResult emitWarpReduction(func::FuncOp kernel, Operation *root);
 /// The gpu.subgroup_reduce kind of a reduction body's combiner, if warp
 /// shuffles support it.
 std::optional<gpu::AllReduceOperation> gpuReductionKind(Operation *combiner);
-
-/// The memref a kernel's tensor operand was read from (a binding), if any.
-Value bindingMemRef(Value tensor);
-
-/// The store of `result` into a result binding when that store is its only
-/// use; null otherwise.
-bufferization::MaterializeInDestinationOp bindingStore(Value result);
 
 /// Starts the body of a kernel run as one warp per row, 8 warps per block
 /// (threads 32 x 8): computes this warp's row (block * 8 + warp) as indices
@@ -68,10 +63,6 @@ Value combineWithInit(OpBuilder &b, Location loc, Operation *combiner,
 Value workgroupBuffer(OpBuilder &b, Location loc, func::FuncOp kernel,
                       StringRef suffix, ArrayRef<int64_t> shape,
                       Type elementType);
-
-/// The indices of row `row` of `rowShape` (row-major).
-SmallVector<Value> delinearizeRow(OpBuilder &b, Location loc, Value row,
-                                  ArrayRef<int64_t> rowShape);
 
 /// Sets the grid (`tessel.workgroup_count`) and block
 /// (`tessel.workgroup_size`) of a kernel whose strategy wrote its own ids.

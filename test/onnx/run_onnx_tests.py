@@ -32,6 +32,7 @@ import argparse
 import concurrent.futures
 import hashlib
 import importlib.util
+import json
 import os
 import shutil
 import subprocess
@@ -280,7 +281,6 @@ def prepare_all(args, names):
         entries.append(entry)
     for f in (os.path.abspath(__file__), os.path.join(ROOT, "test", "e2e", "e2eutil.py")):
         shutil.copy(f, out)
-    import json
     with open(os.path.join(out, "manifest.json"), "w") as f:
         json.dump(dict(target=args.target, cases=entries), f, indent=1)
     print("prepared %d cases in %s (%d failed to prepare); there: python3 %s/run_onnx_tests.py "
@@ -289,7 +289,6 @@ def prepare_all(args, names):
 
 
 def check_prepared(args):
-    import json
     top = os.path.abspath(args.check)
     with open(os.path.join(top, "manifest.json")) as f:
         manifest = json.load(f)

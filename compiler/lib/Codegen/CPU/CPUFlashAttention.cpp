@@ -42,10 +42,6 @@ constexpr int64_t kNMultiple = 16;
 
 using CPUFlashPlan = AttentionLoops;
 
-unsigned lastLoop(AffineMap map) {
-  return cast<AffineDimExpr>(map.getResults().back()).getPosition();
-}
-
 FailureOr<CPUFlashPlan> planCPUFlash(AttentionOp op, std::string &why) {
   auto fail = [&](const Twine &reason) {
     why = reason.str();
@@ -205,7 +201,7 @@ void CPUFlashEmitter::emit(Value q, Value k, Value v, Value mask, Value out) {
           // when the keys are its contiguous index, else one at a time.
           AffineMap map = *op.getMaskMap();
           Value m;
-          if (lastLoop(map) == plan.dims.k2[0]) {
+          if (contiguousLoop(map) == plan.dims.k2[0]) {
             Value pass = arith::ConstantOp::create(
                 b, loc,
                 DenseElementsAttr::get(vecType(mask),

@@ -9,7 +9,7 @@
 using namespace mlir;
 using namespace mlir::tessel;
 
-static unsigned lastLoop(AffineMap map) {
+unsigned mlir::tessel::contiguousLoop(AffineMap map) {
   return cast<AffineDimExpr>(map.getResults().back()).getPosition();
 }
 
@@ -41,11 +41,11 @@ FailureOr<AttentionLoops> mlir::tessel::getAttentionLoops(AttentionOp op,
   }
   if (loops.batch > std::numeric_limits<int32_t>::max())
     return fail("more batch elements than a grid dimension holds");
-  if (lastLoop(op.getQueryMap()) != dims->k1[0] ||
-      lastLoop(op.getKeyMap()) != dims->k1[0])
+  if (contiguousLoop(op.getQueryMap()) != dims->k1[0] ||
+      contiguousLoop(op.getKeyMap()) != dims->k1[0])
     return fail("the query's or the key's last (contiguous) index is not K1");
-  if (lastLoop(op.getValueMap()) != dims->n[0] ||
-      lastLoop(op.getOutputMap()) != dims->n[0])
+  if (contiguousLoop(op.getValueMap()) != dims->n[0] ||
+      contiguousLoop(op.getOutputMap()) != dims->n[0])
     return fail("the value's or the output's last (contiguous) index is not "
                 "N");
   return loops;

@@ -34,6 +34,9 @@ struct AttentionLoops {
 /// Failure sets `why`.
 FailureOr<AttentionLoops> getAttentionLoops(AttentionOp op, std::string &why);
 
+/// The loop of `map`'s last (contiguous) result.
+unsigned contiguousLoop(AffineMap map);
+
 /// Indices into an operand read through `map` at the loop values (M `row`,
 /// K2 `key`, K1 or N `col`, the batch loops `batchIds`).
 SmallVector<Value> attentionIndices(const AttentionLoops &loops, AffineMap map,

@@ -6,10 +6,11 @@
 //   image x a band of output rows x up to 256 output channels, band and
 //   channels from a cost model (choosePackedConv);
 // - large f32/f64 contractions whose result is the stored value: packed
-//   panels (tessel-cpu-packed-matmul): workgroups own MC x NC blocks of C
-//   (16 MR x 256, shrunk until there are >= 128 workgroups), K blocks of 256
-//   packed per workgroup, MR x NR register tiles (8 x 2 vectors with 32
-//   vector registers, 6 x 2 with 16);
+//   panels (tessel-cpu-packed-matmul): workgroups own blocks of C of all
+//   rows x 256 columns, the larger of the two halved until there are >= 128
+//   workgroups; B packed per workgroup in K blocks of 256, A in blocks of
+//   16 MR rows x 256 inside it; MR x NR register tiles (8 x 2 vectors with
+//   32 vector registers, 6 x 2 with 16);
 // - other contractions (matmul-like): 8 x (2 vectors) register tiles of the M and N
 //   loops with a K step of up to 8, inside 64 x 256 workgroup tiles, with K
 //   walked in blocks of 256 around the register tiles;
@@ -68,8 +69,15 @@ llvm::cl::opt<int64_t>
                llvm::cl::init(256), llvm::cl::Hidden);
 llvm::cl::opt<int64_t> clPackedMCRows(
     "tessel-cpu-packed-mc-groups",
-    llvm::cl::desc("Largest M block of a packed-matmul workgroup, in MR rows"),
+    llvm::cl::desc("Rows of A packed at a time (MC), in MR rows"),
     llvm::cl::init(16), llvm::cl::Hidden);
+llvm::cl::opt<int64_t> clPackedWorkgroupRows(
+    "tessel-cpu-packed-workgroup-rows",
+    llvm::cl::desc("Most rows of C per packed-matmul workgroup (0: as many "
+                   "as the workgroup balance allows; each workgroup packs "
+                   "its own B block, so fewer, taller workgroups pack B "
+                   "fewer times)"),
+    llvm::cl::init(0), llvm::cl::Hidden);
 llvm::cl::opt<int64_t>
     clPackedMR("tessel-cpu-packed-mr",
                llvm::cl::desc("Register tile rows (0: 8 with 32 vector "
@@ -282,13 +290,18 @@ choosePacked(linalg::LinalgOp mm, int64_t vectorBits,
     return std::nullopt;
   }
   int64_t batch = dims.batch.empty() ? 1 : ranges[dims.batch[0]];
-  p.mc = std::min(clPackedMCRows * p.mr, roundUpTo(m, p.mr));
+  // Workgroup rows (mw): each workgroup packs B's blocks for its own rows,
+  // so B is packed M / mw times; start from all of M and halve the larger
+  // block until there are enough workgroups to balance 16+ threads. A is
+  // packed MC rows at a time inside the workgroup.
+  int64_t mw = roundUpTo(m, p.mr);
+  if (clPackedWorkgroupRows > 0)
+    mw = std::min(mw, roundUpTo(clPackedWorkgroupRows, p.mr));
   p.nc = std::min(roundUpTo(clPackedNC, p.nr), roundUpTo(n, p.nr));
-  // Enough workgroups to balance 16+ threads: halve the larger block.
-  while (batch * ceilDiv(m, p.mc) * ceilDiv(n, p.nc) < clPackedMinWorkgroups) {
-    bool canM = p.mc >= 4 * p.mr, canN = p.nc >= 2 * p.nr;
-    if (canM && (p.mc >= p.nc || !canN))
-      p.mc = roundUpTo(p.mc / 2, p.mr);
+  while (batch * ceilDiv(m, mw) * ceilDiv(n, p.nc) < clPackedMinWorkgroups) {
+    bool canM = mw >= 4 * p.mr, canN = p.nc >= 2 * p.nr;
+    if (canM && (mw >= p.nc || !canN))
+      mw = roundUpTo(mw / 2, p.mr);
     else if (canN)
       p.nc = roundUpTo(p.nc / 2, p.nr);
     else
@@ -296,9 +309,9 @@ choosePacked(linalg::LinalgOp mm, int64_t vectorBits,
   }
   for (unsigned b : dims.batch)
     workgroupTiles[tileOf(b)] = 1;
-  workgroupTiles[tileOf(dims.m[0])] = p.mc;
+  workgroupTiles[tileOf(dims.m[0])] = mw;
   workgroupTiles[tileOf(dims.n[0])] = p.nc;
-  p.mc = std::min(p.mc, m);
+  p.mc = std::min({clPackedMCRows * p.mr, mw, m});
   p.nc = std::min(p.nc, n);
   return p;
 }

@@ -1,20 +1,24 @@
 //===- CPUPackedMatmul.cpp - tessel-cpu-packed-matmul ----------*- C++ -*-===//
 //
 // The packed-panel contraction of the CPU backend, in the manner of Goto's
-// and BLIS's matrix products. A workgroup owns a block of C (at most MC x
-// NC, chosen by CPUKernelConfig). For each block of KC along K:
+// and BLIS's matrix products. A workgroup owns a block of C (rows x at most
+// NC, chosen by CPUKernelConfig: as many rows as the balance of workgroups
+// over threads allows, so that B is packed as few times as possible). For
+// each block of KC along K:
 //   - B's KC x NC block is copied into panels NR wide, Bp[NC/NR][KC][NR]
 //     (columns past N zero), so that one panel (KC x NR, in L1) is read
-//     contiguously by every register tile of its column;
-//   - A's MC x KC block is copied into rows of KC, Ap[MC][KC] (rows past M
-//     repeat the last row; their results are never stored), so that the MR
-//     rows a register tile broadcasts from are MR short, contiguous streams
-//     that do not alias in L1 (rows of A itself are often 4 KiB multiples
-//     apart);
-//   - for each NR panel, for each group of MR rows: MR x NR/lanes vector
-//     accumulators are loaded from C, updated with one broadcast and NR/lanes
-//     FMAs per row and k over the K block, and stored back (masked at N's
-//     edge, rows past M skipped).
+//     contiguously by every register tile of its column; once per K block
+//     for all of the workgroup's rows;
+//   - for each block of MC rows (the workgroup's rows in steps of MC):
+//     - A's MC x KC block is copied into rows of KC, Ap[MC][KC] (rows past
+//       M repeat the last row; their results are never stored), so that the
+//       MR rows a register tile broadcasts from are MR short, contiguous
+//       streams that do not alias in L1 (rows of A itself are often 4 KiB
+//       multiples apart);
+//     - for each NR panel, for each group of MR rows: MR x NR/lanes vector
+//       accumulators are loaded from C, updated with one broadcast and
+//       NR/lanes FMAs per row and k over the K block, and stored back
+//       (masked at N's edge, rows past M skipped).
 // Operands may be transposed or batched (any projected-permutation maps):
 // the copies read them through vector transfers with the operand's layout.
 // Convolutions run as implicit GEMMs: a row of the packed A is one output
@@ -186,8 +190,8 @@ private:
   }
 
   void packB(Value bp, Value kc, Value kcs, Value panels);
-  void packA(Value ap, Value kc, Value kcs, Value rows);
-  void microTiles(Value ap, Value bp, Value kcs, Value panels,
+  void packA(Value ap, Value kc, Value kcs, Value ic, Value rows);
+  void microTiles(Value ap, Value bp, Value kcs, Value panels, Value ic,
                   Value rowGroups);
 
   ImplicitLocOpBuilder b;
@@ -232,14 +236,16 @@ void PackedMatmulBuilder::packB(Value bp, Value kc, Value kcs, Value panels) {
   b.setInsertionPointAfter(outer);
 }
 
-void PackedMatmulBuilder::packA(Value ap, Value kc, Value kcs, Value rows) {
+void PackedMatmulBuilder::packA(Value ap, Value kc, Value kcs, Value ic,
+                                Value rows) {
   OpOperand &operandA = op->getOpOperand(0);
   Value zero = cst(0), one = cst(1);
   Value lastRow = arith::SubIOp::create(b, mSize, one);
   auto i = scf::ForOp::create(b, zero, rows, one);
   b.setInsertionPointToStart(i.getBody());
   // Rows past M copy the last row: defined values, results not stored.
-  SmallVector<Value> mIVs = rowIVs(min(i.getInductionVar(), lastRow));
+  SmallVector<Value> mIVs =
+      rowIVs(min(add(ic, i.getInductionVar()), lastRow));
   auto kk = scf::ForOp::create(b, zero, kcs, cst(lanes));
   b.setInsertionPointToStart(kk.getBody());
   Value kIV = add(kc, kk.getInductionVar());
@@ -250,7 +256,8 @@ void PackedMatmulBuilder::packA(Value ap, Value kc, Value kcs, Value rows) {
 }
 
 void PackedMatmulBuilder::microTiles(Value ap, Value bp, Value kcs,
-                                     Value panels, Value rowGroups) {
+                                     Value panels, Value ic,
+                                     Value rowGroups) {
   OpOperand &operandC = *op.getDpsInitOperand(0);
   Value zero = cst(0), one = cst(1);
   Value lastRow = arith::SubIOp::create(b, mSize, one);
@@ -259,12 +266,14 @@ void PackedMatmulBuilder::microTiles(Value ap, Value bp, Value kcs,
   Value col0 = mul(jr.getInductionVar(), p.nr);
   auto ir = scf::ForOp::create(b, zero, rowGroups, one);
   b.setInsertionPointToStart(ir.getBody());
+  // Row of the packed A (row0) and of the workgroup's C block (c0).
   Value row0 = mul(ir.getInductionVar(), p.mr);
+  Value c0 = add(ic, row0);
 
   // Accumulators, row-major: acc[r * nrVectors + v].
   SmallVector<Value> acc;
   for (int64_t r = 0; r < p.mr; ++r) {
-    SmallVector<Value> mIVs = rowIVs(min(add(row0, cst(r)), lastRow));
+    SmallVector<Value> mIVs = rowIVs(min(add(c0, cst(r)), lastRow));
     for (int64_t v = 0; v < nrVectors; ++v)
       acc.push_back(read(operandC, loops.n,
                          loopIVs(mIVs, add(col0, cst(v * lanes)), zero)));
@@ -291,7 +300,7 @@ void PackedMatmulBuilder::microTiles(Value ap, Value bp, Value kcs,
     scf::YieldOp::create(b, next);
   }
   for (int64_t r = 0; r < p.mr; ++r) {
-    Value row = add(row0, cst(r));
+    Value row = add(c0, cst(r));
     Value inside = arith::CmpIOp::create(b, arith::CmpIPredicate::slt, row,
                                          mSize);
     auto ifOp = scf::IfOp::create(b, inside, /*withElseRegion=*/false);
@@ -322,9 +331,7 @@ void PackedMatmulBuilder::build() {
   Value ap = memref::AllocOp::create(b, apType, ValueRange{}, align);
   Value bp = memref::AllocOp::create(b, bpType, ValueRange{}, align);
 
-  // Row groups and panels covering this workgroup's block of C.
-  Value rowGroups = arith::CeilDivSIOp::create(b, mSize, cst(p.mr));
-  Value rows = mul(rowGroups, p.mr);
+  // Panels covering this workgroup's block of C.
   Value panels = arith::CeilDivSIOp::create(b, sizes[loops.n], cst(p.nr));
 
   Operation *outermost = nullptr;
@@ -350,8 +357,15 @@ void PackedMatmulBuilder::build() {
   Value kc = kcLoop.getInductionVar();
   Value kcs = min(cst(p.kc), arith::SubIOp::create(b, kSize, kc));
   packB(bp, kc, kcs, panels);
-  packA(ap, kc, kcs, rows);
-  microTiles(ap, bp, kcs, panels, rowGroups);
+  // The workgroup's rows in blocks of MC, each packed and multiplied by
+  // the packed B block.
+  auto icLoop = scf::ForOp::create(b, zero, mSize, cst(p.mc));
+  b.setInsertionPointToStart(icLoop.getBody());
+  Value ic = icLoop.getInductionVar();
+  Value mcs = min(cst(p.mc), arith::SubIOp::create(b, mSize, ic));
+  Value rowGroups = arith::CeilDivSIOp::create(b, mcs, cst(p.mr));
+  packA(ap, kc, kcs, ic, mul(rowGroups, p.mr));
+  microTiles(ap, bp, kcs, panels, ic, rowGroups);
   b.setInsertionPointAfter(outermost);
   memref::DeallocOp::create(b, ap);
   memref::DeallocOp::create(b, bp);

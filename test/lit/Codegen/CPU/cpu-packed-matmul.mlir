@@ -43,6 +43,32 @@ func.func @matmul(%a: memref<100x300xf32>, %b: memref<300x90xf32>, %c: memref<10
 
 // -----
 
+// A workgroup taller than MC (100 rows, MC 40): B is packed once per K block
+// for all rows, then the rows are walked in blocks of 40 (the last one 20
+// rows: 3 MR groups), each packed into the 40-row A buffer and multiplied;
+// rows of C are the block's start plus the row in the block.
+// CHECK-LABEL: func.func @tall
+// CHECK-DAG: %[[C40:.+]] = arith.constant 40 : index
+// CHECK-DAG: %[[C100:.+]] = arith.constant 100 : index
+// CHECK: %[[AP:.+]] = memref.alloc() {alignment = 64 : i64} : memref<40x256xf32>
+// CHECK: %[[BP:.+]] = memref.alloc() {alignment = 64 : i64} : memref<3x256x32xf32>
+// CHECK: scf.for %[[KC:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
+// CHECK: vector.store %{{.+}}, %[[BP]]
+// CHECK: scf.for %[[IC:.+]] = %{{.+}} to %[[C100]] step %[[C40]] {
+// CHECK: %[[LEFT:.+]] = arith.subi %[[C100]], %[[IC]]
+// CHECK: arith.minsi %[[LEFT]], %[[C40]]
+// CHECK: arith.addi %[[IC]], %{{.+}} : index
+// CHECK: vector.store %{{.+}}, %[[AP]]
+// CHECK: memref.load %[[AP]]
+// CHECK: arith.cmpi slt, %{{.+}}, %[[C100]]
+// CHECK: memref.dealloc %[[AP]]
+func.func @tall(%a: memref<100x300xf32>, %b: memref<300x90xf32>, %c: memref<100x90xf32>) {
+  linalg.matmul {tessel.cpu_packed_matmul = array<i64: 8, 32, 256, 40, 90, 16>} ins(%a, %b : memref<100x300xf32>, memref<300x90xf32>) outs(%c : memref<100x90xf32>)
+  return
+}
+
+// -----
+
 // A convolution tile (one image, 2 output rows x 5 columns, 3x3 taps, 16 ->
 // 20 channels, stride 2) as an implicit GEMM: 10 rows of the packed A, one
 // per output pixel; the two filter-tap loops are walked whole around the K

@@ -2,20 +2,22 @@
 // RUN: tessel-opt %s --tessel-cpu-tile-and-vectorize=vector-bits=256 --split-input-file | FileCheck %s --check-prefix=AVX2
 // RUN: tessel-opt %s --tessel-cpu-tile-and-vectorize=vector-bits=512 --tessel-cpu-packed-panels=false --split-input-file | FileCheck %s --check-prefix=OFF
 // RUN: tessel-opt %s --tessel-cpu-tile-and-vectorize=vector-bits=512 --tessel-cpu-packed-threads=128 --split-input-file | FileCheck %s --check-prefix=T128
+// RUN: tessel-opt %s --tessel-cpu-tile-and-vectorize=vector-bits=512 --tessel-cpu-packed-workgroup-rows=128 --split-input-file | FileCheck %s --check-prefix=ROWS128
 
 // The packed strategy (CPUKernelConfig): a 1000x900x300 f32 matmul is tiled
-// to workgroups only, blocks of 16 MR x 256 halved until >= 128 workgroups
-// (with AVX-512, MR 8, NR 32: 64 x 128 -> 16 x 8 = 128; with AVX2, MR 6, NR 16:
-// 96 x 64 -> 11 x 15 = 165), and its tile is marked with
-// [MR, NR, KC, MC, NC, lanes] for tessel-cpu-packed-matmul; no register
-// tiles or vectors. Switched off, it gets today's register tiles.
+// to workgroups only, blocks of all rows x 256 columns, the larger halved
+// until >= 128 workgroups (with AVX-512, MR 8, NR 32: 64 x 128 -> 16 x 8 =
+// 128; with AVX2, MR 6, NR 16: 66 x 64 -> 16 x 15 = 240), and its tile is
+// marked with [MR, NR, KC, MC, NC, lanes] for tessel-cpu-packed-matmul (MC:
+// rows of A packed at a time, at most 16 MR); no register tiles or vectors.
+// Switched off, it gets today's register tiles.
 // CHECK-LABEL: func.func private @matmul
 // CHECK: scf.forall {{.*}} = (0, 0) to (1000, 900) step (64, 128)
 // CHECK: linalg.fill
 // CHECK: linalg.matmul {tessel.cpu_packed_matmul = array<i64: 8, 32, 256, 64, 128, 16>}
 // CHECK-NOT: vector.contract
-// AVX2: scf.forall {{.*}} = (0, 0) to (1000, 900) step (96, 64)
-// AVX2: linalg.matmul {tessel.cpu_packed_matmul = array<i64: 6, 16, 256, 96, 64, 8>}
+// AVX2: scf.forall {{.*}} = (0, 0) to (1000, 900) step (66, 64)
+// AVX2: linalg.matmul {tessel.cpu_packed_matmul = array<i64: 6, 16, 256, 66, 64, 8>}
 // OFF-NOT: tessel.cpu_packed_matmul
 // OFF: vector.contract
 func.func private @matmul(%arg0: !llvm.ptr, %arg1: index, %arg2: index, %arg3: index) attributes {tessel.kernel} {
@@ -29,6 +31,33 @@ func.func private @matmul(%arg0: !llvm.ptr, %arg1: index, %arg2: index, %arg3: i
   %6 = linalg.matmul ins(%1, %3 : tensor<1000x300xf32>, tensor<300x900xf32>) outs(%5 : tensor<1000x900xf32>) -> tensor<1000x900xf32>
   %7 = tessel.binding %arg0[2] : !llvm.ptr -> memref<1000x900xf32>
   bufferization.materialize_in_destination %6 in restrict writable %7 : (tensor<1000x900xf32>, memref<1000x900xf32>) -> ()
+  return
+}
+
+// -----
+
+// A tall problem keeps tall workgroups: each packs its own B blocks, so B is
+// packed M / rows times. 4096x4096x512: 4096 x 256 halved to 512 x 256
+// (8 x 16 = 128 workgroups, B packed 8 times), A packed 128 rows at a time
+// inside. --tessel-cpu-packed-workgroup-rows=128 caps the rows (512
+// workgroups, B packed 32 times).
+// CHECK-LABEL: func.func private @tall
+// CHECK: scf.forall {{.*}} = (0, 0) to (4096, 4096) step (512, 256)
+// CHECK: linalg.matmul {tessel.cpu_packed_matmul = array<i64: 8, 32, 256, 128, 256, 16>}
+// ROWS128-LABEL: func.func private @tall
+// ROWS128: scf.forall {{.*}} = (0, 0) to (4096, 4096) step (128, 256)
+// ROWS128: linalg.matmul {tessel.cpu_packed_matmul = array<i64: 8, 32, 256, 128, 256, 16>}
+func.func private @tall(%arg0: !llvm.ptr, %arg1: index, %arg2: index, %arg3: index) attributes {tessel.kernel} {
+  %cst = arith.constant 0.000000e+00 : f32
+  %0 = tessel.binding %arg0[0] : !llvm.ptr -> memref<4096x512xf32>
+  %1 = bufferization.to_tensor %0 restrict : memref<4096x512xf32> to tensor<4096x512xf32>
+  %2 = tessel.binding %arg0[1] : !llvm.ptr -> memref<512x4096xf32>
+  %3 = bufferization.to_tensor %2 restrict : memref<512x4096xf32> to tensor<512x4096xf32>
+  %4 = tensor.empty() : tensor<4096x4096xf32>
+  %5 = linalg.fill ins(%cst : f32) outs(%4 : tensor<4096x4096xf32>) -> tensor<4096x4096xf32>
+  %6 = linalg.matmul ins(%1, %3 : tensor<4096x512xf32>, tensor<512x4096xf32>) outs(%5 : tensor<4096x4096xf32>) -> tensor<4096x4096xf32>
+  %7 = tessel.binding %arg0[2] : !llvm.ptr -> memref<4096x4096xf32>
+  bufferization.materialize_in_destination %6 in restrict writable %7 : (tensor<4096x4096xf32>, memref<4096x4096xf32>) -> ()
   return
 }
 

@@ -17,15 +17,17 @@
 namespace mlir::tessel {
 
 /// Marks a workgroup's contraction for tessel-cpu-packed-matmul:
-/// array<i64: MR, NR, KC, MC, NC, lanes> (register tile, K block, largest C
-/// block, elements per vector).
+/// array<i64: MR, NR, KC, MC, NC, lanes> (register tile, K block, rows of A
+/// packed at a time, largest N block, elements per vector).
 inline constexpr llvm::StringLiteral kCPUPackedMatmulAttr =
     "tessel.cpu_packed_matmul";
 
 /// The packed-panel strategy's parameters (CPUPackedMatmul.cpp).
 struct CPUPackedMatmulParams {
   int64_t mr = 0, nr = 0, kc = 0;
-  /// Largest C block of a workgroup (the pack buffers are sized by them).
+  /// Rows of A packed at a time (a workgroup's rows are walked in blocks
+  /// of MC) and the largest N block of a workgroup; the pack buffers are
+  /// sized by them.
   int64_t mc = 0, nc = 0;
   /// Elements per vector register (NR is a multiple).
   int64_t lanes = 0;

@@ -529,6 +529,20 @@ def InterchangeThreadLoopsPass
                            "LLVM::LLVMDialect", "ub::UBDialect"];
 }
 
+def PromoteSlotsPass : Pass<"tessel-promote-slots", "ModuleOp"> {
+  let summary = "Promote the stack slots of imported CUDA kernels to SSA values";
+  let description = [{
+    Loads and stores of one-element llvm.alloca slots used only under
+    scf.if / scf.while / scf.for become SSA values; slots stored inside such
+    an op and needed after it (or in the next iteration) become its results
+    or loop-carried values. Slots that would be carried through an op
+    holding a barrier stay memory. Run before the thread loops are formed:
+    values, unlike slots, can be recomputed after fission or kept in
+    registers, and the thread loops can be vectorized.
+  }];
+  let dependentDialects = ["LLVM::LLVMDialect", "scf::SCFDialect"];
+}
+
 def FissionAtBarriersPass : Pass<"tessel-fission-at-barriers", "ModuleOp"> {
   let summary = "Cut thread loops at their barriers";
   let description = [{

@@ -224,6 +224,10 @@ void mlir::tessel::buildCUDAToCPUPipeline(OpPassManager &pm) {
   pm.addPass(createInlinerPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createLowerWarpShufflesPass());
+  // After the shuffles: they become barriers, which slots must not be
+  // carried through.
+  pm.addPass(createPromoteSlotsPass());
+  pm.addPass(createCanonicalizerPass());
   pm.addPass(createCUDAToParallelLoopsPass());
   pm.addPass(createEliminateBarriersPass());
   pm.addPass(createInterchangeThreadLoopsPass());

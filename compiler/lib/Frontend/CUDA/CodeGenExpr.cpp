@@ -301,10 +301,14 @@ Value FunctionEmitter::emitArithmetic(clang::BinaryOperatorKind op, Value lhs,
     return sgn ? Value(arith::ShRSIOp::create(builder, l, lhs, rhs))
                : Value(arith::ShRUIOp::create(builder, l, lhs, rhs));
   }
+  // Signed overflow is undefined in C and CUDA C (clang marks it nsw too):
+  // it lets LLVM see consecutive accesses through sign-extended indices.
+  auto nsw = sgn ? arith::IntegerOverflowFlags::nsw
+                 : arith::IntegerOverflowFlags::none;
   switch (op) {
-  case BO::BO_Add: return arith::AddIOp::create(builder, l, lhs, rhs);
-  case BO::BO_Sub: return arith::SubIOp::create(builder, l, lhs, rhs);
-  case BO::BO_Mul: return arith::MulIOp::create(builder, l, lhs, rhs);
+  case BO::BO_Add: return arith::AddIOp::create(builder, l, lhs, rhs, nsw);
+  case BO::BO_Sub: return arith::SubIOp::create(builder, l, lhs, rhs, nsw);
+  case BO::BO_Mul: return arith::MulIOp::create(builder, l, lhs, rhs, nsw);
   case BO::BO_Div:
     return sgn ? Value(arith::DivSIOp::create(builder, l, lhs, rhs))
                : Value(arith::DivUIOp::create(builder, l, lhs, rhs));
@@ -417,8 +421,13 @@ Value FunctionEmitter::emitIncDec(const clang::UnaryOperator *e) {
                   : Value(arith::SubFOp::create(builder, l, old, one));
   } else if (isa<IntegerType>(old.getType()) && !t->isBooleanType()) {
     Value one = constInt(old.getType(), 1);
-    updated = inc ? Value(arith::AddIOp::create(builder, l, old, one))
-                  : Value(arith::SubIOp::create(builder, l, old, one));
+    // Computed in int or wider (narrower types are promoted to int and
+    // converted back, which wraps): nsw as for the binary operators.
+    auto nsw = isSigned(t) && old.getType().getIntOrFloatBitWidth() >= 32
+                   ? arith::IntegerOverflowFlags::nsw
+                   : arith::IntegerOverflowFlags::none;
+    updated = inc ? Value(arith::AddIOp::create(builder, l, old, one, nsw))
+                  : Value(arith::SubIOp::create(builder, l, old, one, nsw));
   } else {
     return fail(sl, "++/-- on '" + t.getAsString() + "' is not supported");
   }

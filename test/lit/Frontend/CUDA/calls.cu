@@ -89,9 +89,9 @@ template __global__ void scale<double, 4>(double *);
 // CHECK-SAME: tessel.cuda_kernel
 // CHECK: %[[ISQ:.*]] = call @_Z6squareIiET_S0_(%{{.*}}) : (i32) -> i32
 // CHECK-NEXT: %[[TWO:.*]] = arith.constant 2 : i32
-// CHECK-NEXT: arith.muli %[[ISQ]], %[[TWO]] : i32
+// CHECK-NEXT: arith.muli %[[ISQ]], %[[TWO]] overflow<nsw> : i32
 // CHECK-LABEL: func.func private @_Z6squareIiET_S0_(%arg0: i32) -> i32
-// CHECK: arith.muli %{{.*}}, %{{.*}} : i32
+// CHECK: arith.muli %{{.*}}, %{{.*}} overflow<nsw> : i32
 void launch(int *p) { scale<int, 2><<<1, 32>>>(p); }
 
 // A class template's static member and a default template argument.

@@ -42,6 +42,11 @@ __global__ void types(char c, short s, int i, long long ll, unsigned u,
 // CHECK: %[[NZ:.*]] = arith.cmpi ne, %{{.*}}, %{{.*}} : i32
 // CHECK-NEXT: %[[TRUE:.*]] = arith.constant true
 // CHECK-NEXT: arith.xori %[[NZ]], %[[TRUE]] : i1
+// Signed int arithmetic is nsw (overflow is undefined); unsigned wraps.
+// CHECK: arith.muli %{{.*}}, %{{.*}} overflow<nsw> : i32
+// CHECK: arith.addi %{{.*}}, %{{.*}} overflow<nsw> : i32
+// CHECK: arith.muli %{{.*}}, %{{.*}} : i32
+// CHECK: arith.addi %{{.*}}, %{{.*}} : i32
 // CHECK: arith.negf %{{.*}} : f64
 // CHECK: arith.mulf %{{.*}}, %{{.*}} : f64
 // CHECK: arith.divf %{{.*}}, %{{.*}} : f32
@@ -62,6 +67,8 @@ __global__ void arith(int i, unsigned u, float f, double d, int *io,
   io[9] = f < 1.0f;
   io[10] = -i;
   io[11] = !i;
+  io[12] = i * 3 + 1;
+  io[13] = u * 3u + 1u;
   dout[0] = -d * 2.0 + f / 4.0f - 1.0;
 }
 
@@ -120,14 +127,14 @@ __global__ void consts(int *io, float *fo) {
 // CHECK: llvm.store %{{.*}}, %[[SLOT:.*]] {alignment = 4 : i64} : i32, !llvm.ptr
 // CHECK-NEXT: %[[OLD:.*]] = llvm.load %[[SLOT]] {alignment = 4 : i64} : !llvm.ptr -> i32
 // CHECK-NEXT: %[[ONE:.*]] = arith.constant 1 : i32
-// CHECK-NEXT: %[[NEW:.*]] = arith.addi %[[OLD]], %[[ONE]] : i32
+// CHECK-NEXT: %[[NEW:.*]] = arith.addi %[[OLD]], %[[ONE]] overflow<nsw> : i32
 // CHECK-NEXT: llvm.store %[[NEW]], %[[SLOT]]
 // CHECK: llvm.store %[[OLD]], %{{.*}} {alignment = 4 : i64} : i32, !llvm.ptr
-// CHECK: arith.subi %{{.*}}, %{{.*}} : i32
+// CHECK: arith.subi %{{.*}}, %{{.*}} overflow<nsw> : i32
 // CHECK: %[[F1:.*]] = arith.constant 1.000000e+00 : f32
 // CHECK-NEXT: arith.addf %{{.*}}, %[[F1]] : f32
 // CHECK: %[[V:.*]] = llvm.load %[[ADDR:.*]] {alignment = 4 : i64} : !llvm.ptr -> i32
-// CHECK-NEXT: %[[SUM:.*]] = arith.addi %[[V]], %{{.*}} : i32
+// CHECK-NEXT: %[[SUM:.*]] = arith.addi %[[V]], %{{.*}} overflow<nsw> : i32
 // CHECK-NEXT: llvm.store %[[SUM]], %[[ADDR]]
 // CHECK: arith.shli
 // CHECK: arith.mulf

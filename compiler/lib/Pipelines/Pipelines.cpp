@@ -4,6 +4,8 @@
 
 #include "tessel/Passes.h"
 
+#include "llvm/Support/CommandLine.h"
+
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
@@ -219,6 +221,14 @@ void mlir::tessel::buildCUDACodegenPipeline(
   buildCUDALoweringPipeline(pm, options);
 }
 
+// Ablation switch for the benchmark (bench/rodinia): the transpilation
+// without slot promotion, as before issue 16.
+static llvm::cl::opt<bool> clPromoteSlots(
+    "tessel-transpile-promote-slots",
+    llvm::cl::desc("Promote the stack slots of imported CUDA kernels to SSA "
+                   "values before the GPU-to-CPU transpilation"),
+    llvm::cl::init(true), llvm::cl::Hidden);
+
 void mlir::tessel::buildCUDAToCPUPipeline(OpPassManager &pm) {
   // Device functions into kernels: the transpilation sees whole kernels.
   pm.addPass(createInlinerPass());
@@ -226,8 +236,10 @@ void mlir::tessel::buildCUDAToCPUPipeline(OpPassManager &pm) {
   pm.addPass(createLowerWarpShufflesPass());
   // After the shuffles: they become barriers, which slots must not be
   // carried through.
-  pm.addPass(createPromoteSlotsPass());
-  pm.addPass(createCanonicalizerPass());
+  if (clPromoteSlots) {
+    pm.addPass(createPromoteSlotsPass());
+    pm.addPass(createCanonicalizerPass());
+  }
   pm.addPass(createCUDAToParallelLoopsPass());
   pm.addPass(createEliminateBarriersPass());
   pm.addPass(createInterchangeThreadLoopsPass());

@@ -7,10 +7,10 @@
 //   parallel t { A(t); barrier; B(t) }  ->  parallel t { A(t) }
 //                                           parallel t { B(t) }
 //
-// Values of A used in B are recomputed in B's loop when they are
-// side-effect-free functions of the thread id and values from outside
-// (index arithmetic, addresses of per-thread slots), else stored per thread
-// in A and loaded in B (ThreadLoops.cpp). Stack slots of the loop become
+// Values of A used in B are stored per thread in A and loaded in B, or
+// recomputed in B from such values, the thread id and values from outside
+// (index arithmetic, addresses of per-thread slots); the stored set is a
+// minimum cut (MinCut.h, ThreadLoops.cpp). Stack slots of the loop become
 // per-thread arrays first, so that each thread's locals survive the cut.
 //
 //===----------------------------------------------------------------------===//

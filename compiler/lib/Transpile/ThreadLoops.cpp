@@ -3,14 +3,27 @@
 #include "tessel/Transpile/ThreadLoops.h"
 
 #include "tessel/Dialect/Tessel/TesselDialect.h"
+#include "tessel/Transpile/MinCut.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/Support/CommandLine.h"
 
 using namespace mlir;
 using namespace mlir::tessel;
+
+// Ablation switch for the benchmark (bench/rodinia): the greedy rule of
+// issue 14 (recompute side-effect-free chains of at most 16 ops over the
+// thread ids and outer values, store everything else).
+static llvm::cl::opt<bool> clMinCut(
+    "tessel-transpile-min-cut",
+    llvm::cl::desc("Choose the values stored across a thread-loop cut by a "
+                   "minimum cut (else: store every value that is not a "
+                   "side-effect-free function of the thread ids)"),
+    llvm::cl::init(true), llvm::cl::Hidden);
 
 bool mlir::tessel::isThreadLoop(Operation *op) {
   return isa<scf::ParallelOp>(op) && op->hasAttr(kCUDAThreadsAttr);
@@ -123,6 +136,17 @@ struct CrossingValues {
     return oldLoop.getRegion().isAncestor(r);
   }
 
+  /// Whether `op` may be cloned into the new loop.
+  static bool recomputableOp(Operation *op) {
+    return op->getNumRegions() == 0 && isMemoryEffectFree(op);
+  }
+
+  /// Whether `v` is a thread id of the old loop.
+  bool isThreadId(Value v) {
+    auto arg = dyn_cast<BlockArgument>(v);
+    return arg && arg.getOwner() == oldLoop.getBody();
+  }
+
   /// Whether `v` can be recomputed from the ids and outer values alone.
   bool recomputable(Value v, int depth) {
     if (!definedInOld(v) || map.contains(v))
@@ -130,7 +154,7 @@ struct CrossingValues {
     if (isa<BlockArgument>(v))
       return cast<BlockArgument>(v).getOwner() == oldLoop.getBody();
     Operation *def = v.getDefiningOp();
-    if (depth > 16 || def->getNumRegions() != 0 || !isMemoryEffectFree(def))
+    if (depth > 16 || !recomputableOp(def))
       return false;
     for (Value operand : def->getOperands())
       if (!recomputable(operand, depth + 1))
@@ -161,6 +185,23 @@ struct CrossingValues {
     setInsertion();
     Operation *copy = b.clone(*def, map);
     insertAfter = copy;
+    return map.lookup(v);
+  }
+
+  /// `v` in the new loop: loaded if it is in `stored`, else recomputed from
+  /// its operands (themselves stored, recomputed or from outside).
+  Value materialize(Value v, const llvm::DenseSet<Value> &stored) {
+    if (Value m = map.lookupOrNull(v))
+      return m;
+    if (!definedInOld(v) || isThreadId(v))
+      return recompute(v);
+    if (stored.contains(v))
+      return storeAndLoad(v);
+    Operation *def = v.getDefiningOp();
+    for (Value operand : def->getOperands())
+      materialize(operand, stored);
+    setInsertion();
+    insertAfter = b.clone(*def, map);
     return map.lookup(v);
   }
 
@@ -213,10 +254,21 @@ scf::ParallelOp mlir::tessel::splitThreadLoopBefore(scf::ParallelOp loop,
       if (cv.definedInOld(use.get()))
         crossing.push_back(&use);
   });
-  for (OpOperand *use : crossing) {
-    Value v = use->get();
-    Value repl = cv.recomputable(v, 0) ? cv.recompute(v) : cv.storeAndLoad(v);
-    use->set(repl);
+  SetVector<Value> needed;
+  for (OpOperand *use : crossing)
+    needed.insert(use->get());
+  llvm::DenseSet<Value> stored;
+  if (clMinCut) {
+    stored = chooseStoredValues(
+        needed.getArrayRef(), [&](Value v) { return cv.definedInOld(v); },
+        [&](Value v) { return cv.isThreadId(v); },
+        CrossingValues::recomputableOp);
+  } else {
+    for (Value v : needed)
+      if (!cv.recomputable(v, 0))
+        stored.insert(v);
   }
+  for (OpOperand *use : crossing)
+    use->set(cv.materialize(use->get(), stored));
   return next;
 }

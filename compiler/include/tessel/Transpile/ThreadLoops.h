@@ -46,8 +46,9 @@ void privatizeSlots(scf::ParallelOp loop);
 void hoistSlotsToStart(Block *block, Operation *root);
 /// Splits `loop` before `op`, an op of its body: `op` and what follows run
 /// in a new thread loop right after. Values defined before the cut and used
-/// after it are recomputed in the new loop (side-effect-free ops whose
-/// operands can themselves be recomputed) or stored per thread and loaded.
+/// after it are stored per thread and loaded, or recomputed in the new loop
+/// from such values (side-effect-free ops); which are stored is a minimum
+/// cut (MinCut.h; `--tessel-transpile-min-cut=false`: the greedy rule).
 scf::ParallelOp splitThreadLoopBefore(scf::ParallelOp loop, Operation *op);
 
 } // namespace mlir::tessel

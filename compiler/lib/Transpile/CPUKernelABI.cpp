@@ -24,6 +24,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/Support/CommandLine.h"
 
 namespace mlir::tessel {
 #define GEN_PASS_DEF_CUDACPUKERNELABIPASS
@@ -33,7 +34,29 @@ namespace mlir::tessel {
 using namespace mlir;
 using namespace mlir::tessel;
 
+// Ablation switch for the benchmark (bench/rodinia).
+static llvm::cl::opt<bool> clThreadLoopHints(
+    "tessel-transpile-loop-hints",
+    llvm::cl::desc("Vectorization hints on the innermost thread loops of "
+                   "transpiled kernels"),
+    llvm::cl::init(true), llvm::cl::Hidden);
+
 namespace {
+
+/// The hint on each innermost thread loop: vectorize it without
+/// interleaving, so that a block row as wide as one vector (16 f32 threads
+/// with AVX-512) runs as one vector iteration rather than falling through
+/// to the remainder loop of an interleaved one.
+LLVM::LoopAnnotationAttr threadLoopHint(MLIRContext *ctx) {
+  return LLVM::LoopAnnotationAttr::get(
+      ctx, /*disableNonforced=*/{}, /*vectorize=*/{},
+      LLVM::LoopInterleaveAttr::get(ctx, IntegerAttr::get(
+                                             IntegerType::get(ctx, 32), 1)),
+      /*unroll=*/{}, /*unrollAndJam=*/{}, /*licm=*/{}, /*distribute=*/{},
+      /*pipeline=*/{}, /*peeled=*/{}, /*unswitch=*/{}, /*mustProgress=*/{},
+      /*isVectorized=*/{}, /*startLoc=*/{}, /*endLoc=*/{},
+      /*parallelAccesses=*/{});
+}
 
 void threadLoopToFor(scf::ParallelOp p) {
   OpBuilder b(p);
@@ -44,6 +67,8 @@ void threadLoopToFor(scf::ParallelOp p) {
   for (int d = p.getNumLoops() - 1; d >= 0; --d) {
     auto f = scf::ForOp::create(b, loc, p.getLowerBound()[d],
                                 p.getUpperBound()[d], p.getStep()[d]);
+    if (d == 0 && clThreadLoopHints)
+      f->setAttr("llvm.loop_annotation", threadLoopHint(b.getContext()));
     map.map(p.getInductionVars()[d], f.getInductionVar());
     inner = f.getBody();
     b.setInsertionPoint(inner->getTerminator());

@@ -82,7 +82,17 @@ struct CPULowerToLLVMPass : impl::CPULowerToLLVMBase<CPULowerToLLVMPass> {
     RewritePatternSet patterns(ctx);
     populateCPUToLLVMConversionPatterns(converter, patterns);
     if (failed(applyFullConversion(module, target, std::move(patterns))))
-      signalPassFailure();
+      return signalPassFailure();
+    // Loop hints (an scf.for's `llvm.loop_annotation`, which the SCF and CF
+    // conversions carry to the loop's back edge as a discardable attribute)
+    // become the branch's own annotation, which LLVM IR emits as !llvm.loop.
+    constexpr llvm::StringLiteral kLoopAnnotation = "llvm.loop_annotation";
+    module.walk([&](LLVM::BrOp br) {
+      if (auto a = br->getAttrOfType<LLVM::LoopAnnotationAttr>(kLoopAnnotation)) {
+        br.setLoopAnnotationAttr(a);
+        br->removeAttr(kLoopAnnotation);
+      }
+    });
   }
 };
 } // namespace

@@ -11,7 +11,10 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 
@@ -164,6 +167,35 @@ TEST(CpuExecutableTest, DispatchesEveryWorkgroup) {
         for (int x = 0; x < 4; ++x)
           EXPECT_EQ(id[(z * 6 + y) * 4 + x], 1000000 + 1 + x + 100 * y + 10000 * z);
   }
+}
+
+// TESSEL_CPU_EXECUTABLE_DIR keeps each loaded image as a file (for
+// profilers); a directory that cannot be written is an error naming it.
+TEST(CpuExecutableTest, KeepsImagesForProfilers) {
+  std::vector<uint8_t> lib = testutil::testKernelLibrary();
+  char dirTemplate[] = "/tmp/tessel-keep-XXXXXX";
+  ASSERT_NE(::mkdtemp(dirTemplate), nullptr);
+  std::string dir = dirTemplate;
+  ASSERT_EQ(::setenv("TESSEL_CPU_EXECUTABLE_DIR", dir.c_str(), 1), 0);
+  {
+    auto exe = cpu::CpuExecutable::load(kernelSpec(lib, {exportOf("add_f32", 1, 4)}));
+    ASSERT_TRUE(exe.ok()) << exe.status().toString();
+    std::string kept = dir + "/tessel-cpu-" + std::to_string(::getpid()) + "-0.so";
+    FILE *f = std::fopen(kept.c_str(), "rb");
+    ASSERT_NE(f, nullptr) << kept;
+    std::vector<uint8_t> bytes(lib.size() + 1);
+    size_t n = std::fread(bytes.data(), 1, bytes.size(), f);
+    std::fclose(f);
+    EXPECT_EQ(n, lib.size());
+    EXPECT_TRUE(std::equal(lib.begin(), lib.end(), bytes.begin()));
+    std::remove(kept.c_str());
+  }
+  ASSERT_EQ(::setenv("TESSEL_CPU_EXECUTABLE_DIR", (dir + "/missing").c_str(), 1), 0);
+  std::string error = errorOf(kernelSpec(lib, {exportOf("add_f32", 1, 4)}));
+  EXPECT_NE(error.find("TESSEL_CPU_EXECUTABLE_DIR: cannot create"), std::string::npos) << error;
+  EXPECT_NE(error.find("/missing/"), std::string::npos) << error;
+  ::unsetenv("TESSEL_CPU_EXECUTABLE_DIR");
+  ::rmdir(dir.c_str());
 }
 
 TEST(CpuExecutableTest, SelectionErrors) {

@@ -8,11 +8,13 @@
 
 #include "hal/cpu/cpu_features.h"
 
+#include <atomic>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
 #include <elf.h>
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -61,10 +63,43 @@ Status checkElf(const uint8_t *data, size_t size) {
   return Status();
 }
 
+// With TESSEL_CPU_EXECUTABLE_DIR set, the image is written to a file of
+// that directory, kept after the run, and loaded from there, so that a
+// profiler (perf) names the kernels' functions; else "" .
+StatusOr<std::string> keptImagePath(const uint8_t *data, size_t size) {
+  const char *dir = std::getenv("TESSEL_CPU_EXECUTABLE_DIR");
+  if (!dir || !*dir)
+    return std::string();
+  static std::atomic<unsigned> counter{0};
+  std::string path = std::string(dir) + "/tessel-cpu-" + std::to_string(::getpid()) + "-" +
+                     std::to_string(counter++) + ".so";
+  int fd = ::open(path.c_str(), O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0)
+    return internalError("TESSEL_CPU_EXECUTABLE_DIR: cannot create '" + printableText(path) +
+                         "': " + std::strerror(errno));
+  bool written = writeAll(fd, data, size);
+  int err = errno;
+  ::close(fd);
+  if (!written)
+    return internalError("TESSEL_CPU_EXECUTABLE_DIR: cannot write '" + printableText(path) +
+                         "': " + std::strerror(err));
+  return path;
+}
+
 // dlopens the image. Prefers an anonymous memfd; falls back to a temporary
 // file that is unlinked right after dlopen. On success `fd` is the memfd to
 // keep open (or -1).
 StatusOr<void *> dlopenImage(const uint8_t *data, size_t size, int &fd) {
+  StatusOr<std::string> kept = keptImagePath(data, size);
+  if (!kept.ok())
+    return kept.status();
+  if (!kept->empty()) {
+    fd = -1;
+    void *handle = ::dlopen(kept->c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle)
+      return failedPrecondition("dlopen failed: " + printableText(::dlerror()));
+    return handle;
+  }
   fd = static_cast<int>(::memfd_create("tessel-cpu-executable", MFD_CLOEXEC));
   std::string path, tempPath;
   if (fd >= 0) {

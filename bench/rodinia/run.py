@@ -66,6 +66,11 @@ NOTES = [
 ]
 
 
+def omp_is_ref(t):
+    """Whether the OpenMP version's output is a reference for t at this size."""
+    return t.omp_comparable and t.reference == "omp" and t.OMP_AGREES
+
+
 def log(msg):
     print("[%6.1fs] %s" % (time.time() - T0, msg), flush=True)
 
@@ -376,15 +381,17 @@ class Runner:
         try:
             if "nvcc" in kept:
                 ref, ref_name = self.parse(t, "nvcc", kept["nvcc"]), "nvcc on the GPU"
-            elif t.omp_comparable and t.reference == "omp" and "omp-ref" in kept:
+            elif omp_is_ref(t) and "omp-ref" in kept:
                 ref, ref_name = self.parse(t, "omp", kept["omp-ref"]), "OpenMP (gcc)"
         except RuntimeError as e:
             res["reference"] = {"status": "FAIL", "msgs": ["reference output unreadable: %s" %
                                                           str(e)[:500]]}
             ref = None
         if ref is None and "reference" not in res:
-            why = ("no GPU: only the nvcc build is a reference (OpenMP computes something else)"
-                   if not t.omp_comparable or t.reference != "omp" else
+            why = ("no GPU: only the nvcc build is a reference here (%s)" % (
+                "the OpenMP version computes something else" if t.omp_comparable is False or
+                t.reference != "omp" else "the OpenMP version drifts at this size")
+                   if not omp_is_ref(t) and not self.gpu else
                    "no reference run (nvcc or OpenMP) succeeded")
             res["reference"] = {"status": "none", "msgs": [why]}
         else:
@@ -435,7 +442,7 @@ class Runner:
                             kept[impl] = r
                         if r["status"] in ("no build",) or r["status"].startswith("timeout"):
                             break
-                if not self.gpu and t.omp_comparable and t.reference == "omp":
+                if not self.gpu and omp_is_ref(t):
                     # the OpenMP reference: pf_naive's sums agree only on one thread
                     one = t.omp_env.get("OMP_NUM_THREADS") == "1"
                     if one and tmax != 1:
@@ -554,17 +561,24 @@ def tables(runner, tests, counts_all, tmax, header):
     cols += ["tessel cpu %dT" % tmax, "speed-up omp/tessel"]
     for v in variants:
         cols += ["tessel.%s cpu %dT" % (v, tmax), "speed-up omp/tessel.%s" % v]
-    cols += ["tessel scaling 1→%d" % tmax, "omp scaling 1→%d" % tmax,
-             "nvcc GPU", "tessel GPU", "ratio nvcc/tessel"]
-    for v in variants:
-        cols += ["tessel.%s GPU" % v]
+    cols += ["tessel scaling 1→%d" % tmax, "omp scaling 1→%d" % tmax]
+    if runner.gpu:
+        cols += ["nvcc GPU", "tessel GPU", "ratio nvcc/tessel"]
+        for v in variants:
+            cols += ["tessel.%s GPU" % v]
     cols.append("check")
     L.append("| " + " | ".join(cols) + " |")
     L.append("|" + "---|" * len(cols))
     g = {k: [] for k in ("su_r", "su_w", "ts", "os", "gpu_r", "gpu_w")}
     gv = {v: ([], []) for v in variants}
+    if not runner.gpu:
+        L.insert(len(header) + 1, "No GPU (%s): no GPU columns, and the programs that run on "
+                 "the GPU only are left out." % runner.meta.get("gpu", "?"))
+        L.insert(len(header) + 2, "")
     for t in tests:
         n = t.name
+        if not runner.gpu and n not in CPU_TESTS:
+            continue
         row = [n]
         cpu = n in CPU_TESTS
         gpu = n in GPU_TESTS and runner.gpu
@@ -606,8 +620,8 @@ def tables(runner, tests, counts_all, tmax, header):
             g["gpu_w"].append(ratio(nv_w, tg_w))
             for v in variants:
                 row.append(cell_time(runs, n, "tessel-gpu." + v, 0))
-        else:
-            row += ["no GPU" if not runner.gpu else "n/a"] * (3 + len(variants))
+        elif runner.gpu:
+            row += ["n/a"] * (3 + len(variants))
         c = checks.get(n, {})
         parts = []
         for impl, res in sorted(c.items()):
@@ -619,8 +633,10 @@ def tables(runner, tests, counts_all, tmax, header):
                 continue
             parts.append("%s %s" % (impl.replace("tessel-", ""), res["status"]))
         ref = c.get("reference", {})
-        if ref.get("status") in ("none", "FAIL"):
-            parts.append("(ref: %s)" % ref["msgs"][0][:60])
+        if ref.get("status") == "FAIL":
+            parts.append("reference unreadable")
+        elif ref.get("status") == "none":
+            parts = ["unchecked (%s)" % ("no GPU" if not runner.gpu else "no reference run")]
         anyfail = any(res.get("status") == "FAIL" for i, res in c.items() if i != "omp")
         row.append(("**FAIL** " if anyfail else "") + (", ".join(parts) if parts else "-"))
         L.append("| " + " | ".join(row) + " |")
@@ -637,8 +653,8 @@ def tables(runner, tests, counts_all, tmax, header):
             v, fmt_ratio(geomean(gv[v][0])), fmt_ratio(geomean(gv[v][1]))))
     L.append("Checks failing anywhere make the geomeans suspect: see the check column.")
     L.append("")
-    L.append("Scaling (region / whole ms; speed-up over 1 thread of the same version on the "
-             "region time in brackets):")
+    L.append("Scaling (region / whole ms; in brackets the speed-up over 1 thread of the same "
+             "version, region time):")
     L.append("")
     cols = ["program", "version"] + ["%dT" % n for n in counts_all]
     L.append("| " + " | ".join(cols) + " |")
@@ -646,8 +662,7 @@ def tables(runner, tests, counts_all, tmax, header):
     for t in tests:
         if t.name not in CPU_TESTS:
             continue
-        for impl in ["omp"] + (["omp-clang"] if clang else []) + ["tessel-cpu"] + \
-                ["tessel-cpu." + v for v in variants]:
+        for impl in ["omp", "tessel-cpu"]:
             one = med(runs, t.name, impl, 1, "region_ms")
             cells = []
             for n in counts_all:

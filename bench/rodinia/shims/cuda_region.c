@@ -120,11 +120,12 @@ static void drain(int wait)
 static err_t timed(launch_t real, int ptsz, const void *f, dim3_t g, dim3_t b, void **args,
                    size_t shmem, stream_t s)
 {
-  err_t (*rec)(event_t, stream_t) = ptsz && ev_record_ptsz ? ev_record_ptsz : ev_record;
+  err_t (*rec)(event_t, stream_t);
   event_t e0, e1;
   err_t r;
   if (in_launch || !init())
     return real(f, g, b, args, shmem, s);
+  rec = ptsz && ev_record_ptsz ? ev_record_ptsz : ev_record;
   if (count == MAX_PENDING)
     drain(1);
   e0 = get_event();

@@ -242,6 +242,7 @@ class Runner:
         self.runs = []      # dicts, see record()
         self.checks = {}    # test -> impl -> dict
         self.meta = {}
+        self.partial = None   # writes the tables so far (set by main)
         self.budget = args.budget
         self.cuda_lib = None
         root = os.path.dirname(os.path.dirname(os.path.realpath(rr.NVCC)))
@@ -433,7 +434,8 @@ class Runner:
             kept = {}
             if t.name in CPU_TESTS:
                 for impl in self.cpu_impls():
-                    for rep in range(reps):
+                    # clang is an extra column: one run
+                    for rep in range(1 if impl == "omp-clang" else reps):
                         if self.left() <= 0:
                             break
                         keep = rep == 0 and impl != "omp-clang"
@@ -466,6 +468,8 @@ class Runner:
             elif "omp" in kept:
                 shutil.rmtree(kept.pop("omp")["_dir"][0], ignore_errors=True)
             self.check(t, kept)
+            if self.partial:
+                self.partial()
 
     def phase_b(self, tests, counts):
         """Lower thread counts, highest first; skips what will not fit."""
@@ -572,7 +576,7 @@ def tables(runner, tests, counts_all, tmax, header):
     g = {k: [] for k in ("su_r", "su_w", "ts", "os", "gpu_r", "gpu_w")}
     gv = {v: ([], []) for v in variants}
     if not runner.gpu:
-        L.insert(len(header) + 1, "No GPU (%s): no GPU columns, and the programs that run on "
+        L.insert(len(header) + 1, "No GPU: %s. No GPU columns; the programs that run on "
                  "the GPU only are left out." % runner.meta.get("gpu", "?"))
         L.insert(len(header) + 2, "")
     for t in tests:
@@ -644,10 +648,11 @@ def tables(runner, tests, counts_all, tmax, header):
     cnt = lambda k: len([x for x in g[k] if x])  # noqa: E731
     L.append("")
     L.append("Geomeans: speed-up omp/tessel (CPU, %dT) region %s (%d programs), whole %s (%d); "
-             "tessel scaling 1→%d %s (%d), omp scaling %s (%d); GPU nvcc/tessel region %s (%d), "
-             "whole %s (%d)." % (tmax, gm("su_r"), cnt("su_r"), gm("su_w"), cnt("su_w"), tmax,
-                                 gm("ts"), cnt("ts"), gm("os"), cnt("os"), gm("gpu_r"),
-                                 cnt("gpu_r"), gm("gpu_w"), cnt("gpu_w")))
+             "tessel scaling 1→%d %s (%d), omp scaling %s (%d)%s." % (
+                 tmax, gm("su_r"), cnt("su_r"), gm("su_w"), cnt("su_w"), tmax, gm("ts"),
+                 cnt("ts"), gm("os"), cnt("os"),
+                 "; GPU nvcc/tessel region %s (%d), whole %s (%d)" % (
+                     gm("gpu_r"), cnt("gpu_r"), gm("gpu_w"), cnt("gpu_w")) if runner.gpu else ""))
     for v in variants:
         L.append("Geomean speed-up omp/tessel.%s: region %s, whole %s." % (
             v, fmt_ratio(geomean(gv[v][0])), fmt_ratio(geomean(gv[v][1]))))
@@ -824,13 +829,6 @@ def main():
         rr.inputs(t)
         log("  %s: %.1f s" % (t.name, time.time() - s))
 
-    log("phase A: %d threads, %d reps; GPU: %s" % (tmax, a.reps, gpu_name or "none"))
-    runner.phase_a(tests, tmax)
-    lower = sorted([n for n in counts if n != tmax], reverse=True)
-    if lower:
-        log("phase B: scaling runs at %s threads" % ",".join(map(str, lower)))
-        runner.phase_b(tests, lower)
-
     header = ["# Rodinia: Tessel vs OpenMP (CPU) and vs nvcc (GPU)", "",
               "- date: %s; host: %s" % (info["date"], info["host"]),
               "- CPU: %s (%s logical CPUs); GPU: %s" % (info["cpu"], info["cores"], info["gpu"]),
@@ -838,14 +836,28 @@ def main():
                   info["gcc"], info["nvcc"], builds.clang[0] if builds.clang else "not used"),
               "- Tessel binaries: %s (%s)" % (manifest.get("tessel_cc", "?"),
                                              manifest.get("commit", "?")),
-              "- sizes: %s; threads %s; %d reps at %dT and on the GPU, 1 below" % (
+              "- sizes: %s; threads %s; %d reps at %dT and on the GPU (clang: 1), 1 below" % (
                   a.size, ",".join(map(str, counts)), a.reps, tmax),
               "- command: `%s`" % info["command"]]
     if builds.failed:
         header.append("- build failures: " + "; ".join("%s %s" % k for k in builds.failed))
-    text = tables(runner, tests, counts, tmax, header)
-    with open(os.path.join(out, "results.md"), "w") as f:
-        f.write(text + "\n")
+
+    def write_tables(final=False):
+        text = tables(runner, tests, counts, tmax, header if final else
+                      header + ["", "**Partial: the run is still going (or was killed).**"])
+        with open(os.path.join(out, "results.md"), "w") as f:
+            f.write(text + "\n")
+        return text
+
+    runner.partial = write_tables
+    log("phase A: %d threads, %d reps; GPU: %s" % (tmax, a.reps, gpu_name or "none"))
+    runner.phase_a(tests, tmax)
+    lower = sorted([n for n in counts if n != tmax], reverse=True)
+    if lower:
+        log("phase B: scaling runs at %s threads" % ",".join(map(str, lower)))
+        runner.phase_b(tests, lower)
+
+    text = write_tables(final=True)
     runner.save()
     print()
     print(text, flush=True)

@@ -48,7 +48,7 @@ T0 = time.time()
 # particles): on the CPU that is one core, so the CPU table has
 # particlefilter_naive. gaussian has no OpenMP version.
 CPU_TESTS = ["backprop", "bfs", "hotspot", "hotspot3D", "lud", "nn", "nw", "pathfinder",
-             "srad_v1", "srad_v2", "streamcluster", "particlefilter_naive"]
+             "srad_v1", "srad_v2", "streamcluster", "particlefilter_naive", "lavaMD", "b+tree"]
 GPU_TESTS = CPU_TESTS + ["gaussian", "particlefilter_float"]
 NOTES = [
     "particlefilter: the CPU table uses particlefilter_naive; particlefilter_float is correct "
@@ -310,8 +310,8 @@ class Runner:
         start = time.perf_counter()
         try:
             with open(out_path, "w") as fo, open(err_path, "w") as fe:
-                p = subprocess.run(argv, cwd=rundir, env=env, stdout=fo, stderr=fe,
-                                   timeout=timeout)
+                p = subprocess.run(argv, cwd=rundir, env=env, stdin=subprocess.DEVNULL,
+                                   stdout=fo, stderr=fe, timeout=timeout)
             rec["wall_ms"] = (time.perf_counter() - start) * 1e3
             if p.returncode != 0:
                 rec["status"] = "exit %d" % p.returncode

@@ -129,6 +129,11 @@ SIZES = {
     "particlefilter_float": {"smoke": dict(ARGS=["-x", "64", "-y", "64", "-z", "10", "-np", "512"]),
                              "bench": dict(ARGS=["-x", "128", "-y", "128", "-z", "20",
                                                  "-np", "512"])},
+    # BOXES^3 boxes of 100 particles; work ~ BOXES^3
+    "lavaMD": {"smoke": dict(BOXES=5), "bench": dict(BOXES=12)},
+    # KEYS (serial tree build on the host), K / J queries (<= 65535), RANGE
+    "b+tree": {"smoke": dict(KEYS=20000, K=10000, J=10000, RANGE=100),
+               "bench": dict(KEYS=1000000, K=65535, J=65535, RANGE=3000)},
     "particlefilter_naive": {"smoke": dict(ARGS=["-x", "64", "-y", "64", "-z", "10", "-np", "2000"]),
                              "bench": dict(ARGS=["-x", "128", "-y", "128", "-z", "10",
                                                  "-np", "20000"])},
@@ -985,8 +990,72 @@ class PfNaive(Test):
         return pf_values(out)
 
 
+# --- lavaMD ----------------------------------------------------------------------
+
+class LavaMD(Test):
+    name = program = cuda_dir = "lavaMD"
+    cu = ["kernel/kernel_gpu_cuda_wrapper.cu", "util/device/device.cu"]
+    c = ["main.c", "util/num/num.c", "util/timer/timer.c"]
+    defines = ["-DOUTPUT"]   # writes result.txt only then
+    preload_time = True      # srand(time(NULL)) seeds the particles
+    omp = dict(dir="lavaMD", cmds=[[
+        "{CC}", "-O3", "-fopenmp", "-w", "-DOUTPUT", "{S}/main.c", "{S}/kernel/kernel_cpu.c",
+        "{S}/util/num/num.c", "{S}/util/timer/timer.c", "-lm", "-o", "{EXE}"]])
+    BOXES = 3  # boxes per dimension: BOXES^3 boxes of 100 particles
+    tol = {"fv": (1e-6, 2e-6)}  # printed %f
+
+    def cuda_args(self, d):
+        return ["-boxes1d", str(self.BOXES)]
+
+    def omp_args(self, d):
+        return ["-cores", OMP_THREADS, "-boxes1d", str(self.BOXES)]
+
+    def parse_cuda(self, rundir, out, err):
+        text = read(os.path.join(rundir, "result.txt"))
+        return {"fv": [float(x) for x in text.replace(",", " ").split()]}
+
+
+# --- b+tree ----------------------------------------------------------------------
+
+class BPlusTree(Test):
+    name = program = cuda_dir = "b+tree"
+    cu = ["kernel/kernel_gpu_cuda_wrapper.cu", "kernel/kernel_gpu_cuda_wrapper_2.cu",
+          "util/cuda/cuda.cu"]
+    c = ["main.c", "util/timer/timer.c", "util/num/num.c"]
+    omp = dict(dir="b+tree", cmds=[[
+        "{CC}", "-O3", "-fopenmp", "-w", "{S}/main.c", "{S}/kernel/kernel_cpu.c",
+        "{S}/kernel/kernel_cpu_2.c", "{S}/util/timer/timer.c", "{S}/util/num/num.c", "-lm",
+        "-o", "{EXE}"]])
+    # KEYS distinct keys (the tree, built serially on the host); K queries of
+    # one key, J range queries of RANGE keys (each at most 65535: the grid)
+    KEYS, K, J, RANGE = 3001, 1001, 503, 37
+
+    def gen(self, d):
+        r = Rng(91)
+        keys = list(range(1, 3 * self.KEYS, 3))[:self.KEYS]
+        for i in range(len(keys) - 1, 0, -1):   # shuffled (insertion order)
+            j = r.randint(0, i)
+            keys[i], keys[j] = keys[j], keys[i]
+        write(os.path.join(d, "keys.txt"), "%d\n%s\n" % (len(keys), "\n".join(map(str, keys))))
+        # The program reads the command file into an unterminated buffer and
+        # scans it until sscanf meets a NUL: without one it reads on into the
+        # heap, and a stray 'v', 'q' or 'x' there makes it read stdin.
+        write(os.path.join(d, "command.txt"), "j %d %d\nk %d\n\0" % (self.J, self.RANGE, self.K))
+
+    def cuda_args(self, d):
+        return ["file", os.path.join(d, "keys.txt"), "command", os.path.join(d, "command.txt")]
+
+    def omp_args(self, d):
+        return ["cores", OMP_THREADS] + self.cuda_args(d)
+
+    def parse_cuda(self, rundir, out, err):
+        text = read(os.path.join(rundir, "output.txt"))
+        return {"output": [int(x) for x in re.findall(r"-?\d+", text)]}
+
+
 TESTS = [Backprop(), Bfs(), Gaussian(), Hotspot(), Hotspot3D(), Lud(), Nn(), Nw(),
-         Pathfinder(), SradV1(), SradV2(), Streamcluster(), PfFloat(), PfNaive()]
+         Pathfinder(), SradV1(), SradV2(), Streamcluster(), PfFloat(), PfNaive(), LavaMD(),
+         BPlusTree()]
 BY_NAME = {t.name: t for t in TESTS}
 
 
@@ -1077,8 +1146,8 @@ def run_prog(t, label, cmd, args, extra_env=None):
     env = run_env(t, extra_env)
     full = cmd + args
     try:
-        p = subprocess.run(full, cwd=rundir, env=env, stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, timeout=TIMEOUT)
+        p = subprocess.run(full, cwd=rundir, env=env, stdin=subprocess.DEVNULL,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=TIMEOUT)
     except subprocess.TimeoutExpired:
         raise RuntimeError("%s: timed out after %d s: %s" % (label, TIMEOUT, " ".join(full)))
     out = p.stdout.decode("utf-8", "replace")

@@ -140,5 +140,8 @@ if [ "${XZ:-0}" = 1 ]; then
   echo "packed: $dir.tar.xz ($(du -h "$dir.tar.xz" | cut -f1))"
 fi
 echo "carry: $dir ($(du -sh "$dir" | cut -f1))"
+if [ "$(du -sm "$dir" | cut -f1)" -gt 60 ] && [ "${XZ:-0}" != 1 ]; then
+  echo "WARNING: over 60 MiB (the carry limit is 64 MiB): run with XZ=1 and carry $dir.tar.xz" >&2
+fi
 [ $status -eq 0 ] || echo "some builds failed (above); run.py shows them as 'no build'" >&2
 exit $status

@@ -13,9 +13,10 @@ OUTDIR). On this machine it builds the OpenMP versions (gcc -O3 -fopenmp
   phase A, per program: OpenMP and Tessel on the CPU at the highest thread
            count (--reps times), Tessel's ablation variants and clang there
            too; nvcc and Tessel on the GPU; then checks the outputs;
-  phase B: the lower thread counts (1 run each), all programs at 8 threads,
-           then 4, 2, 1; a run whose predicted time does not fit in what is
-           left of --budget is skipped (and says so).
+  phase B: the lower thread counts (1 run each), all programs at 1 thread
+           (for the scaling column), then 8, 4, 2; a run whose predicted
+           time does not fit in what is left of --budget is skipped (and
+           says so).
 
 Every run is timed twice: the whole process (wall clock), and the kernel
 region: OpenMP, the time inside top-level parallel regions (shims/
@@ -344,7 +345,9 @@ class Runner:
 
     def record(self, rec):
         self.runs.append(rec)
-        shown = "%-22s %-18s %2dT rep %d: " % (rec["test"], rec["impl"], rec["threads"], rec["rep"])
+        shown = "%-22s %-18s %3s rep %d: " % (rec["test"], rec["impl"],
+                                              "%dT" % rec["threads"] if rec["threads"] else "GPU",
+                                              rec["rep"])
         if "wall_ms" in rec:
             shown += "whole %9.1f ms" % rec["wall_ms"]
         if "region_ms" in rec:
@@ -379,11 +382,22 @@ class Runner:
         rr = self.rr
         res = self.checks.setdefault(t.name, {})
         ref, ref_name = None, None
+        nv = kept.get("nvcc")
+        if nv is not None and not nv.get("region_count"):
+            # nvcc's programs ignore CUDA errors: no kernel ran, no reference
+            res["reference"] = {"status": "FAIL", "msgs": [
+                "the nvcc build launched no kernel (%s)" % (nv.get("note") or "GPU unusable?")]}
+            log("check %-22s nvcc reference unusable: it launched no kernel" % t.name)
+            nv = None
+        if "omp-ref" not in kept and "omp" in kept and omp_is_ref(t) and \
+                t.omp_env.get("OMP_NUM_THREADS") != "1":
+            kept["omp-ref"] = kept["omp"]
         try:
-            if "nvcc" in kept:
-                ref, ref_name = self.parse(t, "nvcc", kept["nvcc"]), "nvcc on the GPU"
+            if nv is not None:
+                ref, ref_name = self.parse(t, "nvcc", nv), "nvcc on the GPU"
             elif omp_is_ref(t) and "omp-ref" in kept:
                 ref, ref_name = self.parse(t, "omp", kept["omp-ref"]), "OpenMP (gcc)"
+                res.pop("reference", None)
         except RuntimeError as e:
             res["reference"] = {"status": "FAIL", "msgs": ["reference output unreadable: %s" %
                                                           str(e)[:500]]}
@@ -398,7 +412,8 @@ class Runner:
         else:
             res.setdefault("reference", {"status": "ok", "against": ref_name})
         for impl, rec in sorted(kept.items()):
-            if impl in ("nvcc", "omp-ref") or (impl == "omp" and not t.omp_comparable):
+            if impl in ("nvcc", "omp-ref") or (impl == "omp" and (
+                    not t.omp_comparable or ref_name != "nvcc on the GPU")):
                 continue
             if ref is None:
                 res[impl] = {"status": "unchecked", "msgs": res["reference"]["msgs"]}
@@ -408,6 +423,9 @@ class Runner:
                 msgs = rr.compare(t, ref, cand)
             except RuntimeError as e:
                 msgs = ["output unreadable: %s" % str(e)[:500]]
+            if impl.startswith("tessel") and "tessel-cudart:" in (rec.get("note") or ""):
+                # the runtime reported errors (the program went on regardless)
+                msgs = ["Tessel's CUDA runtime reported errors: %s" % rec["note"][:300]] + msgs
             n = sum(len(v) for v in ref.values())
             res[impl] = {"status": "FAIL" if msgs else "PASS", "against": ref_name,
                          "values": n, "msgs": msgs[:5]}
@@ -415,8 +433,9 @@ class Runner:
                 t.name, impl, res[impl]["status"], ref_name, n,
                 "".join("\n      " + m for m in msgs[:5])))
         for rec in kept.values():
-            shutil.rmtree(rec["_dir"][0], ignore_errors=True)
-            rec.pop("_dir", None)
+            d = rec.pop("_dir", None)   # (kept may hold one record twice)
+            if d:
+                shutil.rmtree(d[0], ignore_errors=True)
         self.save()
 
     # -- phases -----------------------------------------------------------------
@@ -473,12 +492,12 @@ class Runner:
 
     def phase_b(self, tests, counts):
         """Lower thread counts, highest first; skips what will not fit."""
-        last = {}  # (test, impl) -> (threads, wall ms) of the last run
+        last = {}  # (test, impl) -> (threads, wall ms, region ms) of the highest count run
         for r in self.runs:
             if r["threads"] and r["status"] == "ok" and "wall_ms" in r:
                 k = (r["test"], r["impl"])
-                if k not in last or r["threads"] < last[k][0]:
-                    last[k] = (r["threads"], r["wall_ms"])
+                if k not in last or r["threads"] > last[k][0]:
+                    last[k] = (r["threads"], r["wall_ms"], r.get("region_ms", r["wall_ms"]))
         impls = ["omp", "tessel-cpu"]
         for n in counts:
             for t in tests:
@@ -491,8 +510,9 @@ class Runner:
                     k = (t.name, impl)
                     if k not in last:
                         continue  # never ran successfully
-                    prev_n, prev_ms = last[k]
-                    predicted = prev_ms / 1e3 * prev_n / n
+                    # the region scales ideally, the rest not at all
+                    prev_n, wall, region = last[k]
+                    predicted = (wall - region + region * prev_n / n) / 1e3
                     if predicted > self.a.run_timeout or predicted > self.left():
                         self.record(dict(test=t.name, impl=impl, threads=n, rep=0,
                                          status="skipped (predicted %.0f s, %.0f s left)" % (
@@ -501,9 +521,7 @@ class Runner:
                     r = self.run(t, impl, n, 0, timeout=max(10, min(self.a.run_timeout,
                                                                     self.left(),
                                                                     3 * predicted + 10)))
-                    if r["status"] == "ok":
-                        last[k] = (n, r["wall_ms"])
-                    else:
+                    if r["status"] != "ok":
                         del last[k]
 
 
@@ -852,7 +870,8 @@ def main():
     runner.partial = write_tables
     log("phase A: %d threads, %d reps; GPU: %s" % (tmax, a.reps, gpu_name or "none"))
     runner.phase_a(tests, tmax)
-    lower = sorted([n for n in counts if n != tmax], reverse=True)
+    # 1 thread first (the scaling column), then the others from the top
+    lower = sorted([n for n in counts if n != tmax], key=lambda n: (n != 1, -n))
     if lower:
         log("phase B: scaling runs at %s threads" % ",".join(map(str, lower)))
         runner.phase_b(tests, lower)

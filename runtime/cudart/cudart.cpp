@@ -10,7 +10,9 @@
 //
 // Every call is synchronous (launches and copies complete before they
 // return; streams are serial, events take the host clock) and serialized
-// by one lock. Errors are never fatal: a call returns its cudaError_t, sets
+// by one lock. TESSEL_CUDART_TIMING=1 (or =PATH) times every launch and
+// prints the totals at exit (see launchTiming()). Errors are never fatal: a
+// call returns its cudaError_t, sets
 // the calling thread's last error (cudaGetLastError returns and clears it),
 // and prints one line naming the call and the reason to stderr (each
 // distinct message once). A bad embedded module, or a device that cannot be
@@ -160,6 +162,20 @@ struct CallConfiguration {
 thread_local Error lastError = kSuccess;
 thread_local std::vector<CallConfiguration> callStack;
 
+// TESSEL_CUDART_TIMING: unset, empty or "0" off; "1" prints the totals to
+// stderr at exit; anything else is a file the totals are appended to (one
+// line per process). Each launch is timed from its submission to its
+// completion: on cuda by events on the stream around the work
+// (Device::submitTimed), on cpu by the host clock; `wallMs` is the host
+// clock around the same call on either device.
+struct LaunchTiming {
+  bool enabled = false;
+  std::string path; // empty: stderr
+  std::string device;
+  uint64_t launches = 0;
+  double kernelMs = 0, wallMs = 0;
+};
+
 class Runtime {
 public:
   std::mutex mutex;
@@ -184,6 +200,7 @@ public:
   std::set<StreamState *> streams;
 
   std::set<std::string> printed;
+  LaunchTiming timing;
 
   // Records `code` as the thread's last error and prints `message` (once).
   Error fail(Error code, const std::string &message) {
@@ -535,6 +552,58 @@ Error memsetImpl(const char *call, void *devPtr, int value, size_t count) {
   return kSuccess;
 }
 
+void printLaunchTiming() {
+  Runtime &r = runtime();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  const LaunchTiming &t = r.timing;
+  char line[256];
+  std::snprintf(line, sizeof(line),
+                "tessel-cudart: timing device=%s launches=%" PRIu64
+                " kernel_ms=%.3f wall_ms=%.3f\n",
+                t.device.c_str(), t.launches, t.kernelMs, t.wallMs);
+  FILE *f = t.path.empty() ? stderr : std::fopen(t.path.c_str(), "a");
+  if (!f) {
+    std::fprintf(stderr, "%sTESSEL_CUDART_TIMING: cannot open '%s': %s\n%s", kPrefix,
+                 t.path.c_str(), std::strerror(errno), line);
+    return;
+  }
+  std::fputs(line, f);
+  if (f != stderr)
+    std::fclose(f);
+}
+
+// The launch timing settings, read at the first launch (the device exists
+// then); the totals are printed at exit. Caller holds the lock.
+LaunchTiming &launchTiming(Runtime &r) {
+  static bool read = false;
+  if (!read) {
+    read = true;
+    const char *v = std::getenv("TESSEL_CUDART_TIMING");
+    if (v && *v && std::strcmp(v, "0") != 0) {
+      r.timing.enabled = true;
+      if (std::strcmp(v, "1") != 0)
+        r.timing.path = v;
+      r.timing.device = r.device->name();
+      std::atexit(printLaunchTiming);
+    }
+  }
+  return r.timing;
+}
+
+// submitAndWait, timed (TESSEL_CUDART_TIMING). Caller holds the lock.
+rt::Status timedSubmit(Runtime &r, hal::CommandBuffer &cb) {
+  auto start = std::chrono::steady_clock::now();
+  auto ms = r.device->hal().submitTimed({&cb}, 1);
+  double wall =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  if (!ms.ok())
+    return ms.status();
+  r.timing.launches += 1;
+  r.timing.kernelMs += ms->empty() ? 0.0 : (*ms)[0];
+  r.timing.wallMs += wall;
+  return rt::Status();
+}
+
 Error launchImpl(const char *call, const void *func, Dim3 grid, Dim3 block, void **args,
                  size_t sharedMem, Stream stream) {
   Runtime &r = runtime();
@@ -593,7 +662,10 @@ Error launchImpl(const char *call, const void *func, Dim3 grid, Dim3 block, void
   if (!st.ok())
     return r.fail(errorFor(st, kErrorInvalidConfiguration),
                   std::string(call) + " of " + kernel + ": " + st.message());
-  st = r.device->hal().submitAndWait(*cb);
+  if (launchTiming(r).enabled)
+    st = timedSubmit(r, *cb);
+  else
+    st = r.device->hal().submitAndWait(*cb);
   if (!st.ok()) {
     // The kernel ran and failed (a fault on the GPU): CUDA is unusable in
     // this process from now on, as it is with NVIDIA's runtime.

@@ -23,6 +23,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <random>
+#include <regex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -934,4 +935,56 @@ TEST(CudartDeathTest, CudaDeviceThroughTheFakeDriver) {
       "that cuda \\(Fake CUDA device, sm_90, stream command buffers\\) knows"
       ".*cannot load the kernels of embedded module 1 on cuda \\(Fake CUDA device.*\\): .*no "
       "executable for target 'cuda' \\(module has: cpu\\).*\\| failures: 0");
+}
+
+namespace {
+// Three launches (and one refused launch, which is not counted) on the cpu
+// under TESSEL_CUDART_TIMING=`setting`, then exit: the totals are printed
+// at exit.
+[[noreturn]] void timedLaunchesChild(const char *setting) {
+  ::setenv("TESSEL_DEVICE", "cpu", 1);
+  if (setting)
+    ::setenv("TESSEL_CUDART_TIMING", setting, 1);
+  long long n = 1000;
+  float *d = deviceAlloc<float>(n);
+  int a = 1;
+  float b = 2;
+  int ok = 0;
+  for (int i = 0; i < 3; ++i)
+    ok += launch(&stubAxpb, {10, 1, 1}, {100, 1, 1}, {&d, &d, &a, &b, &n}) == kSuccess;
+  ok += launch(&stubAxpb, {1, 1, 1}, {2048, 1, 1}, {&d, &d, &a, &b, &n}) == kSuccess;
+  std::fprintf(stderr, "| %d launches succeeded\n", ok);
+  std::exit(0);
+}
+} // namespace
+
+// TESSEL_CUDART_TIMING: launches counted and timed, totals printed at exit
+// (to stderr, or appended to a file); nothing without it.
+TEST(CudartDeathTest, LaunchTiming) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  const std::string line =
+      "tessel-cudart: timing device=cpu launches=3 kernel_ms=[0-9]+\\.[0-9]{3} "
+      "wall_ms=[0-9]+\\.[0-9]{3}\n";
+  EXPECT_EXIT(timedLaunchesChild("1"), ::testing::ExitedWithCode(0),
+              "\\| 3 launches succeeded\n" + line);
+  EXPECT_EXIT(timedLaunchesChild(nullptr), ::testing::ExitedWithCode(0),
+              "\\| 3 launches succeeded\n$");
+  // A death test's child runs the test body again up to its statement (the
+  // "threadsafe" style): the file is rewritten there too, then appended to.
+  std::string path = ::testing::TempDir() + "cudart_launch_timing.txt";
+  if (FILE *f = std::fopen(path.c_str(), "w")) {
+    std::fputs("an earlier line\n", f);
+    std::fclose(f);
+  }
+  EXPECT_EXIT(timedLaunchesChild(path.c_str()), ::testing::ExitedWithCode(0),
+              "\\| 3 launches succeeded\n$");
+  std::string text;
+  if (FILE *f = std::fopen(path.c_str(), "r")) {
+    char buf[512];
+    while (std::fgets(buf, sizeof(buf), f))
+      text += buf;
+    std::fclose(f);
+  }
+  std::remove(path.c_str());
+  EXPECT_TRUE(std::regex_match(text, std::regex("an earlier line\n" + line))) << text;
 }

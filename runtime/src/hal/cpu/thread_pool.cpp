@@ -1,5 +1,8 @@
-// Thread pool implementation. Work is handed out one index at a time from an
-// atomic counter, which balances uneven workgroups without any tuning.
+// Thread pool implementation. Work is handed out from an atomic counter in
+// chunks of count / (8 threads) consecutive items (at least one), which
+// balances uneven workgroups without tuning and keeps loops of many tiny
+// items (transpiled CUDA blocks, ~0.4 us each in lud) from serializing on
+// the counter.
 //
 // A loop costs little when it is small: the caller publishes it and bumps a
 // generation counter; workers that finished a loop spin on that counter for
@@ -209,8 +212,10 @@ void ThreadPool::runItems(unsigned index) {
   Body body = body_;
   void *context = context_;
   uint64_t count = count_;
-  for (uint64_t i; (i = next_.fetch_add(1, std::memory_order_relaxed)) < count;)
-    body(context, i, index);
+  uint64_t chunk = chunk_;
+  for (uint64_t first; (first = next_.fetch_add(chunk, std::memory_order_relaxed)) < count;)
+    for (uint64_t i = first, end = std::min(count, first + chunk); i < end; ++i)
+      body(context, i, index);
 }
 
 void ThreadPool::workerLoop(unsigned index) {
@@ -283,6 +288,7 @@ void ThreadPool::parallelFor(uint64_t count, Body body, void *context) {
   body_ = body;
   context_ = context;
   count_ = count;
+  chunk_ = std::max<uint64_t>(1, count / (uint64_t(size()) * 8));
   next_.store(0, std::memory_order_relaxed);
   tickets_.store(static_cast<int64_t>(helpers)); // publishes the loop
   generation_.fetch_add(1);

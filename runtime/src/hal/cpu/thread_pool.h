@@ -71,6 +71,9 @@ public:
   /// Calls body(context, i, threadIndex) exactly once for every i in
   /// [0, count) and returns when all calls are done. Only min(count,
   /// size()) - 1 workers are asked to help; the caller runs items too.
+  /// Threads claim consecutive items in chunks of count / (8 size()) (at
+  /// least 1): one shared counter update per item made loops of many
+  /// sub-microsecond items (transpiled CUDA blocks) scale badly.
   /// Concurrent callers are serialized. Called from inside a body of this
   /// pool, the loop runs inline on that thread with the body's thread index
   /// (no nested parallelism, no deadlock). Called from inside a body of
@@ -123,6 +126,7 @@ private:
   Body body_ = nullptr;
   void *context_ = nullptr;
   uint64_t count_ = 0;
+  uint64_t chunk_ = 1; // items claimed at a time
   alignas(64) std::atomic<uint64_t> next_{0}; // next item to run
 
   // Bumped for every loop handed to the workers (and to stop them).

@@ -27,6 +27,7 @@
 #include "tessel/Dialect/Tessel/TesselDialect.h"
 #include "tessel/Passes.h"
 #include "tessel/Transpile/ThreadLoops.h"
+#include "tessel/Transpile/UniformLoops.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -34,6 +35,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/Support/CommandLine.h"
 
 namespace mlir::tessel {
 #define GEN_PASS_DEF_INTERCHANGETHREADLOOPSPASS
@@ -42,6 +44,14 @@ namespace mlir::tessel {
 
 using namespace mlir;
 using namespace mlir::tessel;
+
+// Ablation switch for the benchmark (bench/rodinia).
+static llvm::cl::opt<bool> clUniformLoops(
+    "tessel-transpile-uniform-loops",
+    llvm::cl::desc("Keep loops with barriers whose condition and carried "
+                   "values are uniform outside the thread loops, their "
+                   "carried values as scalars (UniformLoops.h)"),
+    llvm::cl::init(true), llvm::cl::Hidden);
 
 namespace {
 
@@ -309,6 +319,27 @@ FailureOr<bool> rewriteOnce(func::FuncOp fn) {
       loops.push_back(p);
   });
   for (scf::ParallelOp threads : loops) {
+    // Loops holding barriers keep their carried values (from slot
+    // promotion) only while they may still turn out uniform: as ops of the
+    // thread loop's body (then only the uniform values) or inside such
+    // loops only; others give them back to per-thread slots.
+    SmallVector<scf::WhileOp> carrying;
+    threads.getBody()->walk([&](scf::WhileOp w) {
+      if (containsBarrier(w))
+        carrying.push_back(w);
+    });
+    for (scf::WhileOp w : carrying) {
+      bool top = w->getParentOp() == threads.getOperation();
+      bool insideLoopsOnly = true;
+      for (Operation *p = w->getParentOp(); p != threads.getOperation();
+           p = p->getParentOp())
+        insideLoopsOnly &= isa<scf::WhileOp>(p);
+      if (!top && insideLoopsOnly)
+        continue; // decided once the enclosing loop is
+      if (failed(demoteLoopValues(w, threads, /*keepUniform=*/top)))
+        return w.emitError("internal: a loop with a barrier carries values "
+                           "that cannot go back to memory");
+    }
     privatizeSlots(threads);
     // Step 1, innermost ifs first (post-order walk).
     SmallVector<scf::IfOp> ifs;
@@ -332,6 +363,20 @@ FailureOr<bool> rewriteOnce(func::FuncOp fn) {
       scf::ParallelOp mine = threads;
       if (&threads.getBody()->front() != loop.getOperation())
         mine = splitThreadLoopBefore(threads, loop);
+      if (clUniformLoops && isUniformLoop(loop, mine)) {
+        // Threads inside the loop; what follows it goes to a thread loop
+        // of its own, reading the loop's results as scalars.
+        if (failed(interchangeUniformWhile(mine, loop)))
+          return failure();
+        return true;
+      }
+      FailureOr<scf::WhileOp> plain =
+          demoteLoopValues(loop, mine, /*keepUniform=*/false);
+      if (failed(plain))
+        return loop.emitError("internal: a loop with a barrier carries "
+                              "values that cannot go back to memory");
+      loop = *plain;
+      privatizeSlots(mine);
       if (Operation *next = loop->getNextNode();
           next && next != mine.getBody()->getTerminator())
         splitThreadLoopBefore(mine, next);

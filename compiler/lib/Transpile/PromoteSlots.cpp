@@ -18,9 +18,11 @@
 //     the element type with the slot as the address,
 //   - every op around a use, up to the kernel, is an scf.if, scf.while or
 //     scf.for, and
-//   - it is not carried through an op holding a barrier (the thread-loop
-//     interchange takes barriers out of loops without loop-carried values;
-//     such a slot stays memory and becomes a per-thread array at fission).
+//   - it is not carried through an scf.if or scf.for holding a barrier
+//     (such a slot stays memory and becomes a per-thread array at
+//     fission); through an scf.while holding one it is, and the thread-loop
+//     interchange keeps it a value if it is uniform, else puts it back into
+//     a slot (UniformLoops.h).
 // A load with no store before it (an uninitialized local) reads zero.
 //
 // Liveness is computed on the structured program, conservatively: a store
@@ -204,11 +206,14 @@ bool isPromotable(LLVM::AllocaOp alloca, func::FuncOp kernel) {
     if (!underStructuredControlFlow(user, kernel))
       return false;
   }
-  // Not carried through an op holding a barrier.
+  // Not carried through an scf.if or scf.for holding a barrier (loops
+  // holding barriers are scf.while: the interchange keeps their uniform
+  // carried values and gives the rest back to memory, UniformLoops.h).
   SlotLiveness live(alloca.getResult());
   bool blocked = false;
   kernel.walk([&](Operation *op) {
-    if (isStructuredControlFlow(op) && containsBarrier(op) && live.carries(op))
+    if (isa<scf::IfOp, scf::ForOp>(op) && containsBarrier(op) &&
+        live.carries(op))
       blocked = true;
   });
   return !blocked;

@@ -95,29 +95,34 @@ func.func @temporary(%c: i1, %out: !llvm.ptr) {
 
 // -----
 
-// A counter carried through a loop that holds a barrier stays a slot (the
-// interchange of thread loops takes barriers out of loops without carried
-// values; fission makes the slot a per-thread array). The slot only read in
-// that loop is promoted.
+// A counter carried through a while loop that holds a barrier is promoted
+// too (the interchange keeps it a scalar if it is uniform, else gives it
+// back to a per-thread slot: UniformLoops.h). A slot stored in an scf.if
+// holding a barrier and read after it stays memory. The slot only read in
+// the loop is promoted.
 // CHECK-LABEL: func.func @barrier_loop
-// CHECK: %[[I:.+]] = llvm.alloca %{{.+}} x i32
+// CHECK: %[[F:.+]] = llvm.alloca %{{.+}} x i32
 // CHECK-NOT: llvm.alloca
-// CHECK: scf.while : () -> () {
-// CHECK: llvm.load %[[I]]
+// CHECK: scf.while (%[[I:.+]] = %{{.+}}) : (i32) -> i32
 // CHECK: tessel.barrier
 // CHECK: llvm.store %arg1, %arg2
-// CHECK: llvm.store %{{.+}}, %[[I]]
-func.func @barrier_loop(%n: i32, %x: i32, %out: !llvm.ptr) {
+// CHECK: scf.yield %{{.+}} : i32
+// CHECK: scf.if %arg3 {
+// CHECK: tessel.barrier
+// CHECK: llvm.store %{{.+}}, %[[F]]
+// CHECK: llvm.load %[[F]]
+func.func @barrier_loop(%n: i32, %x: i32, %out: !llvm.ptr, %c: i1) {
   %one = llvm.mlir.constant(1 : i64) : i64
   %i = llvm.alloca %one x i32 : (i64) -> !llvm.ptr
   %k = llvm.alloca %one x i32 : (i64) -> !llvm.ptr
+  %f = llvm.alloca %one x i32 : (i64) -> !llvm.ptr
   llvm.store %x, %k : i32, !llvm.ptr
   %c0 = arith.constant 0 : i32
   llvm.store %c0, %i : i32, !llvm.ptr
   scf.while : () -> () {
     %v = llvm.load %i : !llvm.ptr -> i32
-    %c = arith.cmpi slt, %v, %n : i32
-    scf.condition(%c)
+    %cc = arith.cmpi slt, %v, %n : i32
+    scf.condition(%cc)
   } do {
     tessel.barrier
     %kv = llvm.load %k : !llvm.ptr -> i32
@@ -128,6 +133,13 @@ func.func @barrier_loop(%n: i32, %x: i32, %out: !llvm.ptr) {
     llvm.store %w, %i : i32, !llvm.ptr
     scf.yield
   }
+  llvm.store %x, %f : i32, !llvm.ptr
+  scf.if %c {
+    tessel.barrier
+    llvm.store %n, %f : i32, !llvm.ptr
+  }
+  %fv = llvm.load %f : !llvm.ptr -> i32
+  llvm.store %fv, %out : i32, !llvm.ptr
   return
 }
 

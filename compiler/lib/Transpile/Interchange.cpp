@@ -360,23 +360,30 @@ FailureOr<bool> rewriteOnce(func::FuncOp fn) {
       if (!loop)
         return op.emitError() << "a barrier inside '" << op.getName()
                               << "' is not supported";
+      bool uniform = clUniformLoops && isUniformLoop(loop, threads);
+      if (!uniform) {
+        // Its values to per-thread slots first, while the stores of their
+        // initial values still land in the thread loop before it (the
+        // general interchange repeats what precedes the loop in every new
+        // thread loop, so that part must be free of effects).
+        FailureOr<scf::WhileOp> plain =
+            demoteLoopValues(loop, threads, /*keepUniform=*/false);
+        if (failed(plain))
+          return loop.emitError("internal: a loop with a barrier carries "
+                                "values that cannot go back to memory");
+        loop = *plain;
+        privatizeSlots(threads);
+      }
       scf::ParallelOp mine = threads;
       if (&threads.getBody()->front() != loop.getOperation())
         mine = splitThreadLoopBefore(threads, loop);
-      if (clUniformLoops && isUniformLoop(loop, mine)) {
+      if (uniform) {
         // Threads inside the loop; what follows it goes to a thread loop
         // of its own, reading the loop's results as scalars.
         if (failed(interchangeUniformWhile(mine, loop)))
           return failure();
         return true;
       }
-      FailureOr<scf::WhileOp> plain =
-          demoteLoopValues(loop, mine, /*keepUniform=*/false);
-      if (failed(plain))
-        return loop.emitError("internal: a loop with a barrier carries "
-                              "values that cannot go back to memory");
-      loop = *plain;
-      privatizeSlots(mine);
       if (Operation *next = loop->getNextNode();
           next && next != mine.getBody()->getTerminator())
         splitThreadLoopBefore(mine, next);

@@ -279,6 +279,17 @@ private:
     }
   }
 
+  /// Replaces `op` by `replacement`, which has the same results followed by
+  /// one per carried slot: the slots' values after it.
+  void replaceWithCarrying(Operation *op, Operation *replacement,
+                           ArrayRef<Value> carry, Values &current) {
+    unsigned n = op->getNumResults();
+    op->replaceAllUsesWith(replacement->getResults().take_front(n));
+    for (auto [slot, v] : llvm::zip(carry, replacement->getResults().drop_front(n)))
+      current[slot] = v;
+    op->erase();
+  }
+
   /// Appends the carried slots' values to the terminator of `block`.
   void appendToTerminator(Block &block, ArrayRef<Value> carry,
                           Values &current) {
@@ -319,12 +330,7 @@ private:
     appendToTerminator(newIf.getThenRegion().front(), carry, inThen);
     promoteBlock(newIf.getElseRegion().front(), inElse);
     appendToTerminator(newIf.getElseRegion().front(), carry, inElse);
-    op.replaceAllUsesWith(
-        newIf.getResults().take_front(op.getNumResults()));
-    for (auto [slot, v] :
-         llvm::zip(carry, newIf.getResults().drop_front(op.getNumResults())))
-      current[slot] = v;
-    op.erase();
+    replaceWithCarrying(op, newIf, carry, current);
   }
 
   void promoteWhile(scf::WhileOp op, Values &current) {
@@ -372,11 +378,7 @@ private:
     promoteBlock(after, inAfter);
     appendToTerminator(after, carry, inAfter);
 
-    op.replaceAllUsesWith(newLoop.getResults().take_front(op.getNumResults()));
-    for (auto [slot, v] :
-         llvm::zip(carry, newLoop.getResults().drop_front(op.getNumResults())))
-      current[slot] = v;
-    op.erase();
+    replaceWithCarrying(op, newLoop, carry, current);
   }
 
   void promoteFor(scf::ForOp op, Values &current) {
@@ -409,11 +411,7 @@ private:
       inBody[slot] = arg;
     promoteBlock(*body, inBody);
     appendToTerminator(*body, carry, inBody);
-    op.replaceAllUsesWith(newLoop.getResults().take_front(op.getNumResults()));
-    for (auto [slot, v] :
-         llvm::zip(carry, newLoop.getResults().drop_front(op.getNumResults())))
-      current[slot] = v;
-    op.erase();
+    replaceWithCarrying(op, newLoop, carry, current);
   }
 
   llvm::SetVector<Value> slots;

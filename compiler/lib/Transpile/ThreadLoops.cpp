@@ -152,7 +152,7 @@ struct CrossingValues {
     if (!definedInOld(v) || map.contains(v))
       return true;
     if (isa<BlockArgument>(v))
-      return cast<BlockArgument>(v).getOwner() == oldLoop.getBody();
+      return isThreadId(v);
     Operation *def = v.getDefiningOp();
     if (depth > 16 || !recomputableOp(def))
       return false;
@@ -169,32 +169,18 @@ struct CrossingValues {
       b.setInsertionPointToStart(newLoop.getBody());
   }
 
-  Value recompute(Value v) {
-    if (Value m = map.lookupOrNull(v))
-      return m;
-    if (!definedInOld(v))
-      return v;
-    if (auto arg = dyn_cast<BlockArgument>(v)) {
-      Value iv = newLoop.getInductionVars()[arg.getArgNumber()];
-      map.map(v, iv);
-      return iv;
-    }
-    Operation *def = v.getDefiningOp();
-    for (Value operand : def->getOperands())
-      recompute(operand);
-    setInsertion();
-    Operation *copy = b.clone(*def, map);
-    insertAfter = copy;
-    return map.lookup(v);
-  }
-
   /// `v` in the new loop: loaded if it is in `stored`, else recomputed from
   /// its operands (themselves stored, recomputed or from outside).
   Value materialize(Value v, const llvm::DenseSet<Value> &stored) {
     if (Value m = map.lookupOrNull(v))
       return m;
-    if (!definedInOld(v) || isThreadId(v))
-      return recompute(v);
+    if (!definedInOld(v))
+      return v;
+    if (isThreadId(v)) {
+      Value iv = newLoop.getInductionVars()[cast<BlockArgument>(v).getArgNumber()];
+      map.map(v, iv);
+      return iv;
+    }
     if (stored.contains(v))
       return storeAndLoad(v);
     Operation *def = v.getDefiningOp();

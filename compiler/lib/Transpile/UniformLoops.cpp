@@ -10,6 +10,8 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/BitVector.h"
 
+#include <optional>
+
 using namespace mlir;
 using namespace mlir::tessel;
 
@@ -54,18 +56,20 @@ public:
     return result;
   }
 
+  /// Whether `op` computes only uniform values (an op without results
+  /// runs for its effects: not uniform).
+  bool uniformOp(Operation &op) {
+    return op.getNumResults() > 0 &&
+           llvm::all_of(op.getResults(), [&](Value r) { return uniform(r); });
+  }
+
   /// Every op of the before block is uniform (it will run once for all
   /// threads), and so is the condition.
   bool uniformCondition() {
     Block &before = loop.getBefore().front();
-    for (Operation &op : before.without_terminator())
-      for (Value r : op.getResults())
-        if (!uniform(r))
-          return false;
-    if (llvm::any_of(before.without_terminator(), [](Operation &op) {
-          return op.getNumResults() == 0;
-        }))
-      return false; // an op run for its effects
+    if (!llvm::all_of(before.without_terminator(),
+                      [&](Operation &op) { return uniformOp(op); }))
+      return false;
     auto cond = cast<scf::ConditionOp>(before.getTerminator());
     return uniform(cond.getCondition());
   }
@@ -100,9 +104,10 @@ private:
 };
 
 /// The carried values of `loop` (an op of `threads`' body, paired) that are
-/// uniform, by a fixpoint from "all of them"; empty if the loop as a whole
+/// uniform, by a fixpoint from "all of them"; none if the loop as a whole
 /// (its condition) is not uniform even so.
-llvm::BitVector uniformValues(scf::WhileOp loop, scf::ParallelOp threads) {
+std::optional<llvm::BitVector> uniformValues(scf::WhileOp loop,
+                                             scf::ParallelOp threads) {
   unsigned n = loop.getInits().size();
   llvm::BitVector assumed(n, true);
   auto cond = cast<scf::ConditionOp>(loop.getBefore().front().getTerminator());
@@ -118,9 +123,8 @@ llvm::BitVector uniformValues(scf::WhileOp loop, scf::ParallelOp threads) {
         break;
       }
   }
-  Uniformity u(threads, loop, assumed);
-  if (!u.uniformCondition())
-    return llvm::BitVector(n, false);
+  if (!Uniformity(threads, loop, assumed).uniformCondition())
+    return std::nullopt;
   return assumed;
 }
 
@@ -141,14 +145,8 @@ bool mlir::tessel::isUniformLoop(scf::WhileOp loop, scf::ParallelOp threads) {
   for (Operation &op : loop.getBefore().front())
     if (containsBarrier(&op))
       return false;
-  llvm::BitVector uniform = uniformValues(loop, threads);
-  if (uniform.all() && uniform.size() > 0)
-    return true;
-  if (uniform.size() != 0)
-    return false;
-  // No carried values: the condition alone decides.
-  llvm::BitVector none;
-  return Uniformity(threads, loop, none).uniformCondition();
+  std::optional<llvm::BitVector> uniform = uniformValues(loop, threads);
+  return uniform && uniform->all();
 }
 
 FailureOr<scf::WhileOp>
@@ -167,7 +165,8 @@ mlir::tessel::demoteLoopValues(scf::WhileOp loop, scf::ParallelOp threads,
       return failure();
   llvm::BitVector demote(n, true);
   if (keepUniform && loop->getParentOp() == threads.getOperation())
-    demote = uniformValues(loop, threads).flip();
+    if (std::optional<llvm::BitVector> uniform = uniformValues(loop, threads))
+      demote = uniform->flip();
   if (demote.none())
     return loop;
 
@@ -251,16 +250,12 @@ LogicalResult mlir::tessel::interchangeUniformWhile(scf::ParallelOp threads,
     else
       (seen ? suffix : header).push_back(&op);
   }
-  auto isUniformOp = [&](Operation &op) {
-    return op.getNumResults() > 0 &&
-           llvm::all_of(op.getResults(), [&](Value r) { return u.uniform(r); });
-  };
 
   OpBuilder b(threads);
   // The header's uniform values, once, outside.
   IRMapping outside;
   for (Operation *op : header)
-    if (isUniformOp(*op))
+    if (u.uniformOp(*op))
       b.clone(*op, outside);
   // A thread loop like `threads` running `body` after the header.
   auto threadLoop = [&](OpBuilder &ob, IRMapping &map,
@@ -307,7 +302,7 @@ LogicalResult mlir::tessel::interchangeUniformWhile(scf::ParallelOp threads,
     IRMapping next = outside;
     next.map(oldAfter.getArguments(), after->getArguments());
     for (Operation &op : oldAfter.without_terminator())
-      if (isUniformOp(op))
+      if (u.uniformOp(op))
         b.clone(op, next);
     SmallVector<Value> yields;
     for (Value v : oldAfter.getTerminator()->getOperands())

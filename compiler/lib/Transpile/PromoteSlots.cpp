@@ -25,6 +25,11 @@
 //     a slot (UniformLoops.h).
 // A load with no store before it (an uninitialized local) reads zero.
 //
+// Before that, a load through a select of two slots (what clang emits for
+// `c ? a : b` on two locals read as an lvalue, e.g. a MIN macro) becomes a
+// select of two loads, as LLVM's SROA does: both slots are always readable,
+// and the slots can then be promoted.
+//
 // Liveness is computed on the structured program, conservatively: a store
 // inside a conditional or a loop body does not kill the value before it.
 //
@@ -33,6 +38,7 @@
 #include "tessel/Passes.h"
 #include "tessel/Transpile/ThreadLoops.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -217,6 +223,47 @@ bool isPromotable(LLVM::AllocaOp alloca, func::FuncOp kernel) {
       blocked = true;
   });
   return !blocked;
+}
+
+/// Whether `v` is a one-element stack slot.
+bool isSlot(Value v) {
+  auto alloca = v.getDefiningOp<LLVM::AllocaOp>();
+  return alloca && matchPattern(alloca.getArraySize(), m_One());
+}
+
+/// load(select(c, slot1, slot2)) -> select(c, load slot1, load slot2), for
+/// selects whose every user is such a load.
+void speculateLoadsThroughSelects(func::FuncOp kernel) {
+  SmallVector<arith::SelectOp> selects;
+  kernel.walk([&](arith::SelectOp sel) {
+    if (!isa<LLVM::LLVMPointerType>(sel.getType()) ||
+        !isSlot(sel.getTrueValue()) || !isSlot(sel.getFalseValue()))
+      return;
+    for (Operation *user : sel->getUsers()) {
+      auto load = dyn_cast<LLVM::LoadOp>(user);
+      if (!load || load.getAddr() != sel.getResult() || load.getVolatile_() ||
+          load.getOrdering() != LLVM::AtomicOrdering::not_atomic)
+        return;
+    }
+    selects.push_back(sel);
+  });
+  for (arith::SelectOp sel : selects) {
+    for (Operation *user : llvm::make_early_inc_range(sel->getUsers())) {
+      auto load = cast<LLVM::LoadOp>(user);
+      OpBuilder b(load);
+      auto loadFrom = [&](Value slot) {
+        return LLVM::LoadOp::create(b, load.getLoc(), load.getType(), slot,
+                                    load.getAlignment().value_or(0));
+      };
+      Value t = loadFrom(sel.getTrueValue());
+      Value f = loadFrom(sel.getFalseValue());
+      load.replaceAllUsesWith(
+          arith::SelectOp::create(b, load.getLoc(), sel.getCondition(), t, f)
+              .getResult());
+      load.erase();
+    }
+    sel.erase();
+  }
 }
 
 /// Rewrites the kernel's loads and stores of `slots` into SSA values.
@@ -424,6 +471,7 @@ struct PromoteSlotsPass
     getOperation().walk([](func::FuncOp kernel) {
       if (kernel.isExternal())
         return;
+      speculateLoadsThroughSelects(kernel);
       SmallVector<Value> slots;
       kernel.walk([&](LLVM::AllocaOp alloca) {
         if (isPromotable(alloca, kernel))

@@ -51,8 +51,35 @@ Value mlir::tessel::linearThreadId(OpBuilder &b, Location loc,
   return id;
 }
 
-static Type storageType(Type t) {
-  return t.isIndex() ? IntegerType::get(t.getContext(), 64) : t;
+Type mlir::tessel::storageType(Type t) {
+  if (t.isIndex())
+    return IntegerType::get(t.getContext(), 64);
+  // Bytes: LLVM packs vectors of i1 into bits, so the vectorizer would
+  // scalarize every store of a per-thread flag.
+  if (t.isInteger(1))
+    return IntegerType::get(t.getContext(), 8);
+  return t;
+}
+
+void mlir::tessel::storeToSlot(OpBuilder &b, Location loc, Value v,
+                               Value addr) {
+  Type t = storageType(v.getType());
+  if (v.getType().isIndex())
+    v = arith::IndexCastOp::create(b, loc, t, v);
+  else if (t != v.getType())
+    v = arith::ExtUIOp::create(b, loc, t, v);
+  LLVM::StoreOp::create(b, loc, v, addr);
+}
+
+Value mlir::tessel::loadFromSlot(OpBuilder &b, Location loc, Type type,
+                                 Value addr) {
+  Type t = storageType(type);
+  Value v = LLVM::LoadOp::create(b, loc, t, addr);
+  if (type.isIndex())
+    return arith::IndexCastOp::create(b, loc, type, v);
+  if (t != type)
+    return arith::TruncIOp::create(b, loc, type, v);
+  return v;
 }
 
 Value mlir::tessel::perThreadStorage(OpBuilder &b, scf::ParallelOp loop,
@@ -202,16 +229,10 @@ struct CrossingValues {
       b.setInsertionPointToStart(arg.getOwner());
     else
       b.setInsertionPointAfter(v.getDefiningOp());
-    Value stored = v;
-    if (t.isIndex())
-      stored = arith::IndexCastOp::create(b, loc, b.getI64Type(), v);
-    LLVM::StoreOp::create(b, loc, stored,
-                          perThreadElement(b, loc, oldLoop, storage, t));
+    storeToSlot(b, loc, v, perThreadElement(b, loc, oldLoop, storage, t));
     setInsertion();
     Value addr = perThreadElement(b, loc, newLoop, storage, t);
-    Value loaded = LLVM::LoadOp::create(b, loc, storageType(t), addr);
-    if (t.isIndex())
-      loaded = arith::IndexCastOp::create(b, loc, t, loaded);
+    Value loaded = loadFromSlot(b, loc, t, addr);
     insertAfter = loaded.getDefiningOp();
     map.map(v, loaded);
     return loaded;

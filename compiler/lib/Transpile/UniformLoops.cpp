@@ -86,14 +86,29 @@ private:
       return false; // thread ids and the arguments of nested regions
     }
     Operation *def = v.getDefiningOp();
+    // Inside the branches of conditionals (an `if (!done) i++` of a loop
+    // with a break), the conditional decides.
     Block *block = def->getBlock();
+    while (isa<scf::IfOp>(block->getParentOp()))
+      block = block->getParentOp()->getBlock();
     if (block != threads.getBody() && block != &loop.getBefore().front() &&
         block != &loop.getAfter().front())
       return false;
-    if (def->getNumRegions() != 0 || !isMemoryEffectFree(def))
+    if (!isMemoryEffectFree(def))
       return false;
     memo[v] = false; // no cycles in SSA; guards deep recursion on repeats
+    if (auto ifOp = dyn_cast<scf::IfOp>(def))
+      return uniform(ifOp.getCondition()) &&
+             uniformYields(ifOp.thenYield()) &&
+             (!ifOp.elseBlock() || uniformYields(ifOp.elseYield()));
+    if (def->getNumRegions() != 0)
+      return false;
     return llvm::all_of(def->getOperands(),
+                        [&](Value o) { return uniform(o); });
+  }
+
+  bool uniformYields(scf::YieldOp yield) {
+    return llvm::all_of(yield.getOperands(),
                         [&](Value o) { return uniform(o); });
   }
 
@@ -134,7 +149,8 @@ Value slotIn(scf::ParallelOp threads, Type type, Location loc) {
   Value one = LLVM::ConstantOp::create(b, loc, b.getI64Type(),
                                        b.getI64IntegerAttr(1));
   return LLVM::AllocaOp::create(
-      b, loc, LLVM::LLVMPointerType::get(b.getContext()), type, one);
+      b, loc, LLVM::LLVMPointerType::get(b.getContext()), storageType(type),
+      one);
 }
 
 } // namespace
@@ -180,26 +196,26 @@ mlir::tessel::demoteLoopValues(scf::WhileOp loop, scf::ParallelOp threads,
                      function_ref<bool(OpOperand &)> which) {
     if (llvm::none_of(v.getUses(), [&](OpOperand &u) { return which(u); }))
       return;
-    Value loaded = LLVM::LoadOp::create(b, loc, t, slot);
+    Value loaded = loadFromSlot(b, loc, t, slot);
     v.replaceUsesWithIf(loaded, which);
   };
   for (unsigned k : demote.set_bits()) {
     Type t = loop.getInits()[k].getType();
     Value slot = slotIn(threads, t, loc);
     OpBuilder b(loop);
-    LLVM::StoreOp::create(b, loc, loop.getInits()[k], slot);
+    storeToSlot(b, loc, loop.getInits()[k], slot);
     Value beforeArg = before.getArgument(k), afterArg = after.getArgument(k);
     unsigned forwarded = 1 + k; // operand of the condition op
     b.setInsertionPoint(cond);
     if (cond.getArgs()[k] != beforeArg)
-      LLVM::StoreOp::create(b, loc, cond.getArgs()[k], slot);
+      storeToSlot(b, loc, cond.getArgs()[k], slot);
     b.setInsertionPointToStart(&before);
     loadFor(b, beforeArg, t, slot, [&](OpOperand &u) {
       return !(u.getOwner() == cond && u.getOperandNumber() == forwarded);
     });
     b.setInsertionPoint(yield);
     if (yield.getOperand(k) != afterArg)
-      LLVM::StoreOp::create(b, loc, yield.getOperand(k), slot);
+      storeToSlot(b, loc, yield.getOperand(k), slot);
     b.setInsertionPointToStart(&after);
     loadFor(b, afterArg, t, slot, [&](OpOperand &u) {
       return !(u.getOwner() == yield && u.getOperandNumber() == k);

@@ -44,3 +44,32 @@ func.func @k(%out: !llvm.ptr) attributes {tessel.cuda_kernel} {
   llvm.store %sum, %o : f32, !llvm.ptr
   return
 }
+
+// An i1 value that must cross the cut (it comes from memory, so it cannot
+// be recomputed) is kept as a byte per thread: LLVM packs vectors of i1
+// into bits, and its vectorizer would scalarize every i1 store.
+// CHECK-LABEL: func.func @flag(
+// CHECK:   %[[FLAGS:.*]] = llvm.alloca %{{.*}} x i8
+// CHECK:   scf.parallel
+// CHECK:     %[[C:.*]] = arith.cmpi
+// CHECK:     %[[B:.*]] = arith.extui %[[C]] : i1 to i8
+// CHECK:     llvm.store %[[B]], %{{.*}} : i8, !llvm.ptr
+// CHECK:   } {tessel.cuda_threads}
+// CHECK:   scf.parallel
+// CHECK:     %[[L:.*]] = llvm.load %{{.*}} : !llvm.ptr -> i8
+// CHECK:     arith.trunci %[[L]] : i8 to i1
+// CHECK:   } {tessel.cuda_threads}
+func.func @flag(%in: !llvm.ptr, %out: !llvm.ptr) attributes {tessel.cuda_kernel} {
+  %tid = gpu.thread_id x
+  %t = arith.index_cast %tid : index to i64
+  %p = llvm.getelementptr %in[%t] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+  %v = llvm.load %p : !llvm.ptr -> i32
+  %c0 = arith.constant 0 : i32
+  %pos = arith.cmpi sgt, %v, %c0 : i32
+  tessel.barrier
+  %c1 = arith.constant 1 : i32
+  %r = arith.select %pos, %c1, %c0 : i32
+  %o = llvm.getelementptr %out[%t] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+  llvm.store %r, %o : i32, !llvm.ptr
+  return
+}

@@ -191,3 +191,46 @@ func.func @for_loop(%x: i32) -> i32 {
   %r = llvm.load %slot : !llvm.ptr -> i32
   return %r : i32
 }
+
+// -----
+
+// `MIN(a, b)` on two locals, `(a <= b ? a : b)` read as an lvalue: a load
+// through a select of the two slots becomes a select of two loads, and both
+// slots are promoted.
+// CHECK-LABEL: func.func @min_of_locals
+// CHECK-NOT: llvm.alloca
+// CHECK: %[[C:.+]] = arith.cmpi sle, %arg0, %arg1 : i32
+// CHECK: %[[M:.+]] = arith.select %[[C]], %arg0, %arg1 : i32
+// CHECK: return %[[M]] : i32
+func.func @min_of_locals(%x: i32, %y: i32) -> i32 {
+  %one = llvm.mlir.constant(1 : i64) : i64
+  %a = llvm.alloca %one x i32 : (i64) -> !llvm.ptr
+  %b = llvm.alloca %one x i32 : (i64) -> !llvm.ptr
+  llvm.store %x, %a : i32, !llvm.ptr
+  llvm.store %y, %b : i32, !llvm.ptr
+  %va = llvm.load %a : !llvm.ptr -> i32
+  %vb = llvm.load %b : !llvm.ptr -> i32
+  %c = arith.cmpi sle, %va, %vb : i32
+  %p = arith.select %c, %a, %b : !llvm.ptr
+  %m = llvm.load %p : !llvm.ptr -> i32
+  return %m : i32
+}
+
+// -----
+
+// A select of slots whose result is stored through (an lvalue written)
+// stays memory: nothing is promoted.
+// CHECK-LABEL: func.func @store_through_select
+// CHECK-COUNT-2: llvm.alloca
+// CHECK: arith.select %{{.+}}, %{{.+}}, %{{.+}} : !llvm.ptr
+func.func @store_through_select(%x: i32, %c: i1) -> i32 {
+  %one = llvm.mlir.constant(1 : i64) : i64
+  %a = llvm.alloca %one x i32 : (i64) -> !llvm.ptr
+  %b = llvm.alloca %one x i32 : (i64) -> !llvm.ptr
+  llvm.store %x, %a : i32, !llvm.ptr
+  llvm.store %x, %b : i32, !llvm.ptr
+  %p = arith.select %c, %a, %b : !llvm.ptr
+  llvm.store %x, %p : i32, !llvm.ptr
+  %r = llvm.load %a : !llvm.ptr -> i32
+  return %r : i32
+}

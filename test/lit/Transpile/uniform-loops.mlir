@@ -103,3 +103,92 @@ func.func @divergent(%out: !llvm.ptr) attributes {tessel.cuda_kernel} {
   llvm.store %r, %q : i32, !llvm.ptr
   return
 }
+
+// `for (i = 0; i < n; i++) { ...; __syncthreads(); if (i == n - 1) break; }`
+// after slot promotion: the counter advances through an scf.if on the
+// break flag. Both are uniform (the if's condition and yields are), so the
+// loop keeps them as scalars and computes the next ones once, after the
+// threads. A per-thread flag (`done` below, from the thread id) next to
+// them goes back to a slot, a byte per thread.
+// CHECK-LABEL: func.func @with_break
+// CHECK: %[[DONE:.+]] = llvm.alloca %{{.+}} x i8
+// CHECK: scf.while (%[[I:.+]] = %{{.+}}, %[[B:.+]] = %{{.+}}) : (i32, i1) -> (i32, i1) {
+// CHECK: ^bb0(%[[I2:.+]]: i32, %[[B2:.+]]: i1):
+// CHECK:   scf.parallel
+// CHECK:     %[[MINE:.+]] = llvm.getelementptr %[[DONE]]
+// CHECK:     tessel.barrier
+// CHECK:     %[[BYTE:.+]] = arith.extui %{{.+}} : i1 to i8
+// CHECK:     llvm.store %[[BYTE]], %[[MINE]] : i8, !llvm.ptr
+// CHECK:   } {tessel.cuda_threads}
+// CHECK:   %[[STOP:.+]] = arith.cmpi eq, %[[I2]]
+// CHECK:   %[[NEXT:.+]] = scf.if %[[STOP]] -> (i32) {
+// CHECK:   scf.yield %[[NEXT]], %[[STOP]] : i32, i1
+// OFF-LABEL: func.func @with_break
+// OFF: scf.while : () -> ()
+func.func @with_break(%n: i32, %out: !llvm.ptr) attributes {tessel.cuda_kernel} {
+  %tid = gpu.thread_id x
+  %t = arith.index_cast %tid : index to i64
+  %ti = arith.index_cast %tid : index to i32
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %false = arith.constant false
+  %true = arith.constant true
+  %r:3 = scf.while (%i = %c0, %b = %false, %d = %false) : (i32, i1, i1) -> (i32, i1, i1) {
+    %nb = arith.xori %b, %true : i1
+    %lt = arith.cmpi slt, %i, %n : i32
+    %c = arith.andi %nb, %lt : i1
+    scf.condition(%c) %i, %b, %d : i32, i1, i1
+  } do {
+  ^bb0(%i2: i32, %b2: i1, %d2: i1):
+    %p = llvm.getelementptr %out[%t] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+    llvm.store %i2, %p : i32, !llvm.ptr
+    %mine = arith.cmpi slt, %ti, %i2 : i32
+    tessel.barrier
+    %last = arith.subi %n, %c1 : i32
+    %stop = arith.cmpi eq, %i2, %last : i32
+    %next = scf.if %stop -> (i32) {
+      scf.yield %i2 : i32
+    } else {
+      %inc = arith.addi %i2, %c1 : i32
+      scf.yield %inc : i32
+    }
+    scf.yield %next, %stop, %mine : i32, i1, i1
+  }
+  %q = llvm.getelementptr %out[%t] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+  %dz = arith.extui %r#2 : i1 to i32
+  %sum = arith.addi %r#0, %dz : i32
+  llvm.store %sum, %q : i32, !llvm.ptr
+  return
+}
+
+// An if whose result depends on the thread id is not uniform: the loop
+// takes the general interchange.
+// CHECK-LABEL: func.func @divergent_if
+// CHECK: scf.while : () -> ()
+func.func @divergent_if(%n: i32, %out: !llvm.ptr) attributes {tessel.cuda_kernel} {
+  %tid = gpu.thread_id x
+  %t = arith.index_cast %tid : index to i64
+  %ti = arith.index_cast %tid : index to i32
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %r = scf.while (%i = %c0) : (i32) -> i32 {
+    %c = arith.cmpi slt, %i, %n : i32
+    scf.condition(%c) %i : i32
+  } do {
+  ^bb0(%i2: i32):
+    tessel.barrier
+    %odd = arith.cmpi slt, %ti, %i2 : i32
+    %next = scf.if %odd -> (i32) {
+      %inc = arith.addi %i2, %c1 : i32
+      scf.yield %inc : i32
+    } else {
+      %inc2 = arith.addi %i2, %c1 : i32
+      %inc3 = arith.addi %inc2, %c1 : i32
+      scf.yield %inc3 : i32
+    }
+    scf.yield %next : i32
+  }
+  %q = llvm.getelementptr %out[%t] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+  llvm.store %r, %q : i32, !llvm.ptr
+  return
+}

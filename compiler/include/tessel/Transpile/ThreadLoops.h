@@ -29,6 +29,12 @@ bool containsBarrier(Operation *op);
 /// The thread index x + X * (y + Y * z) of the current iteration of
 /// `loop`, built at `b`'s insertion point (inside the loop).
 Value linearThreadId(OpBuilder &b, Location loc, scf::ParallelOp loop);
+/// How a value of type `t` is kept in memory across a cut: index as i64,
+/// i1 as a byte (vectors of i1 are bit-packed), the rest as it is.
+Type storageType(Type t);
+/// Stores `v` at `addr` as storageType(v's type) / loads it back.
+void storeToSlot(OpBuilder &b, Location loc, Value v, Value addr);
+Value loadFromSlot(OpBuilder &b, Location loc, Type type, Value addr);
 /// An array of one `type` element per thread of `loop`'s block, allocated
 /// at the start of the enclosing block loop.
 Value perThreadStorage(OpBuilder &b, scf::ParallelOp loop, Type type);

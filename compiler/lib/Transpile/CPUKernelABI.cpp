@@ -41,41 +41,87 @@ static llvm::cl::opt<bool> clThreadLoopHints(
                    "transpiled kernels"),
     llvm::cl::init(true), llvm::cl::Hidden);
 
+static llvm::cl::opt<bool> clParallelAccesses(
+    "tessel-transpile-parallel-accesses",
+    llvm::cl::desc("Mark the memory accesses of the innermost thread loops "
+                   "of transpiled kernels as free of dependences between "
+                   "iterations (llvm.loop.parallel_accesses)"),
+    llvm::cl::init(true), llvm::cl::Hidden);
+
 namespace {
 
-/// The hint on each innermost thread loop: vectorize it without
-/// interleaving, so that a block row as wide as one vector (16 f32 threads
-/// with AVX-512) runs as one vector iteration rather than falling through
-/// to the remainder loop of an interleaved one.
-LLVM::LoopAnnotationAttr threadLoopHint(MLIRContext *ctx) {
+/// The annotation of an innermost thread loop:
+///   - vectorize it without interleaving, so that a block row as wide as
+///     one vector (16 f32 threads with AVX-512) runs as one vector
+///     iteration rather than falling through to the remainder loop of an
+///     interleaved one;
+///   - its accesses in `group` (when given) do not depend on each other
+///     across iterations: between two barriers, a CUDA thread that touches
+///     memory another thread writes is a data race, undefined. LLVM then
+///     vectorizes without runtime alias checks, which it cannot build
+///     for indirect accesses (`a[idx[i]]`).
+LLVM::LoopAnnotationAttr threadLoopHint(MLIRContext *ctx,
+                                        LLVM::AccessGroupAttr group) {
+  LLVM::LoopInterleaveAttr interleave;
+  if (clThreadLoopHints)
+    interleave = LLVM::LoopInterleaveAttr::get(
+        ctx, IntegerAttr::get(IntegerType::get(ctx, 32), 1));
+  SmallVector<LLVM::AccessGroupAttr> groups;
+  if (group)
+    groups.push_back(group);
   return LLVM::LoopAnnotationAttr::get(
-      ctx, /*disableNonforced=*/{}, /*vectorize=*/{},
-      LLVM::LoopInterleaveAttr::get(ctx, IntegerAttr::get(
-                                             IntegerType::get(ctx, 32), 1)),
+      ctx, /*disableNonforced=*/{}, /*vectorize=*/{}, interleave,
       /*unroll=*/{}, /*unrollAndJam=*/{}, /*licm=*/{}, /*distribute=*/{},
       /*pipeline=*/{}, /*peeled=*/{}, /*unswitch=*/{}, /*mustProgress=*/{},
-      /*isVectorized=*/{}, /*startLoc=*/{}, /*endLoc=*/{},
-      /*parallelAccesses=*/{});
+      /*isVectorized=*/{}, /*startLoc=*/{}, /*endLoc=*/{}, groups);
+}
+
+/// Puts the plain (not volatile, not atomic) loads and stores under
+/// `root` into `group`. Others stay out, and then LLVM does not take the
+/// loop as parallel (an access outside the group, a call that may touch
+/// memory): it analyses its dependences as without the annotation.
+void addToAccessGroup(Operation *root, LLVM::AccessGroupAttr group) {
+  auto add = [&](auto op) {
+    if (op.getVolatile_() || op.getOrdering() != LLVM::AtomicOrdering::not_atomic)
+      return;
+    SmallVector<Attribute> groups;
+    if (ArrayAttr old = op.getAccessGroupsAttr())
+      llvm::append_range(groups, old);
+    groups.push_back(group);
+    op.setAccessGroupsAttr(ArrayAttr::get(op.getContext(), groups));
+  };
+  root->walk([&](Operation *op) {
+    if (auto load = dyn_cast<LLVM::LoadOp>(op))
+      add(load);
+    else if (auto store = dyn_cast<LLVM::StoreOp>(op))
+      add(store);
+  });
 }
 
 void threadLoopToFor(scf::ParallelOp p) {
   OpBuilder b(p);
   Location loc = p.getLoc();
+  MLIRContext *ctx = p.getContext();
   IRMapping map;
-  Block *inner = nullptr;
+  scf::ForOp x;
   // z outermost, x innermost.
   for (int d = p.getNumLoops() - 1; d >= 0; --d) {
     auto f = scf::ForOp::create(b, loc, p.getLowerBound()[d],
                                 p.getUpperBound()[d], p.getStep()[d]);
-    if (d == 0 && clThreadLoopHints)
-      f->setAttr("llvm.loop_annotation", threadLoopHint(b.getContext()));
     map.map(p.getInductionVars()[d], f.getInductionVar());
-    inner = f.getBody();
-    b.setInsertionPoint(inner->getTerminator());
+    x = f;
+    b.setInsertionPoint(f.getBody()->getTerminator());
   }
   for (Operation &op : p.getBody()->without_terminator())
     b.clone(op, map);
   p.erase();
+  LLVM::AccessGroupAttr group;
+  if (clParallelAccesses) {
+    group = LLVM::AccessGroupAttr::get(ctx);
+    addToAccessGroup(x, group);
+  }
+  if (clThreadLoopHints || group)
+    x->setAttr("llvm.loop_annotation", threadLoopHint(ctx, group));
 }
 
 LogicalResult convertKernel(func::FuncOp fn) {

@@ -146,27 +146,56 @@ std::pair<scf::IfOp, scf::IfOp> splitIf(scf::IfOp op, Operation *thenCut,
   return {first, second};
 }
 
+/// Whether `loop`'s condition forwards its before-block arguments as they
+/// are (the shape slot promotion gives it), so that a loop whose condition
+/// fails at once has its inits as results.
+bool forwardsArguments(scf::WhileOp loop) {
+  Block &before = loop.getBefore().front();
+  auto cond = cast<scf::ConditionOp>(before.getTerminator());
+  return llvm::equal(cond.getArgs(), before.getArguments());
+}
+
 /// `if c { while }` (the while alone in one branch, nothing in the other):
-/// the while alone, its condition guarded by c.
-LogicalResult foldGuardIntoLoop(scf::IfOp guard) {
+/// the while alone, its condition guarded by c. A loop carrying values
+/// keeps them when its condition forwards its arguments as they are (with
+/// c false it runs no iteration and its results are its inits, where the
+/// if gave poison); others give them to per-thread slots first.
+LogicalResult foldGuardIntoLoop(scf::IfOp guard, scf::ParallelOp threads) {
   bool inThen = !guard.thenBlock()->without_terminator().empty();
   Block *block = inThen ? guard.thenBlock() : guard.elseBlock();
   auto loop = dyn_cast<scf::WhileOp>(&block->front());
-  if (!loop || loop.getNumResults() != 0 || loop.getInits().size() != 0)
+  if (!loop)
     return guard.emitError("a barrier inside a loop that is not a plain "
                            "while loop (internal form) is not supported");
+  if (!forwardsArguments(loop)) {
+    FailureOr<scf::WhileOp> plain =
+        demoteLoopValues(loop, threads, /*keepUniform=*/false);
+    if (failed(plain))
+      return loop.emitError("internal: a loop with a barrier carries values "
+                            "that cannot go back to memory");
+    loop = *plain;
+    privatizeSlots(threads);
+  }
   OpBuilder b(guard);
   Location loc = guard.getLoc();
   Value c = guard.getCondition();
   if (!inThen)
     c = arith::XOrIOp::create(
         b, loc, c, arith::ConstantOp::create(b, loc, b.getBoolAttr(true)));
+  // The guard yields the loop's results (or values from before it).
+  auto yield = cast<scf::YieldOp>(block->getTerminator());
+  for (auto [result, yielded] : llvm::zip(guard.getResults(), yield.getOperands())) {
+    if (yielded.getParentRegion() == &guard.getThenRegion() ||
+        yielded.getParentRegion() == &guard.getElseRegion())
+      if (yielded.getDefiningOp() != loop.getOperation())
+        return guard.emitError("internal: a guarded loop's if yields a value "
+                               "of its own");
+    result.replaceAllUsesWith(yielded);
+  }
   loop->moveBefore(guard);
   guard.erase();
   Block &before = loop.getBefore().front();
   auto cond = cast<scf::ConditionOp>(before.getTerminator());
-  if (!cond.getArgs().empty())
-    return loop.emitError("internal: while loop forwarding values");
   b.setInsertionPointToStart(&before);
   auto check = scf::IfOp::create(b, loc, b.getI1Type(), c, true);
   Block *then = check.thenBlock();
@@ -184,7 +213,7 @@ LogicalResult foldGuardIntoLoop(scf::IfOp guard) {
 
 /// One rewrite of step 1 on an if with a barrier-holding op at the top of
 /// a branch (and none deeper inside an if); true if it changed something.
-FailureOr<bool> hoistOutOfIf(scf::IfOp op) {
+FailureOr<bool> hoistOutOfIf(scf::IfOp op, scf::ParallelOp threads) {
   Operation *thenCut = firstBarrierOp(op.thenBlock());
   Operation *elseCut = op.elseBlock() ? firstBarrierOp(op.elseBlock()) : nullptr;
   if (!thenCut && !elseCut)
@@ -207,7 +236,7 @@ FailureOr<bool> hoistOutOfIf(scf::IfOp op) {
                                useThen ? nullptr : after);
     (void)pre;
     (void)post;
-    if (failed(foldGuardIntoLoop(mid)))
+    if (failed(foldGuardIntoLoop(mid, threads)))
       return failure();
     return true;
   }
@@ -322,7 +351,8 @@ FailureOr<bool> rewriteOnce(func::FuncOp fn) {
     // Loops holding barriers keep their carried values (from slot
     // promotion) only while they may still turn out uniform: as ops of the
     // thread loop's body (then only the uniform values) or inside such
-    // loops only; others give them back to per-thread slots.
+    // loops and conditionals only (step 1 moves them out of the
+    // conditionals); others give them back to per-thread slots.
     SmallVector<scf::WhileOp> carrying;
     threads.getBody()->walk([&](scf::WhileOp w) {
       if (containsBarrier(w))
@@ -333,9 +363,9 @@ FailureOr<bool> rewriteOnce(func::FuncOp fn) {
       bool insideLoopsOnly = true;
       for (Operation *p = w->getParentOp(); p != threads.getOperation();
            p = p->getParentOp())
-        insideLoopsOnly &= isa<scf::WhileOp>(p);
+        insideLoopsOnly &= isa<scf::WhileOp, scf::IfOp>(p);
       if (!top && insideLoopsOnly)
-        continue; // decided once the enclosing loop is
+        continue; // decided once it is an op of the thread loop's body
       if (failed(demoteLoopValues(w, threads, /*keepUniform=*/top)))
         return w.emitError("internal: a loop with a barrier carries values "
                            "that cannot go back to memory");
@@ -348,7 +378,7 @@ FailureOr<bool> rewriteOnce(func::FuncOp fn) {
         ifs.push_back(op);
     });
     for (scf::IfOp op : ifs) {
-      FailureOr<bool> changed = hoistOutOfIf(op);
+      FailureOr<bool> changed = hoistOutOfIf(op, threads);
       if (failed(changed) || *changed)
         return changed;
     }
@@ -374,6 +404,8 @@ FailureOr<bool> rewriteOnce(func::FuncOp fn) {
         loop = *plain;
         privatizeSlots(threads);
       }
+      if (uniform)
+        hoistUniformOps(threads, loop);
       scf::ParallelOp mine = threads;
       if (&threads.getBody()->front() != loop.getOperation())
         mine = splitThreadLoopBefore(threads, loop);

@@ -7,6 +7,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/BitVector.h"
 
@@ -40,13 +41,16 @@ bool isPaired(scf::WhileOp loop) {
   return true;
 }
 
-/// Which values of a loop in a thread loop are the same for every thread,
-/// given the carried values in `assumed` are.
+/// Which values of a thread loop (and of a loop in it) are the same for
+/// every thread, given the loop's carried values in `assumed` are.
 class Uniformity {
 public:
   Uniformity(scf::ParallelOp threads, scf::WhileOp loop,
              const llvm::BitVector &assumed)
       : threads(threads), loop(loop), assumed(assumed) {}
+  /// For the thread loop's own body only.
+  explicit Uniformity(scf::ParallelOp threads)
+      : threads(threads), loop(nullptr), assumed(none) {}
 
   bool uniform(Value v) {
     if (auto it = memo.find(v); it != memo.end())
@@ -80,8 +84,8 @@ private:
       return true; // from outside the thread loop
     if (auto arg = dyn_cast<BlockArgument>(v)) {
       Block *owner = arg.getOwner();
-      if (owner == &loop.getBefore().front() ||
-          owner == &loop.getAfter().front())
+      if (loop && (owner == &loop.getBefore().front() ||
+                   owner == &loop.getAfter().front()))
         return assumed.test(arg.getArgNumber());
       return false; // thread ids and the arguments of nested regions
     }
@@ -91,8 +95,9 @@ private:
     Block *block = def->getBlock();
     while (isa<scf::IfOp>(block->getParentOp()))
       block = block->getParentOp()->getBlock();
-    if (block != threads.getBody() && block != &loop.getBefore().front() &&
-        block != &loop.getAfter().front())
+    if (block != threads.getBody() &&
+        !(loop && (block == &loop.getBefore().front() ||
+                   block == &loop.getAfter().front())))
       return false;
     if (!isMemoryEffectFree(def))
       return false;
@@ -101,10 +106,14 @@ private:
       return uniform(ifOp.getCondition()) &&
              uniformYields(ifOp.thenYield()) &&
              (!ifOp.elseBlock() || uniformYields(ifOp.elseYield()));
-    if (def->getNumRegions() != 0)
+    // Any other op without effects (a loop without barriers computing a
+    // bound) computes the same for every thread when everything it reads
+    // is the same.
+    if (!llvm::all_of(def->getOperands(), [&](Value o) { return uniform(o); }))
       return false;
-    return llvm::all_of(def->getOperands(),
-                        [&](Value o) { return uniform(o); });
+    llvm::SetVector<Value> captured;
+    getUsedValuesDefinedAbove(def->getRegions(), captured);
+    return llvm::all_of(captured, [&](Value o) { return uniform(o); });
   }
 
   bool uniformYields(scf::YieldOp yield) {
@@ -114,6 +123,7 @@ private:
 
   scf::ParallelOp threads;
   scf::WhileOp loop;
+  llvm::BitVector none;
   const llvm::BitVector &assumed;
   llvm::DenseMap<Value, bool> memo;
 };
@@ -154,6 +164,14 @@ Value slotIn(scf::ParallelOp threads, Type type, Location loc) {
 }
 
 } // namespace
+
+void mlir::tessel::hoistUniformOps(scf::ParallelOp threads, Operation *end) {
+  Uniformity u(threads);
+  for (Operation &op : llvm::make_early_inc_range(
+           llvm::make_range(threads.getBody()->begin(), end->getIterator())))
+    if (isMemoryEffectFree(&op) && u.uniformOp(op))
+      op.moveBefore(threads);
+}
 
 bool mlir::tessel::isUniformLoop(scf::WhileOp loop, scf::ParallelOp threads) {
   if (loop->getParentOp() != threads.getOperation() || !isPaired(loop))

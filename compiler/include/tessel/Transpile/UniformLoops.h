@@ -39,6 +39,14 @@ FailureOr<scf::WhileOp> demoteLoopValues(scf::WhileOp loop,
                                          scf::ParallelOp threads,
                                          bool keepUniform);
 
+/// Moves the ops of `threads`' body before `end` (one of them) that compute
+/// the same values for every thread without effects (bounds, flags from
+/// kernel arguments and block ids, loops without barriers over those) out
+/// of the thread loop, before it: computed once, and no value fission
+/// would store per thread. A block has at least one thread, so each runs
+/// as often as before for a block.
+void hoistUniformOps(scf::ParallelOp threads, Operation *end);
+
 /// Whether `loop`, an op of `threads`' body, is uniform: its inits and
 /// condition are uniform, and so is every value it carries or forwards.
 bool isUniformLoop(scf::WhileOp loop, scf::ParallelOp threads);

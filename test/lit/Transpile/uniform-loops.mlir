@@ -192,3 +192,54 @@ func.func @divergent_if(%n: i32, %out: !llvm.ptr) attributes {tessel.cuda_kernel
   llvm.store %r, %q : i32, !llvm.ptr
   return
 }
+
+// A uniform loop inside a conditional on a uniform value (srad's reduce:
+// `if (nf == N) { for (i = 2; ...; i *= 2) { ...; __syncthreads(); } }`):
+// the guard goes into the loop's condition and the loop keeps its counter
+// as a scalar; the bound computed by a loop without barriers before it
+// (`for (...) if (nf >= i) df = i;`) is uniform and computed once, before
+// the thread loops.
+// CHECK-LABEL: func.func @guarded
+// CHECK: %[[DF:.+]]:2 = scf.while
+// CHECK: scf.while (%[[I:.+]] = %{{.+}}) : (i32) -> i32 {
+// CHECK:   scf.if %{{.+}} -> (i1) {
+// CHECK:     arith.cmpi sle, %[[I]], %[[DF]]#0 : i32
+// CHECK: ^bb0(%[[I2:.+]]: i32):
+// CHECK:   scf.parallel
+// CHECK:     tessel.barrier
+// CHECK:   } {tessel.cuda_threads}
+// CHECK:   arith.muli %[[I2]]
+// OFF-LABEL: func.func @guarded
+// OFF: scf.while : () -> ()
+func.func @guarded(%nf: i32, %out: !llvm.ptr) attributes {tessel.cuda_kernel} {
+  %tid = gpu.thread_id x
+  %t = arith.index_cast %tid : index to i64
+  %c0 = arith.constant 0 : i32
+  %c2 = arith.constant 2 : i32
+  %c512 = arith.constant 512 : i32
+  %df:2 = scf.while (%d = %c0, %i = %c2) : (i32, i32) -> (i32, i32) {
+    %c = arith.cmpi sle, %i, %c512 : i32
+    scf.condition(%c) %d, %i : i32, i32
+  } do {
+  ^bb0(%d2: i32, %i2: i32):
+    %ge = arith.cmpi sge, %nf, %i2 : i32
+    %d3 = arith.select %ge, %i2, %d2 : i32
+    %i3 = arith.muli %i2, %c2 : i32
+    scf.yield %d3, %i3 : i32, i32
+  }
+  %go = arith.cmpi ne, %nf, %c512 : i32
+  scf.if %go {
+    %r = scf.while (%i = %c2) : (i32) -> i32 {
+      %c = arith.cmpi sle, %i, %df#0 : i32
+      scf.condition(%c) %i : i32
+    } do {
+    ^bb0(%i2: i32):
+      %p = llvm.getelementptr %out[%t] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+      llvm.store %i2, %p : i32, !llvm.ptr
+      tessel.barrier
+      %next = arith.muli %i2, %c2 : i32
+      scf.yield %next : i32
+    }
+  }
+  return
+}

@@ -543,6 +543,19 @@ def PromoteSlotsPass : Pass<"tessel-promote-slots", "ModuleOp"> {
   let dependentDialects = ["LLVM::LLVMDialect", "scf::SCFDialect"];
 }
 
+def SimplifyBreakLoopsPass : Pass<"tessel-simplify-break-loops", "ModuleOp"> {
+  let summary = "In promoted loops with a break flag, advance values the loop's results do not need";
+  let description = [{
+    After tessel-promote-slots, a loop with `break` carries a flag that
+    gates its condition, and its counter is advanced only while the flag is
+    clear (`x2 = brk ? x : x + 1`). When the loop's result for a carried
+    value is not used, the value yielded with the flag set is never read
+    and the select goes (`x2 = x + 1`): the next address no longer depends
+    on the loaded value that set the flag.
+  }];
+  let dependentDialects = ["arith::ArithDialect", "scf::SCFDialect"];
+}
+
 def FissionAtBarriersPass : Pass<"tessel-fission-at-barriers", "ModuleOp"> {
   let summary = "Cut thread loops at their barriers";
   let description = [{

@@ -229,6 +229,13 @@ static llvm::cl::opt<bool> clPromoteSlots(
                    "values before the GPU-to-CPU transpilation"),
     llvm::cl::init(true), llvm::cl::Hidden);
 
+static llvm::cl::opt<bool> clBreakLoops(
+    "tessel-transpile-break-loops",
+    llvm::cl::desc("Advance the carried values of loops with a break flag "
+                   "that the loop's results do not need "
+                   "(tessel-simplify-break-loops)"),
+    llvm::cl::init(true), llvm::cl::Hidden);
+
 void mlir::tessel::buildCUDAToCPUPipeline(OpPassManager &pm) {
   // Device functions into kernels: the transpilation sees whole kernels.
   pm.addPass(createInlinerPass());
@@ -238,6 +245,8 @@ void mlir::tessel::buildCUDAToCPUPipeline(OpPassManager &pm) {
   // carried through.
   if (clPromoteSlots) {
     pm.addPass(createPromoteSlotsPass());
+    if (clBreakLoops)
+      pm.addPass(createSimplifyBreakLoopsPass());
     pm.addPass(createCanonicalizerPass());
   }
   pm.addPass(createCUDAToParallelLoopsPass());

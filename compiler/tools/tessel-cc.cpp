@@ -126,6 +126,11 @@ static llvm::cl::opt<std::string> dumpDir(
     "dump-intermediates",
     llvm::cl::desc("Write the kernels' intermediate files to this directory"),
     llvm::cl::cat(category));
+static llvm::cl::opt<bool> fmad(
+    "fmad",
+    llvm::cl::desc("Contract floating-point multiplies and adds into fused "
+                   "multiply-adds (default true, as nvcc's --fmad)"),
+    llvm::cl::init(true), llvm::cl::cat(category));
 static llvm::cl::opt<bool> verbose(
     "v", llvm::cl::desc("Print the commands tessel-cc runs"),
     llvm::cl::cat(category));
@@ -420,6 +425,10 @@ int main(int argc, char **argv) {
     driver.frontend.cudaPath = cudaHeaders;
   }
   driver.frontend.extraArgs = driver.preprocessorFlags();
+  // What the kernels' importer reads (clang's FP options at each operator,
+  // so `#pragma clang fp contract` in the source still rules).
+  driver.frontend.extraArgs.push_back(fmad ? "-ffp-contract=fast"
+                                           : "-ffp-contract=off");
   if (!cStandard.empty())
     driver.frontend.extraArgs.push_back("-std=" + cStandard);
 

@@ -108,7 +108,13 @@ public:
   Value emitUnary(const clang::UnaryOperator *e);
   Value emitBinary(const clang::BinaryOperator *e);
   Value emitAssign(const clang::BinaryOperator *e);
-  Value emitArithmetic(clang::BinaryOperatorKind op, Value lhs, Value rhs,
+  /// `e`'s operator on `lhs` and `rhs` (for a compound assignment, the
+  /// operator it applies); its floating-point products and sums may
+  /// contract into fused multiply-adds where clang's FP options at `e`
+  /// allow it (CUDA's default, -ffp-contract=fast, as nvcc's --fmad=true;
+  /// tessel-cc --fmad=false turns it off).
+  Value emitArithmetic(const clang::BinaryOperator *e,
+                       clang::BinaryOperatorKind op, Value lhs, Value rhs,
                        clang::QualType lhsType, clang::QualType rhsType,
                        clang::QualType resultType, clang::SourceLocation sl);
   Value emitIncDec(const clang::UnaryOperator *e);

@@ -203,7 +203,8 @@ Value FunctionEmitter::emitCast(const clang::CastExpr *e) {
   }
 }
 
-Value FunctionEmitter::emitArithmetic(clang::BinaryOperatorKind op, Value lhs,
+Value FunctionEmitter::emitArithmetic(const clang::BinaryOperator *e,
+                                      clang::BinaryOperatorKind op, Value lhs,
                                       Value rhs, clang::QualType lhsType,
                                       clang::QualType rhsType,
                                       clang::QualType resultType,
@@ -284,10 +285,15 @@ Value FunctionEmitter::emitArithmetic(clang::BinaryOperatorKind op, Value lhs,
     return convertScalar(c, m.ast().BoolTy, resultType, sl);
   }
   if (isFloat) {
+    auto contract =
+        e->getFPFeaturesInEffect(m.ast().getLangOpts()).getFPContractMode() !=
+                clang::LangOptions::FPM_Off
+            ? arith::FastMathFlags::contract
+            : arith::FastMathFlags::none;
     switch (op) {
-    case BO::BO_Add: return arith::AddFOp::create(builder, l, lhs, rhs);
-    case BO::BO_Sub: return arith::SubFOp::create(builder, l, lhs, rhs);
-    case BO::BO_Mul: return arith::MulFOp::create(builder, l, lhs, rhs);
+    case BO::BO_Add: return arith::AddFOp::create(builder, l, lhs, rhs, contract);
+    case BO::BO_Sub: return arith::SubFOp::create(builder, l, lhs, rhs, contract);
+    case BO::BO_Mul: return arith::MulFOp::create(builder, l, lhs, rhs, contract);
     case BO::BO_Div: return arith::DivFOp::create(builder, l, lhs, rhs);
     default: return fail(sl, "operator is not defined on floating point");
     }
@@ -360,7 +366,7 @@ Value FunctionEmitter::emitAssign(const clang::BinaryOperator *e) {
     Value l = convertScalar(old, lt, clt, sl);
     if (!l)
       return nullptr;
-    Value r = emitArithmetic(clang::BinaryOperator::getOpForCompoundAssignment(
+    Value r = emitArithmetic(ca, clang::BinaryOperator::getOpForCompoundAssignment(
                                  e->getOpcode()),
                              l, rhs, clt, e->getRHS()->getType(), crt, sl);
     if (!r)
@@ -395,7 +401,7 @@ Value FunctionEmitter::emitBinary(const clang::BinaryOperator *e) {
   Value rhs = emitRValue(e->getRHS());
   if (!lhs || !rhs)
     return nullptr;
-  return emitArithmetic(op, lhs, rhs, e->getLHS()->getType(),
+  return emitArithmetic(e, op, lhs, rhs, e->getLHS()->getType(),
                         e->getRHS()->getType(), e->getType(), e->getExprLoc());
 }
 

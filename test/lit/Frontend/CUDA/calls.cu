@@ -75,7 +75,7 @@ template __global__ void scale<double, 4>(double *);
 // CHECK: %[[SQ:.*]] = call @_Z6squareIfET_S0_(%{{.*}}) : (f32) -> f32
 // CHECK-NEXT: %[[THREE:.*]] = arith.constant 3 : i32
 // CHECK-NEXT: %[[N:.*]] = arith.sitofp %[[THREE]] : i32 to f32
-// CHECK-NEXT: arith.mulf %[[SQ]], %[[N]] : f32
+// CHECK-NEXT: arith.mulf %[[SQ]], %[[N]] fastmath<contract> : f32
 // CHECK-LABEL: func.func private @_Z6squareIfET_S0_(%arg0: f32) -> f32
 // CHECK: arith.mulf %{{.*}}, %{{.*}} : f32
 // CHECK-LABEL: func.func @_Z5scaleIdLi4EEvPT_(%arg0: !llvm.ptr)

@@ -1,4 +1,6 @@
 // RUN: tessel-cc %s --emit=mlir | tessel-opt | FileCheck %s
+// RUN: tessel-cc %s --emit=mlir --fmad=false | tessel-opt | FileCheck %s --check-prefix=NOFMAD
+// NOFMAD-NOT: fastmath<contract>
 //
 // Scalar types, their arithmetic and conversions. Parameters keep their C
 // types (bool is i1 as a value, i8 in memory) and live in llvm.alloca slots;
@@ -47,12 +49,15 @@ __global__ void types(char c, short s, int i, long long ll, unsigned u,
 // CHECK: arith.addi %{{.*}}, %{{.*}} overflow<nsw> : i32
 // CHECK: arith.muli %{{.*}}, %{{.*}} : i32
 // CHECK: arith.addi %{{.*}}, %{{.*}} : i32
+// Floating-point products and sums may contract into fused multiply-adds
+// (nvcc's --fmad=true, clang's CUDA -ffp-contract=fast); quotients do not.
+// tessel-cc --fmad=false: none does.
 // CHECK: arith.negf %{{.*}} : f64
-// CHECK: arith.mulf %{{.*}}, %{{.*}} : f64
-// CHECK: arith.divf %{{.*}}, %{{.*}} : f32
+// CHECK: arith.mulf %{{.+}}, %{{[a-z_0-9]+}} fastmath<contract> : f64
+// CHECK: arith.divf %{{.+}}, %{{[a-z_0-9]+}} : f32
 // CHECK: arith.extf %{{.*}} : f32 to f64
-// CHECK: arith.addf %{{.*}}, %{{.*}} : f64
-// CHECK: arith.subf %{{.*}}, %{{.*}} : f64
+// CHECK: arith.addf %{{.+}}, %{{[a-z_0-9]+}} fastmath<contract> : f64
+// CHECK: arith.subf %{{.+}}, %{{[a-z_0-9]+}} fastmath<contract> : f64
 __global__ void arith(int i, unsigned u, float f, double d, int *io,
                       double *dout) {
   io[0] = i / 3;

@@ -146,6 +146,19 @@ std::pair<scf::IfOp, scf::IfOp> splitIf(scf::IfOp op, Operation *thenCut,
   return {first, second};
 }
 
+/// All of `loop`'s carried values to per-thread slots of `threads` (then
+/// given their own arrays); the loop that is left, or failure (reported).
+FailureOr<scf::WhileOp> demoteAllLoopValues(scf::WhileOp loop,
+                                            scf::ParallelOp threads) {
+  FailureOr<scf::WhileOp> plain =
+      demoteLoopValues(loop, threads, /*keepUniform=*/false);
+  if (failed(plain))
+    return loop.emitError("internal: a loop with a barrier carries values "
+                          "that cannot go back to memory");
+  privatizeSlots(threads);
+  return plain;
+}
+
 /// Whether `loop`'s condition forwards its before-block arguments as they
 /// are (the shape slot promotion gives it), so that a loop whose condition
 /// fails at once has its inits as results.
@@ -168,13 +181,10 @@ LogicalResult foldGuardIntoLoop(scf::IfOp guard, scf::ParallelOp threads) {
     return guard.emitError("a barrier inside a loop that is not a plain "
                            "while loop (internal form) is not supported");
   if (!forwardsArguments(loop)) {
-    FailureOr<scf::WhileOp> plain =
-        demoteLoopValues(loop, threads, /*keepUniform=*/false);
+    FailureOr<scf::WhileOp> plain = demoteAllLoopValues(loop, threads);
     if (failed(plain))
-      return loop.emitError("internal: a loop with a barrier carries values "
-                            "that cannot go back to memory");
+      return failure();
     loop = *plain;
-    privatizeSlots(threads);
   }
   OpBuilder b(guard);
   Location loc = guard.getLoc();
@@ -396,13 +406,10 @@ FailureOr<bool> rewriteOnce(func::FuncOp fn) {
         // initial values still land in the thread loop before it (the
         // general interchange repeats what precedes the loop in every new
         // thread loop, so that part must be free of effects).
-        FailureOr<scf::WhileOp> plain =
-            demoteLoopValues(loop, threads, /*keepUniform=*/false);
+        FailureOr<scf::WhileOp> plain = demoteAllLoopValues(loop, threads);
         if (failed(plain))
-          return loop.emitError("internal: a loop with a barrier carries "
-                                "values that cannot go back to memory");
+          return failure();
         loop = *plain;
-        privatizeSlots(threads);
       }
       if (uniform)
         hoistUniformOps(threads, loop);

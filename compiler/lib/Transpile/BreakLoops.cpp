@@ -36,6 +36,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Transpile/BreakLoops.h"
+#include "tessel/Transpile/UniformLoops.h"
 
 #include "tessel/Passes.h"
 
@@ -57,26 +58,26 @@ using namespace mlir::tessel;
 
 namespace {
 
+/// The operand of `op` (a commutative binary op) that is not matched by
+/// `constant`, when the other is; else null.
+template <typename Op, typename Pattern>
+Value otherThan(Op op, Pattern constant) {
+  if (matchPattern(op.getRhs(), constant))
+    return op.getLhs();
+  if (matchPattern(op.getLhs(), constant))
+    return op.getRhs();
+  return {};
+}
+
 /// `flag == 0` (either operand order) or, for an i1 flag, `flag xor true`:
 /// the flag tested, else null.
 Value zeroTested(Value test) {
-  if (auto cmp = test.getDefiningOp<arith::CmpIOp>()) {
-    if (cmp.getPredicate() != arith::CmpIPredicate::eq)
-      return {};
-    if (matchPattern(cmp.getRhs(), m_Zero()))
-      return cmp.getLhs();
-    if (matchPattern(cmp.getLhs(), m_Zero()))
-      return cmp.getRhs();
-    return {};
-  }
-  if (auto x = test.getDefiningOp<arith::XOrIOp>()) {
-    if (!x.getType().isInteger(1))
-      return {};
-    if (matchPattern(x.getRhs(), m_One()))
-      return x.getLhs();
-    if (matchPattern(x.getLhs(), m_One()))
-      return x.getRhs();
-  }
+  if (auto cmp = test.getDefiningOp<arith::CmpIOp>())
+    return cmp.getPredicate() == arith::CmpIPredicate::eq
+               ? otherThan(cmp, m_Zero())
+               : Value();
+  if (auto x = test.getDefiningOp<arith::XOrIOp>())
+    return x.getType().isInteger(1) ? otherThan(x, m_One()) : Value();
   return {};
 }
 
@@ -110,10 +111,7 @@ struct SimplifyBreakLoop : OpRewritePattern<scf::WhileOp> {
     auto cond = cast<scf::ConditionOp>(before.getTerminator());
     auto yield = cast<scf::YieldOp>(after.getTerminator());
     unsigned n = before.getNumArguments();
-    // The one-to-one shape slot promotion gives a loop.
-    if (cond.getArgs().size() != n || after.getNumArguments() != n ||
-        yield.getNumOperands() != n || loop.getNumResults() != n ||
-        cond.getArgs()[flag] != before.getArgument(flag))
+    if (!isPairedLoop(loop) || cond.getArgs()[flag] != before.getArgument(flag))
       return failure();
     Value nextFlag = yield.getOperand(flag);
 

@@ -18,29 +18,6 @@ using namespace mlir::tessel;
 
 namespace {
 
-/// The one-to-one shape slot promotion gives a loop: before-block argument
-/// k, forwarded value k, after-block argument k, yield k and result k are
-/// one carried value.
-bool isPaired(scf::WhileOp loop) {
-  unsigned n = loop.getInits().size();
-  Block &before = loop.getBefore().front(), &after = loop.getAfter().front();
-  auto cond = cast<scf::ConditionOp>(before.getTerminator());
-  auto yield = cast<scf::YieldOp>(after.getTerminator());
-  if (before.getNumArguments() != n || cond.getArgs().size() != n ||
-      after.getNumArguments() != n || yield.getNumOperands() != n ||
-      loop.getNumResults() != n)
-    return false;
-  for (unsigned k = 0; k < n; ++k) {
-    Type t = loop.getInits()[k].getType();
-    if (before.getArgument(k).getType() != t ||
-        cond.getArgs()[k].getType() != t ||
-        after.getArgument(k).getType() != t ||
-        yield.getOperand(k).getType() != t || loop.getResult(k).getType() != t)
-      return false;
-  }
-  return true;
-}
-
 /// Which values of a thread loop (and of a loop in it) are the same for
 /// every thread, given the loop's carried values in `assumed` are.
 class Uniformity {
@@ -165,6 +142,26 @@ Value slotIn(scf::ParallelOp threads, Type type, Location loc) {
 
 } // namespace
 
+bool mlir::tessel::isPairedLoop(scf::WhileOp loop) {
+  unsigned n = loop.getInits().size();
+  Block &before = loop.getBefore().front(), &after = loop.getAfter().front();
+  auto cond = cast<scf::ConditionOp>(before.getTerminator());
+  auto yield = cast<scf::YieldOp>(after.getTerminator());
+  if (before.getNumArguments() != n || cond.getArgs().size() != n ||
+      after.getNumArguments() != n || yield.getNumOperands() != n ||
+      loop.getNumResults() != n)
+    return false;
+  for (unsigned k = 0; k < n; ++k) {
+    Type t = loop.getInits()[k].getType();
+    if (before.getArgument(k).getType() != t ||
+        cond.getArgs()[k].getType() != t ||
+        after.getArgument(k).getType() != t ||
+        yield.getOperand(k).getType() != t || loop.getResult(k).getType() != t)
+      return false;
+  }
+  return true;
+}
+
 void mlir::tessel::hoistUniformOps(scf::ParallelOp threads, Operation *end) {
   Uniformity u(threads);
   for (Operation &op : llvm::make_early_inc_range(
@@ -174,7 +171,7 @@ void mlir::tessel::hoistUniformOps(scf::ParallelOp threads, Operation *end) {
 }
 
 bool mlir::tessel::isUniformLoop(scf::WhileOp loop, scf::ParallelOp threads) {
-  if (loop->getParentOp() != threads.getOperation() || !isPaired(loop))
+  if (loop->getParentOp() != threads.getOperation() || !isPairedLoop(loop))
     return false;
   for (Operation &op : loop.getBefore().front())
     if (containsBarrier(&op))
@@ -192,7 +189,7 @@ mlir::tessel::demoteLoopValues(scf::WhileOp loop, scf::ParallelOp threads,
           .getArgs()
           .empty())
     return loop;
-  if (!isPaired(loop))
+  if (!isPairedLoop(loop))
     return failure();
   for (Value init : loop.getInits())
     if (!LLVM::isCompatibleType(init.getType()))

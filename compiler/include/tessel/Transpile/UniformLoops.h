@@ -27,6 +27,11 @@
 
 namespace mlir::tessel {
 
+/// Whether `loop` has the one-to-one shape slot promotion gives a loop:
+/// before-block argument k, forwarded value k, after-block argument k,
+/// yield k and result k are one carried value (of one type).
+bool isPairedLoop(scf::WhileOp loop);
+
 /// Puts the carried values of `loop` (inside thread loop `threads`) back
 /// into stack slots of the thread loop: all of them, or only those that
 /// are not uniform when `keepUniform` is set and `loop` is an op of the

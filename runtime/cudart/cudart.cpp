@@ -8,11 +8,17 @@
 // (cuda if usable and every module has a cuda executable, else cpu;
 // TESSEL_DEVICE=cpu|cuda forces one).
 //
-// Every call is synchronous (launches and copies complete before they
-// return; streams are serial, events take the host clock) and serialized
-// by one lock. TESSEL_CUDART_TIMING=1 (or =PATH) times every launch and
-// prints the totals at exit (see launchTiming()). Errors are never fatal: a
-// call returns its cudaError_t, sets
+// Launches, device-to-device copies and fills are queued on the device's
+// one stream and return at once (cpu: they run before returning); copies
+// to or from the host, cudaFree, and every synchronize call wait for the
+// queued work first, as NVIDIA's runtime does with the legacy stream. All
+// streams are that one stream; an event records the host clock once the
+// work before it has completed. Calls are serialized by one lock.
+// TESSEL_CUDART_TIMING=1 (or =PATH) times every launch and prints the
+// totals at exit (see launchTiming()). A fault of queued work is reported
+// by the next call that waits, as with NVIDIA's runtime
+// (CUDA_LAUNCH_BLOCKING=1: by the launch). Errors are never
+// fatal: a call returns its cudaError_t, sets
 // the calling thread's last error (cudaGetLastError returns and clears it),
 // and prints one line naming the call and the reason to stderr (each
 // distinct message once). A bad embedded module, or a device that cannot be
@@ -164,10 +170,11 @@ thread_local std::vector<CallConfiguration> callStack;
 
 // TESSEL_CUDART_TIMING: unset, empty or "0" off; "1" prints the totals to
 // stderr at exit; anything else is a file the totals are appended to (one
-// line per process). Each launch is timed from its submission to its
-// completion: on cuda by events on the stream around the work
-// (Device::submitTimed), on cpu by the host clock; `wallMs` is the host
-// clock around the same call on either device.
+// line per process). Each launch is timed on the device: on cuda by events
+// on the stream around it (from the GPU reaching it to the kernel's end;
+// read when the queue is waited for), on cpu by the host clock around the
+// run; `wallMs` is the host time spent in the launch calls (cuda: queueing
+// only).
 struct LaunchTiming {
   bool enabled = false;
   std::string path; // empty: stderr
@@ -189,6 +196,9 @@ public:
 
   bool deviceTried = false;
   std::shared_ptr<rt::Device> device;
+  // CUDA_LAUNCH_BLOCKING=1, as with NVIDIA's runtime: every launch waits
+  // for its kernel (a fault is reported by the launch that caused it).
+  bool launchBlocking = false;
 
   struct Allocation {
     std::shared_ptr<hal::Buffer> buffer;
@@ -236,6 +246,11 @@ public:
 
   Error ensureDevice(const char *call);
   Error ensureLoaded(FatBinary &b, const char *call);
+  // Waits for the queued work (nothing to do before the device exists); a
+  // failure of that work makes the process unusable, as a kernel fault.
+  Error waitQueued(const char *call);
+  // After a launch failed or queued work faulted: the process's error.
+  Error kernelFailed(const std::string &what, const rt::Status &st);
 
   // The allocation containing [address, address + length) (length 0: the
   // address alone), or nullptr and the error text in `why`.
@@ -285,6 +300,8 @@ Error Runtime::ensureDevice(const char *call) {
   if (deviceTried)
     return kSuccess;
   deviceTried = true;
+  const char *blocking = std::getenv("CUDA_LAUNCH_BLOCKING");
+  launchBlocking = blocking && *blocking && std::strcmp(blocking, "0") != 0;
   auto fatalFail = [&](Error code, const rt::Status &s) {
     setFatal(code, s);
     return fail(code, std::string(call) + ": " + s.message());
@@ -295,8 +312,13 @@ Error Runtime::ensureDevice(const char *call) {
     return fatalFail(kErrorInitializationError,
                      rt::invalidArgument("TESSEL_DEVICE='" + forced +
                                          "' is not a device (cpu or cuda)"));
+  // Stream command buffers: each launch is its own, run once (a graph's
+  // capture and instantiation would cost more than the launch).
+  rt::DeviceOptions options;
+  if (const char *mode = std::getenv("TESSEL_CUDA_COMMAND_BUFFER"); !mode || !*mode)
+    options.cudaCommandBuffer = "stream";
   if (!forced.empty()) {
-    auto d = rt::createDevice(forced);
+    auto d = rt::createDevice(forced, options);
     if (!d.ok())
       return fatalFail(d.status().code() == rt::StatusCode::kInvalidArgument
                            ? kErrorInitializationError
@@ -325,7 +347,7 @@ Error Runtime::ensureDevice(const char *call) {
       list += (list.empty() ? "" : ", ") + n;
     why = list + (withoutCuda.size() == 1 ? " has" : " have") + " no cuda executable";
   } else {
-    auto cuda = rt::createDevice("cuda");
+    auto cuda = rt::createDevice("cuda", options);
     if (cuda.ok()) {
       device = *cuda;
       if (verbose())
@@ -372,6 +394,25 @@ Error Runtime::ensureLoaded(FatBinary &b, const char *call) {
     return fail(kErrorNoKernelImageForDevice,
                 std::string(call) + ": cannot load the kernels of " + b.name + " on " +
                     device->description() + ": " + b.loadError.message());
+  return kSuccess;
+}
+
+Error Runtime::kernelFailed(const std::string &what, const rt::Status &st) {
+  Error code = st.message().find("ILLEGAL_ADDRESS") != std::string::npos ? kErrorIllegalAddress
+                                                                         : kErrorLaunchFailure;
+  // CUDA is unusable in this process from now on, as with NVIDIA's runtime.
+  setFatal(code, st);
+  return fail(code, what + ": " + st.message());
+}
+
+Error Runtime::waitQueued(const char *call) {
+  if (!device)
+    return kSuccess;
+  double ms = 0;
+  rt::Status st = device->hal().wait(&ms);
+  timing.kernelMs += ms;
+  if (!st.ok())
+    return kernelFailed(std::string(call) + ": queued work failed", st);
   return kSuccess;
 }
 
@@ -514,14 +555,14 @@ Error memcpyImpl(const char *call, void *dst, const void *src, size_t count, Mem
     return e;
   rt::Status st;
   if (d && s) {
-    auto cb = r.device->hal().createCommandBuffer();
+    std::shared_ptr<hal::CommandBuffer> cb = r.device->hal().createCommandBuffer();
     st = cb->copy(*s->buffer, sOff, *d->buffer, dOff, count);
     if (st.ok())
-      st = r.device->hal().submitAndWait(*cb);
-  } else if (d) {
-    st = d->buffer->write(dOff, src, count);
-  } else if (s) {
-    st = s->buffer->read(sOff, dst, count);
+      st = r.device->hal().submit(cb);
+  } else if (d || s) {
+    if (Error e = r.waitQueued(call))
+      return e;
+    st = d ? d->buffer->write(dOff, src, count) : s->buffer->read(sOff, dst, count);
   } else {
     std::memmove(dst, src, count);
   }
@@ -543,10 +584,10 @@ Error memsetImpl(const char *call, void *devPtr, int value, size_t count) {
       r.findAllocation(reinterpret_cast<uintptr_t>(devPtr), count, &offset, &why);
   if (!a)
     return r.fail(kErrorInvalidValue, std::string(call) + ": " + why);
-  auto cb = r.device->hal().createCommandBuffer();
+  std::shared_ptr<hal::CommandBuffer> cb = r.device->hal().createCommandBuffer();
   rt::Status st = cb->fill(*a->buffer, offset, count, static_cast<uint8_t>(value));
   if (st.ok())
-    st = r.device->hal().submitAndWait(*cb);
+    st = r.device->hal().submit(cb);
   if (!st.ok())
     return r.fail(errorFor(st, kErrorInvalidValue), std::string(call) + ": " + st.message());
   return kSuccess;
@@ -555,6 +596,8 @@ Error memsetImpl(const char *call, void *devPtr, int value, size_t count) {
 void printLaunchTiming() {
   Runtime &r = runtime();
   std::lock_guard<std::mutex> lock(r.mutex);
+  if (r.fatalCode == kSuccess)
+    (void)r.waitQueued("at exit"); // the kernel times of queued launches
   const LaunchTiming &t = r.timing;
   char line[256];
   std::snprintf(line, sizeof(line),
@@ -588,20 +631,6 @@ LaunchTiming &launchTiming(Runtime &r) {
     }
   }
   return r.timing;
-}
-
-// submitAndWait, timed (TESSEL_CUDART_TIMING). Caller holds the lock.
-rt::Status timedSubmit(Runtime &r, hal::CommandBuffer &cb) {
-  auto start = std::chrono::steady_clock::now();
-  auto ms = r.device->hal().submitTimed({&cb}, 1);
-  double wall =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  if (!ms.ok())
-    return ms.status();
-  r.timing.launches += 1;
-  r.timing.kernelMs += ms->empty() ? 0.0 : (*ms)[0];
-  r.timing.wallMs += wall;
-  return rt::Status();
 }
 
 Error launchImpl(const char *call, const void *func, Dim3 grid, Dim3 block, void **args,
@@ -657,23 +686,25 @@ Error launchImpl(const char *call, const void *func, Dim3 grid, Dim3 block, void
   hal::LaunchConfig config{{grid.x, grid.y, grid.z},
                            {block.x, block.y, block.z},
                            static_cast<uint32_t>(sharedMem)};
-  auto cb = r.device->hal().createCommandBuffer();
+  std::shared_ptr<hal::CommandBuffer> cb = r.device->hal().createCommandBuffer();
   rt::Status st = cb->launch(*b.executable, ordinal->second, config, values);
   if (!st.ok())
     return r.fail(errorFor(st, kErrorInvalidConfiguration),
                   std::string(call) + " of " + kernel + ": " + st.message());
-  if (launchTiming(r).enabled)
-    st = timedSubmit(r, *cb);
-  else
-    st = r.device->hal().submitAndWait(*cb);
-  if (!st.ok()) {
-    // The kernel ran and failed (a fault on the GPU): CUDA is unusable in
-    // this process from now on, as it is with NVIDIA's runtime.
-    Error code = st.message().find("ILLEGAL_ADDRESS") != std::string::npos ? kErrorIllegalAddress
-                                                                           : kErrorLaunchFailure;
-    r.setFatal(code, st);
-    return r.fail(code, std::string(call) + " of " + kernel + ": " + st.message());
+  LaunchTiming &timing = launchTiming(r);
+  auto start = std::chrono::steady_clock::now();
+  st = r.device->hal().submit(cb, timing.enabled);
+  if (timing.enabled) {
+    timing.launches += 1;
+    timing.wallMs +=
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+            .count();
   }
+  // Queueing failed, or (cpu) the kernel ran and failed.
+  if (!st.ok())
+    return r.kernelFailed(std::string(call) + " of " + kernel, st);
+  if (r.launchBlocking)
+    return r.waitQueued((std::string(call) + " of " + kernel).c_str());
   return kSuccess;
 }
 
@@ -886,6 +917,9 @@ extern "C" Error cudaFree(void *devPtr) {
                           : " is not the start of a cudaMalloc allocation";
     return r.fail(kErrorInvalidValue, "cudaFree: " + hex(devPtr) + why);
   }
+  // Queued kernels may still use it.
+  if (Error e = r.waitQueued("cudaFree"))
+    return e;
   r.allocations.erase(it);
   return kSuccess;
 }
@@ -937,7 +971,7 @@ extern "C" Error cudaMemcpy_ptds(void *dst, const void *src, size_t count, Memcp
   return memcpyImpl("cudaMemcpy", dst, src, count, kind);
 }
 
-// Asynchronous copies and fills complete before they return.
+// Asynchronous copies and fills: queued as their synchronous forms are.
 static Error memcpyAsyncImpl(void *dst, const void *src, size_t count, MemcpyKind kind, Stream stream) {
   {
     Runtime &r = runtime();
@@ -1022,9 +1056,9 @@ extern "C" Error cudaMemcpyFromSymbol_ptds(void *dst, const void *symbol, size_t
 extern "C" Error cudaDeviceSynchronize(void) {
   Runtime &r = runtime();
   std::lock_guard<std::mutex> lock(r.mutex);
-  // Everything already completed; only a device that cannot be created (or
-  // was lost) is an error.
-  return r.ensureDevice("cudaDeviceSynchronize");
+  if (Error e = r.ensureDevice("cudaDeviceSynchronize"))
+    return e;
+  return r.waitQueued("cudaDeviceSynchronize");
 }
 
 extern "C" Error cudaThreadSynchronize(void) { return cudaDeviceSynchronize(); }
@@ -1033,6 +1067,8 @@ extern "C" Error cudaDeviceReset(void) {
   TESSEL_CUDART_PROLOGUE(r);
   // Frees every allocation, host allocations, events and streams included;
   // the device and the loaded kernels stay.
+  if (Error e = r.waitQueued("cudaDeviceReset"))
+    return e;
   r.allocations.clear();
   for (const auto &[address, size] : r.hostAllocations)
     std::free(reinterpret_cast<void *>(address));
@@ -1487,7 +1523,7 @@ extern "C" Error cudaMemGetInfo(size_t *free, size_t *total) {
   return kSuccess;
 }
 
-// ---- Streams (serial: work completes before the call that enqueues it returns)
+// ---- Streams (all are the device's one stream, in order)
 
 extern "C" Error cudaStreamCreateWithFlags(Stream *pStream, unsigned int flags) {
   TESSEL_CUDART_PROLOGUE(r);
@@ -1519,14 +1555,14 @@ static Error streamSynchronizeImpl(Stream stream) {
   if (!validStream(r, stream))
     return r.fail(kErrorInvalidResourceHandle,
                   "cudaStreamSynchronize: " + hex(stream) + " is not a stream of this process");
-  return kSuccess;
+  return r.waitQueued("cudaStreamSynchronize");
 }
 extern "C" Error cudaStreamSynchronize(Stream stream) { return streamSynchronizeImpl(stream); }
 extern "C" Error cudaStreamSynchronize_ptsz(Stream stream) {
   return streamSynchronizeImpl(stream);
 }
 
-// ---- Events (host clock at record time: all work before it has completed) ---
+// ---- Events (the host clock once the work queued before has completed) ------
 
 extern "C" Error cudaEventCreateWithFlags(Event *event, unsigned int flags) {
   TESSEL_CUDART_PROLOGUE(r);
@@ -1560,6 +1596,8 @@ Error eventRecordImpl(Event event, Stream stream) {
   if (!validStream(r, stream))
     return r.fail(kErrorInvalidResourceHandle,
                   "cudaEventRecord: stream " + hex(stream) + " is not a stream of this process");
+  if (Error err = r.waitQueued("cudaEventRecord"))
+    return err;
   e->recorded = true;
   e->time = std::chrono::steady_clock::now();
   return kSuccess;
@@ -1578,7 +1616,7 @@ extern "C" Error cudaEventSynchronize(Event event) {
   if (!findEvent(r, event))
     return r.fail(kErrorInvalidResourceHandle,
                   "cudaEventSynchronize: " + hex(event) + " is not an event of this process");
-  return kSuccess;
+  return r.waitQueued("cudaEventSynchronize");
 }
 
 extern "C" Error cudaEventElapsedTime(float *ms, Event start, Event end) {

@@ -938,6 +938,102 @@ TEST(CudartDeathTest, CudaDeviceThroughTheFakeDriver) {
 }
 
 namespace {
+// Launches are queued (the fake counts launches since its last stream
+// synchronize); the calls that must wait do; a fault found when waiting is
+// returned by that call, names the queued kernel and is sticky. The cudart
+// chooses stream command buffers itself (TESSEL_CUDA_COMMAND_BUFFER unset).
+// With CUDA_LAUNCH_BLOCKING=1 (`blocking`) every launch waits, and the
+// fault is the launch's error.
+[[noreturn]] void queuedLaunchesChild(bool blocking) {
+  if (blocking)
+    ::setenv("CUDA_LAUNCH_BLOCKING", "1", 1);
+  ::setenv("TESSEL_CUDA_LIBRARY", TESSEL_FAKE_CUDA_DEVICE, 1);
+  ::unsetenv("TESSEL_CUDA_COMMAND_BUFFER");
+  ::setenv("TESSEL_DEVICE", "cuda", 1);
+  ::setenv("TESSEL_CUDART_VERBOSE", "1", 1);
+  ModuleDesc m;
+  ExecutableDesc cuda;
+  cuda.target = "cuda";
+  cuda.exports = {cudaCExport(kAxpb, {8, 8, 4, 4, 8})};
+  std::string image = "fake-cuda-module\nkernel _Z4axpbPfPKfifx 8 8 4 4 8\n";
+  cuda.binaries.push_back(
+      {"ptx", "sm_80", {}, std::vector<uint8_t>(image.begin(), image.end()), std::nullopt});
+  m.executables = {cuda};
+  static std::vector<uint8_t> blob = cudaBlob(buildModule(m));
+  static char stub;
+  registerKernel(registerBlob(blob.data()), &stub, kAxpb);
+  void *lib = ::dlopen(TESSEL_FAKE_CUDA_DEVICE, RTLD_NOW);
+  auto unsynced =
+      reinterpret_cast<int (*)()>(lib ? ::dlsym(lib, "fake_cuda_unsynced_launches") : nullptr);
+  auto failSyncs =
+      reinterpret_cast<void (*)(int)>(lib ? ::dlsym(lib, "fake_cuda_fail_syncs") : nullptr);
+  if (!unsynced || !failSyncs) {
+    std::fprintf(stderr, "| the fake driver lacks its test hooks\n");
+    std::exit(2);
+  }
+  int failures = 0;
+  auto check = [&](bool ok, const char *what) {
+    if (!ok) {
+      std::fprintf(stderr, "| failed: %s\n", what);
+      ++failures;
+    }
+  };
+  float *d = nullptr, *spare = nullptr;
+  check(cudaMalloc(reinterpret_cast<void **>(&d), 400) == kSuccess, "cudaMalloc");
+  check(cudaMalloc(reinterpret_cast<void **>(&spare), 400) == kSuccess, "cudaMalloc");
+  int a = 2;
+  float b = 1;
+  long long n = 100;
+  auto go = [&] { return launch(&stub, {1, 1, 1}, {100, 1, 1}, {&d, &d, &a, &b, &n}); };
+  for (int i = 0; i < 3; ++i)
+    check(go() == kSuccess, "launch");
+  check(cudaMemset(d, 0, 400) == kSuccess && cudaMemcpy(spare, d, 400, kMemcpyDefault) == kSuccess,
+        "a fill and a device-to-device copy, queued");
+  check(unsynced() == (blocking ? 0 : 3), blocking ? "every launch waited for"
+                                                   : "three launches queued, none waited for");
+  check(cudaDeviceSynchronize() == kSuccess && unsynced() == 0, "cudaDeviceSynchronize waits");
+  std::vector<float> host(100, 1.0f);
+  check(go() == kSuccess && cudaMemcpy(host.data(), d, 400, kMemcpyDeviceToHost) == kSuccess &&
+            unsynced() == 0,
+        "a copy to the host waits");
+  check(go() == kSuccess && cudaMemcpy(d, host.data(), 400, kMemcpyHostToDevice) == kSuccess &&
+            unsynced() == 0,
+        "a copy from the host waits");
+  check(go() == kSuccess && cudaStreamSynchronize(nullptr) == kSuccess && unsynced() == 0,
+        "cudaStreamSynchronize waits");
+  Event ev = nullptr;
+  check(cudaEventCreate(&ev) == kSuccess && go() == kSuccess &&
+            cudaEventRecord(ev, nullptr) == kSuccess && unsynced() == 0,
+        "cudaEventRecord waits (host clock)");
+  check(go() == kSuccess && cudaFree(spare) == kSuccess && unsynced() == 0, "cudaFree waits");
+  // A fault in queued work: the launch succeeds, the wait fails.
+  failSyncs(700);
+  if (blocking) {
+    check(go() == kErrorIllegalAddress, "the faulting launch returns the fault");
+  } else {
+    check(go() == kSuccess, "the faulting launch is queued");
+    check(cudaDeviceSynchronize() == kErrorIllegalAddress, "the wait returns the fault");
+  }
+  check(go() == kErrorIllegalAddress && cudaMemset(d, 0, 4) == kErrorIllegalAddress,
+        "sticky afterwards");
+  std::fprintf(stderr, "| failures: %d\n", failures);
+  std::exit(failures ? 1 : 0);
+}
+} // namespace
+
+TEST(CudartDeathTest, LaunchesAreQueuedUntilACallWaits) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(queuedLaunchesChild(false), ::testing::ExitedWithCode(0),
+              "device cuda \\(Fake CUDA device, sm_90, stream command buffers\\)"
+              ".*cudaDeviceSynchronize: queued work failed: .*CUDA_ERROR_ILLEGAL_ADDRESS.* in "
+              "launch 0 '_Z4axpbPfPKfifx' \\(grid 1x1x1, block 100x1x1\\), the only dispatch"
+              ".*\\| failures: 0");
+  EXPECT_EXIT(queuedLaunchesChild(true), ::testing::ExitedWithCode(0),
+              "cudaLaunchKernel of kernel 'axpb.*: queued work failed: "
+              ".*CUDA_ERROR_ILLEGAL_ADDRESS.*\\| failures: 0");
+}
+
+namespace {
 // Three launches (and one refused launch, which is not counted) on the cpu
 // under TESSEL_CUDART_TIMING=`setting`, then exit: the totals are printed
 // at exit.

@@ -59,6 +59,32 @@ public:
   /// Executes `commands` and blocks until they are done.
   virtual Status submitAndWait(CommandBuffer &commands) = 0;
 
+  /// Queues `commands` after all earlier submissions and returns; the
+  /// device keeps them until they are done. Errors in recording or queueing
+  /// them are returned here; errors of the work itself (a kernel fault) by a
+  /// later wait(). With `timed`, the device measures the work's duration
+  /// (cuda: events around it on the stream), added up by wait(). Drivers
+  /// without queues (cpu) run the work before returning (timed: host clock).
+  /// Not thread-safe with respect to wait(): callers serialize the two.
+  virtual Status submit(std::shared_ptr<CommandBuffer> commands, bool timed = false) {
+    if (!timed)
+      return submitAndWait(*commands);
+    TESSEL_ASSIGN_OR_RETURN(std::vector<double> ms, submitTimed({commands.get()}, 1));
+    for (double m : ms)
+      completedTimedMs_ += m;
+    return Status();
+  }
+
+  /// Blocks until every submitted command buffer is done and releases them;
+  /// the first error of that work, if any. Adds the durations of the timed
+  /// submissions that completed since the last wait to `*timedMs` (if given).
+  virtual Status wait(double *timedMs = nullptr) {
+    if (timedMs)
+      *timedMs += completedTimedMs_;
+    completedTimedMs_ = 0;
+    return Status();
+  }
+
   /// For benchmarks: executes `runs` times, run i executing
   /// `commands[i % commands.size()]` (rotating among buffer sets), and
   /// returns each run's duration in milliseconds. Devices with timers of
@@ -78,6 +104,10 @@ public:
     }
     return ms;
   }
+
+protected:
+  /// Timed durations of synchronous submit() calls not yet reported by wait().
+  double completedTimedMs_ = 0;
 };
 
 } // namespace tessel::rt::hal

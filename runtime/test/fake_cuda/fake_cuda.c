@@ -37,6 +37,7 @@
 #define CUDA_ERROR_NO_DEVICE 100
 #define CUDA_ERROR_INVALID_IMAGE 200
 #define CUDA_ERROR_NOT_FOUND 500
+#define CUDA_ERROR_ILLEGAL_ADDRESS 700
 #define CUDA_ERROR_NOT_SUPPORTED 801
 
 #ifndef FAKE_CUDA_VERSION
@@ -53,6 +54,7 @@ EXPORT int cuGetErrorName(int error, const char **str) {
   case CUDA_ERROR_INVALID_IMAGE: *str = "CUDA_ERROR_INVALID_IMAGE"; return 0;
   case CUDA_ERROR_NOT_FOUND: *str = "CUDA_ERROR_NOT_FOUND"; return 0;
   case CUDA_ERROR_NO_DEVICE: *str = "CUDA_ERROR_NO_DEVICE"; return 0;
+  case CUDA_ERROR_ILLEGAL_ADDRESS: *str = "CUDA_ERROR_ILLEGAL_ADDRESS"; return 0;
   case CUDA_ERROR_NOT_SUPPORTED: *str = "CUDA_ERROR_NOT_SUPPORTED"; return 0;
   default: *str = NULL; return 1;
   }
@@ -66,6 +68,7 @@ EXPORT int cuGetErrorString(int error, const char **str) {
   case CUDA_ERROR_INVALID_IMAGE: *str = "device kernel image is invalid"; return 0;
   case CUDA_ERROR_NOT_FOUND: *str = "named symbol not found"; return 0;
   case CUDA_ERROR_NO_DEVICE: *str = "no CUDA-capable device is detected"; return 0;
+  case CUDA_ERROR_ILLEGAL_ADDRESS: *str = "an illegal memory access was encountered"; return 0;
   case CUDA_ERROR_NOT_SUPPORTED: *str = "operation not supported (fake libcuda)"; return 0;
   default: *str = NULL; return 1;
   }

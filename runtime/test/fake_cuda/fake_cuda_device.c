@@ -114,7 +114,17 @@ EXPORT int cuStreamCreate(void **stream, unsigned flags) {
   return CUDA_SUCCESS;
 }
 EXPORT int cuStreamDestroy_v2(void *stream) { (void)stream; return CUDA_SUCCESS; }
-EXPORT int cuStreamSynchronize(void *stream) { (void)stream; return CUDA_SUCCESS; }
+/* Launches since the last cuStreamSynchronize (tests of queued work), and
+ * the error every synchronize returns once fake_cuda_fail_syncs set it (a
+ * kernel fault found late, as the driver reports it). */
+static int unsyncedLaunches, syncError;
+EXPORT int fake_cuda_unsynced_launches(void) { return unsyncedLaunches; }
+EXPORT void fake_cuda_fail_syncs(int error) { syncError = error; }
+EXPORT int cuStreamSynchronize(void *stream) {
+  (void)stream;
+  unsyncedLaunches = 0;
+  return syncError;
+}
 
 #define UNSUPPORTED(name)                                                                          \
   EXPORT int name(void) { return CUDA_ERROR_NOT_SUPPORTED; }
@@ -275,6 +285,7 @@ EXPORT int cuLaunchKernel(struct FakeKernel *f, unsigned gx, unsigned gy, unsign
     memcpy(lastLaunch.param[i], params[i], f->paramBytes[i]);
   }
   ++launchCount;
+  ++unsyncedLaunches;
   return CUDA_SUCCESS;
 }
 

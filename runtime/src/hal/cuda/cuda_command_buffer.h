@@ -12,6 +12,10 @@
 
 namespace tessel::rt::hal::cuda {
 
+/// TESSEL_CUDA_SYNC_EACH is set (not empty, not "0"): synchronize after
+/// every command, so that a fault names the failing dispatch.
+bool syncEachFromEnv();
+
 class CudaCommandBuffer : public CommandBuffer {
 public:
   explicit CudaCommandBuffer(std::shared_ptr<CudaContext> ctx) : ctx_(std::move(ctx)) {}
@@ -35,6 +39,9 @@ public:
   virtual Status enqueueRun() = 0;
   /// "stream" or "graph".
   virtual const char *mode() const = 0;
+  /// The dispatches of this command buffer for an error message about an
+  /// asynchronous failure, e.g. "dispatch 0 'add_f32' (the only dispatch)".
+  std::string describeDispatches() const;
 
 protected:
   /// Number of commands recorded so far.
@@ -47,10 +54,6 @@ protected:
   /// Enqueues every command on the stream, in order. With `syncEach` it
   /// synchronizes after every command, so a fault names its dispatch.
   Status enqueue(bool syncEach);
-  /// The dispatches of this command buffer for an error message about an
-  /// asynchronous failure, e.g. "dispatch 0 'add_f32' (the only dispatch)".
-  std::string describeDispatches() const;
-
   std::shared_ptr<CudaContext> ctx_;
 
 private:

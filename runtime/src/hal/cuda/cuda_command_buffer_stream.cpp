@@ -7,12 +7,10 @@
 
 namespace tessel::rt::hal::cuda {
 
-namespace {
 bool syncEachFromEnv() {
   const char *v = std::getenv("TESSEL_CUDA_SYNC_EACH");
   return v && *v && std::strcmp(v, "0") != 0;
 }
-} // namespace
 
 Status CudaStreamCommandBuffer::submit() {
   if (commandCount() == 0)

@@ -67,6 +67,118 @@ Status CudaDevice::submitAndWait(CommandBuffer &commands) {
   return cb->submit();
 }
 
+CudaDevice::~CudaDevice() {
+  std::vector<InFlight> done; // destroyed after the lock is released
+  std::lock_guard<std::mutex> lock(ctx_->mutex());
+  if (!ctx_->enter().ok()) {
+    done.swap(inFlight_);
+    return;
+  }
+  (void)drainLocked(done);
+  for (CUevent e : spareEvents_)
+    ctx_->api().cuEventDestroy_v2(e);
+}
+
+StatusOr<CUevent> CudaDevice::takeEventLocked() {
+  if (!spareEvents_.empty()) {
+    CUevent e = spareEvents_.back();
+    spareEvents_.pop_back();
+    return e;
+  }
+  CUevent e = nullptr;
+  TESSEL_RETURN_IF_ERROR(ctx_->check(ctx_->api().cuEventCreate(&e, CU_EVENT_DEFAULT),
+                                     "cuEventCreate"));
+  return e;
+}
+
+Status CudaDevice::drainLocked(std::vector<InFlight> &done) {
+  const CudaApi &api = ctx_->api();
+  Status s = ctx_->synchronize("running the queued work");
+  if (!s.ok() && !inFlight_.empty()) {
+    auto describe = [](const InFlight &f) {
+      return static_cast<const CudaCommandBuffer &>(*f.commands).describeDispatches();
+    };
+    std::string what = inFlight_.size() == 1
+                           ? describe(inFlight_[0])
+                           : "one of " + std::to_string(inFlight_.size()) +
+                                 " queued command buffers (the first: " + describe(inFlight_[0]) +
+                                 "; the last: " + describe(inFlight_.back()) +
+                                 "); run with TESSEL_CUDA_SYNC_EACH=1 to name the failing one";
+    s = Status(s.code(), s.message() + " in " + what);
+  }
+  for (InFlight &f : inFlight_) {
+    if (f.start && f.stop && s.ok()) {
+      float ms = 0;
+      s = ctx_->check(api.cuEventElapsedTime(&ms, f.start, f.stop), "cuEventElapsedTime");
+      completedTimedMs_ += ms;
+    }
+    for (CUevent e : {f.start, f.stop})
+      if (e)
+        spareEvents_.push_back(e);
+    done.push_back(std::move(f));
+  }
+  inFlight_.clear();
+  return s;
+}
+
+Status CudaDevice::submit(std::shared_ptr<CommandBuffer> commands, bool timed) {
+  auto *cb = dynamic_cast<CudaCommandBuffer *>(commands.get());
+  if (!cb)
+    return invalidArgument("cuda: submitted a command buffer that this device did not create");
+  static const bool syncEach = syncEachFromEnv();
+  std::vector<InFlight> done; // destroyed after the lock is released
+  std::lock_guard<std::mutex> lock(ctx_->mutex());
+  TESSEL_RETURN_IF_ERROR(ctx_->enter());
+  if (inFlight_.size() >= kMaxInFlight)
+    TESSEL_RETURN_IF_ERROR(drainLocked(done));
+  const CudaApi &api = ctx_->api();
+  InFlight f{std::move(commands)};
+  Status s;
+  if (timed) {
+    auto start = takeEventLocked();
+    auto stop = start.ok() ? takeEventLocked() : start;
+    if (!stop.ok()) {
+      if (start.ok())
+        spareEvents_.push_back(*start);
+      return stop.status();
+    }
+    f.start = *start;
+    f.stop = *stop;
+    s = ctx_->check(api.cuEventRecord(f.start, ctx_->stream()), "cuEventRecord");
+  }
+  if (s.ok())
+    s = cb->enqueueRun();
+  if (s.ok() && timed)
+    s = ctx_->check(api.cuEventRecord(f.stop, ctx_->stream()), "cuEventRecord");
+  if (!s.ok()) {
+    // Work queued before it still runs; this one's events are not read.
+    for (CUevent e : {f.start, f.stop})
+      if (e)
+        spareEvents_.push_back(e);
+    return s;
+  }
+  inFlight_.push_back(std::move(f));
+  if (syncEach)
+    return drainLocked(done);
+  return Status();
+}
+
+Status CudaDevice::wait(double *timedMs) {
+  std::vector<InFlight> done; // destroyed after the lock is released
+  std::lock_guard<std::mutex> lock(ctx_->mutex());
+  Status s = ctx_->enter();
+  if (s.ok())
+    s = drainLocked(done);
+  else
+    for (InFlight &f : inFlight_)
+      done.push_back(std::move(f)); // events are lost with the context
+  inFlight_.clear();
+  if (timedMs)
+    *timedMs += completedTimedMs_;
+  completedTimedMs_ = 0;
+  return s;
+}
+
 StatusOr<std::vector<double>> CudaDevice::submitTimed(
     const std::vector<CommandBuffer *> &commands, int runs) {
   std::vector<double> ms;

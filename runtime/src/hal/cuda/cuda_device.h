@@ -18,6 +18,8 @@ class CudaDevice final : public Device {
 public:
   CudaDevice(std::shared_ptr<CudaContext> ctx, CommandBufferMode mode)
       : ctx_(std::move(ctx)), mode_(mode) {}
+  /// Waits for queued work (errors are dropped) and destroys the events.
+  ~CudaDevice() override;
 
   const std::string &name() const override { return name_; }
   std::string description() const override;
@@ -26,6 +28,12 @@ public:
   StatusOr<std::string> chooseBinary(const ExecutableSpec &spec) override;
   std::unique_ptr<CommandBuffer> createCommandBuffer() override;
   Status submitAndWait(CommandBuffer &commands) override;
+  /// Enqueues one run on the device's stream and returns; at most
+  /// kMaxInFlight command buffers are held, a further submit waits first.
+  /// TESSEL_CUDA_SYNC_EACH=1 waits after every submit.
+  Status submit(std::shared_ptr<CommandBuffer> commands, bool timed) override;
+  /// Synchronizes the stream; a failure names the kernels that were queued.
+  Status wait(double *timedMs) override;
   /// Device time of each run from a pair of CUevents around it; the runs
   /// are enqueued back to back and synchronized once at the end.
   StatusOr<std::vector<double>> submitTimed(const std::vector<CommandBuffer *> &commands,
@@ -38,10 +46,25 @@ public:
   CommandBufferMode mode() const { return mode_; }
   const CudaContext &context() const { return *ctx_; }
 
+  static constexpr size_t kMaxInFlight = 1024;
+
 private:
+  // A submitted command buffer not yet waited for, with its timing events.
+  struct InFlight {
+    std::shared_ptr<CommandBuffer> commands;
+    CUevent start = nullptr, stop = nullptr;
+  };
+  // Synchronizes and moves the finished work to `done` (destroyed by the
+  // caller after it released the context lock: a graph command buffer's
+  // destructor takes it). Call with the lock held, after enter().
+  Status drainLocked(std::vector<InFlight> &done);
+  StatusOr<CUevent> takeEventLocked();
+
   std::string name_ = "cuda";
   std::shared_ptr<CudaContext> ctx_;
   CommandBufferMode mode_;
+  std::vector<InFlight> inFlight_; // guarded by the context's mutex
+  std::vector<CUevent> spareEvents_;
 };
 
 } // namespace tessel::rt::hal::cuda

@@ -60,10 +60,10 @@ NOTES = [
     "time step; streamcluster: double costs and a race), so they are timed but not checked; "
     "Tessel is checked against nvcc (no GPU: not checked).",
     "region time: OpenMP = wall time inside top-level parallel regions; nvcc = GPU events "
-    "around each launch; Tessel = each launch until complete (cpu: host clock, cuda: events; "
-    "Tessel's runtime is synchronous, so its GPU region includes each launch's latency and, "
-    "with graph command buffers, the graph's capture). The OpenMP and CUDA versions do not "
-    "always parallelise the same parts (e.g. serial loops in one, kernels in the other).",
+    "around each launch (recorded by the shim through the CUDA runtime); Tessel = each launch "
+    "(cpu: host clock around the run; cuda: events its runtime records around the launch on its "
+    "stream; launches are queued, as nvcc's). The OpenMP and CUDA versions do not always "
+    "parallelise the same parts (e.g. serial loops in one, kernels in the other).",
 ]
 
 

@@ -556,6 +556,32 @@ def SimplifyBreakLoopsPass : Pass<"tessel-simplify-break-loops", "ModuleOp"> {
   let dependentDialects = ["arith::ArithDialect", "scf::SCFDialect"];
 }
 
+def SinkThreadLoopsPass : Pass<"tessel-sink-thread-loops", "ModuleOp"> {
+  let summary = "Move barrier-free thread loops inside uniform loops that walk memory across threads";
+  let description = [{
+    Pre: barrier-free thread loops (after fission). A uniform loop of a
+    thread loop's body (the same trip count and carried values for every
+    thread), holding no other loop, whose loads and stores are more often
+    contiguous across threads (unit stride in the x thread index) than
+    along the loop, gets the thread loop inside it: the innermost loop is
+    then the thread loop, and vectorizes over contiguous memory.
+  }];
+  let dependentDialects = ["arith::ArithDialect", "scf::SCFDialect",
+                           "LLVM::LLVMDialect"];
+}
+
+def NarrowThreadLoopsPass : Pass<"tessel-narrow-thread-loops", "ModuleOp"> {
+  let summary = "Turn a thread loop's guard on the thread index into loop bounds";
+  let description = [{
+    Pre: barrier-free thread loops (after fission). A thread loop whose
+    effects are all inside one scf.if whose condition compares the thread
+    index (plus uniform offsets, without wrap) with values uniform over the
+    block (`if (i < n)`, `if (tx == 0)`, `if (tx <= m)`) runs over the
+    admitted indices only; conjuncts of other forms stay in the if.
+  }];
+  let dependentDialects = ["arith::ArithDialect", "scf::SCFDialect"];
+}
+
 def FissionAtBarriersPass : Pass<"tessel-fission-at-barriers", "ModuleOp"> {
   let summary = "Cut thread loops at their barriers";
   let description = [{

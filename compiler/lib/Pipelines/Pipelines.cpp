@@ -236,6 +236,19 @@ static llvm::cl::opt<bool> clBreakLoops(
                    "(tessel-simplify-break-loops)"),
     llvm::cl::init(true), llvm::cl::Hidden);
 
+static llvm::cl::opt<bool> clNarrowThreadLoops(
+    "tessel-transpile-narrow-thread-loops",
+    llvm::cl::desc("Turn thread loops' guards on the thread index into loop "
+                   "bounds (tessel-narrow-thread-loops)"),
+    llvm::cl::init(true), llvm::cl::Hidden);
+
+static llvm::cl::opt<bool> clSinkThreadLoops(
+    "tessel-transpile-sink-thread-loops",
+    llvm::cl::desc("Move barrier-free thread loops inside uniform loops whose "
+                   "accesses are contiguous across threads "
+                   "(tessel-sink-thread-loops)"),
+    llvm::cl::init(true), llvm::cl::Hidden);
+
 void mlir::tessel::buildCUDAToCPUPipeline(OpPassManager &pm) {
   // Device functions into kernels: the transpilation sees whole kernels.
   pm.addPass(createInlinerPass());
@@ -253,6 +266,10 @@ void mlir::tessel::buildCUDAToCPUPipeline(OpPassManager &pm) {
   pm.addPass(createEliminateBarriersPass());
   pm.addPass(createInterchangeThreadLoopsPass());
   pm.addPass(createFissionAtBarriersPass());
+  if (clSinkThreadLoops)
+    pm.addPass(createSinkThreadLoopsPass());
+  if (clNarrowThreadLoops)
+    pm.addPass(createNarrowThreadLoopsPass());
   pm.addPass(createCUDACPUKernelABIPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -11,12 +11,14 @@
 // The thread loops become sequential scf.for nests (x innermost), run in
 // order by the block's one CPU thread; the runtime spreads the blocks over
 // its thread pool. The kernel itself stays as `name.tessel_impl` with the
-// block ids as its last arguments.
+// block ids as its last arguments. Innermost thread loops get vectorization
+// hints and their i32 divisions are computed in f64 (FloatDivision.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Dialect/Tessel/TesselDialect.h"
 #include "tessel/Passes.h"
+#include "tessel/Transpile/FloatDivision.h"
 #include "tessel/Transpile/ThreadLoops.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -39,6 +41,12 @@ static llvm::cl::opt<bool> clThreadLoopHints(
     "tessel-transpile-loop-hints",
     llvm::cl::desc("Vectorization hints on the innermost thread loops of "
                    "transpiled kernels"),
+    llvm::cl::init(true), llvm::cl::Hidden);
+
+static llvm::cl::opt<bool> clFloatDivision(
+    "tessel-transpile-float-division",
+    llvm::cl::desc("Compute the i32 divisions of innermost thread loops in "
+                   "f64, exact and vectorizable (FloatDivision.h)"),
     llvm::cl::init(true), llvm::cl::Hidden);
 
 static llvm::cl::opt<bool> clParallelAccesses(
@@ -141,8 +149,11 @@ LogicalResult convertKernel(func::FuncOp fn) {
     if (isThreadLoop(p))
       threads.push_back(p);
   });
-  for (scf::ParallelOp p : threads)
+  for (scf::ParallelOp p : threads) {
+    if (clFloatDivision)
+      divideInFloat(p);
     threadLoopToFor(p);
+  }
 
   // Block ids become the last three arguments.
   Type index = IndexType::get(ctx);

@@ -790,12 +790,9 @@ TEST(CudartDeathTest, ForcedCudaWithoutDevice) {
 }
 
 namespace {
-[[noreturn]] void runOnTheFakeDriver() {
-  ::setenv("TESSEL_CUDA_LIBRARY", TESSEL_FAKE_CUDA_DEVICE, 1);
-  ::setenv("TESSEL_CUDA_COMMAND_BUFFER", "stream", 1); // the fake has no graphs
-  ::setenv("TESSEL_DEVICE", "cuda", 1);
-  ::setenv("TESSEL_CUDART_VERBOSE", "1", 1);
-  ::setenv("FAKE_CUDA_CC", "90", 1);
+// Registers a module whose only executable is cuda (a fake-driver image of
+// axpb) and its kernel under a host stub of its own; returns the stub.
+const void *registerFakeDriverAxpb() {
   ModuleDesc m;
   ExecutableDesc cuda;
   cuda.target = "cuda";
@@ -806,8 +803,17 @@ namespace {
   m.executables = {cuda};
   static std::vector<uint8_t> blob = cudaBlob(buildModule(m));
   static char stub;
-  void **handle = registerBlob(blob.data());
-  registerKernel(handle, &stub, kAxpb);
+  registerKernel(registerBlob(blob.data()), &stub, kAxpb);
+  return &stub;
+}
+
+[[noreturn]] void runOnTheFakeDriver() {
+  ::setenv("TESSEL_CUDA_LIBRARY", TESSEL_FAKE_CUDA_DEVICE, 1);
+  ::setenv("TESSEL_CUDA_COMMAND_BUFFER", "stream", 1); // the fake has no graphs
+  ::setenv("TESSEL_DEVICE", "cuda", 1);
+  ::setenv("TESSEL_CUDART_VERBOSE", "1", 1);
+  ::setenv("FAKE_CUDA_CC", "90", 1);
+  const void *stub = registerFakeDriverAxpb();
 
   int failures = 0;
   auto check = [&](bool ok, const char *what) {
@@ -827,7 +833,7 @@ namespace {
   int a = -7;
   float b = 0.5f;
   long long n = 100;
-  check(launch(&stub, {3, 2, 1}, {32, 2, 1}, {&out, &in, &a, &b, &n}, 999) == kSuccess,
+  check(launch(stub, {3, 2, 1}, {32, 2, 1}, {&out, &in, &a, &b, &n}, 999) == kSuccess,
         "launch");
   void *lib = ::dlopen(TESSEL_FAKE_CUDA_DEVICE, RTLD_NOW);
   auto last = reinterpret_cast<const FakeCudaLaunch *(*)()>(
@@ -951,17 +957,7 @@ namespace {
   ::unsetenv("TESSEL_CUDA_COMMAND_BUFFER");
   ::setenv("TESSEL_DEVICE", "cuda", 1);
   ::setenv("TESSEL_CUDART_VERBOSE", "1", 1);
-  ModuleDesc m;
-  ExecutableDesc cuda;
-  cuda.target = "cuda";
-  cuda.exports = {cudaCExport(kAxpb, {8, 8, 4, 4, 8})};
-  std::string image = "fake-cuda-module\nkernel _Z4axpbPfPKfifx 8 8 4 4 8\n";
-  cuda.binaries.push_back(
-      {"ptx", "sm_80", {}, std::vector<uint8_t>(image.begin(), image.end()), std::nullopt});
-  m.executables = {cuda};
-  static std::vector<uint8_t> blob = cudaBlob(buildModule(m));
-  static char stub;
-  registerKernel(registerBlob(blob.data()), &stub, kAxpb);
+  const void *stub = registerFakeDriverAxpb();
   void *lib = ::dlopen(TESSEL_FAKE_CUDA_DEVICE, RTLD_NOW);
   auto unsynced =
       reinterpret_cast<int (*)()>(lib ? ::dlsym(lib, "fake_cuda_unsynced_launches") : nullptr);
@@ -984,7 +980,7 @@ namespace {
   int a = 2;
   float b = 1;
   long long n = 100;
-  auto go = [&] { return launch(&stub, {1, 1, 1}, {100, 1, 1}, {&d, &d, &a, &b, &n}); };
+  auto go = [&] { return launch(stub, {1, 1, 1}, {100, 1, 1}, {&d, &d, &a, &b, &n}); };
   for (int i = 0; i < 3; ++i)
     check(go() == kSuccess, "launch");
   check(cudaMemset(d, 0, 400) == kSuccess && cudaMemcpy(spare, d, 400, kMemcpyDefault) == kSuccess,

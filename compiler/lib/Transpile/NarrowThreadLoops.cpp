@@ -242,7 +242,9 @@ struct NarrowThreadLoop : OpRewritePattern<scf::ParallelOp> {
         b = subtract ? Value(arith::AddIOp::create(rewriter, loc, b, o))
                      : Value(arith::SubIOp::create(rewriter, loc, b, o));
       }
-      Value bPlus1 = arith::AddIOp::create(rewriter, loc, b, constant(1));
+      auto bPlus1 = [&]() -> Value {
+        return arith::AddIOp::create(rewriter, loc, b, constant(1));
+      };
       auto index = [&](Value v) {
         return arith::IndexCastOp::create(rewriter, loc, rewriter.getIndexType(), v);
       };
@@ -259,11 +261,11 @@ struct NarrowThreadLoop : OpRewritePattern<scf::ParallelOp> {
         break;
       case Pred::sle:
       case Pred::ule:
-        upperTo(bPlus1);
+        upperTo(bPlus1());
         break;
       case Pred::sgt:
       case Pred::ugt:
-        lowerTo(bPlus1);
+        lowerTo(bPlus1());
         break;
       case Pred::sge:
       case Pred::uge:
@@ -271,7 +273,7 @@ struct NarrowThreadLoop : OpRewritePattern<scf::ParallelOp> {
         break;
       case Pred::eq:
         lowerTo(b);
-        upperTo(bPlus1);
+        upperTo(bPlus1());
         break;
       default:
         llvm_unreachable("matchNarrowing admits no other predicate");

@@ -42,7 +42,6 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace mlir::tessel {
@@ -172,7 +171,13 @@ SetVector<Operation *> neededHeader(scf::ParallelOp threads, scf::WhileOp loop) 
   return needed;
 }
 
-bool recomputable(Operation *op) { return op->getNumRegions() == 0 && isMemoryEffectFree(op); }
+/// Whether every op of `threads`' body before `loop` is recomputable.
+bool headerRecomputable(scf::ParallelOp threads, scf::WhileOp loop) {
+  for (Operation *h = &threads.getBody()->front(); h != loop.getOperation(); h = h->getNextNode())
+    if (!isRecomputableOp(h))
+      return false;
+  return true;
+}
 
 } // namespace
 
@@ -183,21 +188,15 @@ bool mlir::tessel::sinkThreadLoop(scf::ParallelOp threads) {
     auto loop = dyn_cast<scf::WhileOp>(op);
     if (!loop || !isUniformLoop(loop, threads) || !contiguousAcrossThreads(loop, threads))
       continue;
-    if (!llvm::all_of(neededHeader(threads, loop), recomputable))
+    if (!llvm::all_of(neededHeader(threads, loop), isRecomputableOp))
       continue;
-    bool effects = false;
-    for (Operation *h = &threads.getBody()->front(); h != loop.getOperation();
-         h = h->getNextNode())
-      effects |= !recomputable(h);
     scf::ParallelOp inner = threads;
-    if (effects) {
+    if (!headerRecomputable(threads, loop)) {
       inner = splitThreadLoopBefore(threads, loop);
       // The values `loop` and its followers use were recomputed (all are
       // free of effects); check, as the split may store what it likes.
-      for (Operation *h = &inner.getBody()->front(); h != loop.getOperation();
-           h = h->getNextNode())
-        if (!recomputable(h))
-          return true;
+      if (!headerRecomputable(inner, loop))
+        return true;
     }
     (void)interchangeUniformWhile(inner, loop); // uniform: checked above
     return true;

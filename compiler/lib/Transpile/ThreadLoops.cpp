@@ -164,10 +164,6 @@ struct CrossingValues {
   }
 
   /// Whether `op` may be cloned into the new loop.
-  static bool recomputableOp(Operation *op) {
-    return op->getNumRegions() == 0 && isMemoryEffectFree(op);
-  }
-
   /// Whether `v` is a thread id of the old loop.
   bool isThreadId(Value v) {
     auto arg = dyn_cast<BlockArgument>(v);
@@ -181,7 +177,7 @@ struct CrossingValues {
     if (isa<BlockArgument>(v))
       return isThreadId(v);
     Operation *def = v.getDefiningOp();
-    if (depth > 16 || !recomputableOp(def))
+    if (depth > 16 || !isRecomputableOp(def))
       return false;
     for (Value operand : def->getOperands())
       if (!recomputable(operand, depth + 1))
@@ -240,6 +236,10 @@ struct CrossingValues {
 };
 } // namespace
 
+bool mlir::tessel::isRecomputableOp(Operation *op) {
+  return op->getNumRegions() == 0 && isMemoryEffectFree(op);
+}
+
 scf::ParallelOp mlir::tessel::splitThreadLoopBefore(scf::ParallelOp loop,
                                                     Operation *op) {
   OpBuilder b(loop);
@@ -269,7 +269,7 @@ scf::ParallelOp mlir::tessel::splitThreadLoopBefore(scf::ParallelOp loop,
     stored = chooseStoredValues(
         needed.getArrayRef(), [&](Value v) { return cv.definedInOld(v); },
         [&](Value v) { return cv.isThreadId(v); },
-        CrossingValues::recomputableOp);
+        isRecomputableOp);
   } else {
     for (Value v : needed)
       if (!cv.recomputable(v, 0))

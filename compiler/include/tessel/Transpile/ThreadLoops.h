@@ -50,6 +50,9 @@ void privatizeSlots(scf::ParallelOp loop);
 /// loops, ifs) to the start of `block`, so that a loop does not allocate
 /// again on every iteration.
 void hoistSlotsToStart(Block *block, Operation *root);
+/// Whether `op` can be computed again anywhere its operands are available:
+/// no regions, no memory effects.
+bool isRecomputableOp(Operation *op);
 /// Splits `loop` before `op`, an op of its body: `op` and what follows run
 /// in a new thread loop right after. Values defined before the cut and used
 /// after it are stored per thread and loaded, or recomputed in the new loop

@@ -91,6 +91,12 @@ StatusOr<CUevent> CudaDevice::takeEventLocked() {
   return e;
 }
 
+void CudaDevice::releaseEventsLocked(const InFlight &f) {
+  for (CUevent e : {f.start, f.stop})
+    if (e)
+      spareEvents_.push_back(e);
+}
+
 Status CudaDevice::drainLocked(std::vector<InFlight> &done) {
   const CudaApi &api = ctx_->api();
   Status s = ctx_->synchronize("running the queued work");
@@ -112,9 +118,7 @@ Status CudaDevice::drainLocked(std::vector<InFlight> &done) {
       s = ctx_->check(api.cuEventElapsedTime(&ms, f.start, f.stop), "cuEventElapsedTime");
       completedTimedMs_ += ms;
     }
-    for (CUevent e : {f.start, f.stop})
-      if (e)
-        spareEvents_.push_back(e);
+    releaseEventsLocked(f);
     done.push_back(std::move(f));
   }
   inFlight_.clear();
@@ -152,9 +156,7 @@ Status CudaDevice::submit(std::shared_ptr<CommandBuffer> commands, bool timed) {
     s = ctx_->check(api.cuEventRecord(f.stop, ctx_->stream()), "cuEventRecord");
   if (!s.ok()) {
     // Work queued before it still runs; this one's events are not read.
-    for (CUevent e : {f.start, f.stop})
-      if (e)
-        spareEvents_.push_back(e);
+    releaseEventsLocked(f);
     return s;
   }
   inFlight_.push_back(std::move(f));
@@ -173,9 +175,7 @@ Status CudaDevice::wait(double *timedMs) {
     for (InFlight &f : inFlight_)
       done.push_back(std::move(f)); // events are lost with the context
   inFlight_.clear();
-  if (timedMs)
-    *timedMs += completedTimedMs_;
-  completedTimedMs_ = 0;
+  (void)Device::wait(timedMs); // hands over completedTimedMs_
   return s;
 }
 

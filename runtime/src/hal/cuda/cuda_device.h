@@ -59,6 +59,8 @@ private:
   // destructor takes it). Call with the lock held, after enter().
   Status drainLocked(std::vector<InFlight> &done);
   StatusOr<CUevent> takeEventLocked();
+  // Returns `f`'s timing events (if any) to the spares.
+  void releaseEventsLocked(const InFlight &f);
 
   std::string name_ = "cuda";
   std::shared_ptr<CudaContext> ctx_;

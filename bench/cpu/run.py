@@ -11,8 +11,16 @@ Times: Tessel's is the median of tessel-bench's timed runs (host clock around
 each run, inputs in buffers); numpy's and torch's the median of the call
 after warm-up. Ratios are reference time / Tessel time (> 1: Tessel faster).
 
+With --experiment (or --experiment-only), then issue 15's 16-thread
+experiments on matmul 2048^3 and 4096^3 (pack_experiment below): every
+module variant of the case in alternating rounds, a `diag-pack1` module
+(SWEEP="diag-pack1=--cpu=x86-64-v4
+--tessel-cpu-packed-diagnostic-pack-first-k-block-only") giving the time
+without re-packing, and 16 single-thread processes at once.
+
 usage: python3 .carry/cpubench/run.py --out=DIR [--only=a,b] [--runs=N]
        [--threads=1,2,4,8,16] [--no-sweep] [--variants=v3,v4]
+       [--experiment | --experiment-only] [--experiment-threads=1,16]
 """
 import argparse
 import glob
@@ -154,6 +162,112 @@ def tessel(tb, module, fn, paths, out, runs, threads=None, timeout=300):
     return j["median_us"] / 1e3, j
 
 
+TORCH_WORKER = """
+import sys, time, numpy as np, torch
+torch.set_num_threads(1)
+a, b = torch.from_numpy(np.load(sys.argv[1])), torch.from_numpy(np.load(sys.argv[2]))
+for _ in range(3):
+    a @ b
+ts = []
+for _ in range(int(sys.argv[3])):
+    t = time.perf_counter(); a @ b; ts.append(time.perf_counter() - t)
+print(float(np.median(ts)) * 1e3)
+"""
+
+
+def concurrent_1thread(tb, mod, paths, scratch, procs, runs):
+    """Medians (ms) of `procs` single-thread processes started together, each
+    on its own core (taskset): Tessel's module and torch, one after the other."""
+    cpus = sorted(os.sched_getaffinity(0))[:procs]
+    out = {}
+    for impl in ("tessel", "torch"):
+        ps = []
+        for i, cpu in enumerate(cpus):
+            env = dict(os.environ, TESSEL_CPU_THREADS="1")
+            if impl == "tessel":
+                js = os.path.join(scratch, f"conc_{i}.json")
+                cmd = ["taskset", "-c", str(cpu), tb, mod, "--function=matmul", "--device=cpu",
+                       f"--runs={runs}", "--warmup=3", f"--json={js}"] + [f"--input=@{p}" for p in paths]
+            else:
+                js = None
+                cmd = ["taskset", "-c", str(cpu), sys.executable, "-c", TORCH_WORKER, paths[0], paths[1], str(runs)]
+            ps.append((subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env), js))
+        ms = []
+        for p, js in ps:
+            o, e = p.communicate(timeout=600)
+            if p.returncode != 0:
+                raise RuntimeError(f"{impl} worker exited {p.returncode}: {e.strip()[-300:]}")
+            ms.append(json.load(open(js))["median_us"] / 1e3 if js else float(o.strip().splitlines()[-1]))
+        out[impl] = ms
+    return out
+
+
+def pack_experiment(args, tb, torch, say):
+    """Issue 15's 16-thread question: how much of a packed matmul's time is
+    re-packing A and B, at 1 and at 16 threads, and is one thread's kernel
+    still at torch's speed when every core runs one. Each round runs every
+    module variant of the case (`diag-pack1` packs in the first K block
+    only: timing only, its output is wrong by design and not checked; the
+    others are checked), each extra `bin/tessel-bench-LABEL` on the default
+    module, and torch, so that host drift hits all of them alike."""
+    extra_tb = sorted(glob.glob(os.path.join(args.dir, "bin", "tessel-bench-*")))
+    md = []
+    for mod_name, n in [("matmul_2048", 2048), ("matmul_4096", 4096)]:
+        mods = sorted(glob.glob(os.path.join(args.dir, "modules", f"{mod_name}.*.tmod")))
+        mods = [m for m in mods if not os.path.basename(m).split(".")[1].startswith("v3")]
+        labels = [os.path.basename(m).split(".")[1] for m in mods]
+        if "v4" not in labels:
+            say(f"experiment: {mod_name}: no v4 module, skipped")
+            continue
+        runs_of = [(lab, tb, m) for lab, m in zip(labels, mods)]
+        runs_of += [(os.path.basename(t)[len("tessel-bench-"):] + " (v4)", t,
+                     mods[labels.index("v4")]) for t in extra_tb]
+        cols = [r[0] for r in runs_of] + (["torch"] if torch else [])
+        if not md:
+            md = ["", "Pack-cost experiment (rounds alternate every column; medians of the rounds' medians, "
+                  "ms). `diag-pack1` packs A and B in the first K block only (output wrong by design, not "
+                  "checked): v4 - diag-pack1 = the time spent re-packing.", ""]
+        md += [f"| matmul {n}^3 f32, threads | " + " | ".join(cols) + " | re-packing share of v4 | torch / v4 |",
+               "| --- | " + " | ".join("---" for _ in cols) + " | --- | --- |"]
+        rng = np.random.default_rng(args.seed)
+        a, b = normal(rng, (n, n)), normal(rng, (n, n))
+        paths = [os.path.join(args.scratch, f"pack_{n}_in{j}.npy") for j in range(2)]
+        np.save(paths[0], a)
+        np.save(paths[1], b)
+        ref = f64(a) @ f64(b)
+        for threads in [int(x) for x in args.experiment_threads.split(",")]:
+            rounds = 3 if (n == 4096 and threads == 1) else args.experiment_rounds
+            runs = 2 if (n == 4096 and threads == 1) else 7
+            got = {c: [] for c in cols}
+            for _ in range(rounds):
+                for lab, bench, mod in runs_of:
+                    out = os.path.join(args.scratch, f"pack_{n}.{lab.split()[0]}.npy")
+                    got[lab].append(tessel(bench, mod, "matmul", paths, out, runs, threads=threads)[0])
+                    if not lab.startswith("diag") and rel_err(np.load(out), ref) > 1e-5:
+                        raise RuntimeError(f"{mod_name} {lab} at {threads} threads: wrong result")
+                if torch:
+                    torch.set_num_threads(threads)
+                    got["torch"].append(median_ms(lambda: torch.from_numpy(a) @ torch.from_numpy(b), runs, warmup=2))
+            m = {c: float(np.median(v)) for c, v in got.items()}
+            share = f"{(m['v4'] - m['diag-pack1']) / m['v4']:.0%}" if "diag-pack1" in m else "-"
+            md.append(f"| {threads} | " + " | ".join(f"{m[c]:.2f}" for c in cols) + f" | {share} | "
+                      + (f"{m['torch'] / m['v4']:.2f}x |" if torch else "- |"))
+            say(md[-1])
+    if torch and args.concurrent:
+        mod = os.path.join(args.dir, "modules", "matmul_2048.v4.tmod")
+        paths = [os.path.join(args.scratch, f"pack_2048_in{j}.npy") for j in range(2)]
+        if os.path.exists(mod) and os.path.exists(paths[0]):
+            md += ["", f"{args.concurrent} single-thread processes at once, one per core (taskset), "
+                   "matmul 2048^3 f32, each process's median (ms): min / median / max over processes.", "",
+                   "| impl | min | median | max |", "| --- | --- | --- | --- |"]
+            res = concurrent_1thread(tb, mod, paths, args.scratch, args.concurrent, 10)
+            for impl, ms in res.items():
+                md.append(f"| {impl} | {min(ms):.1f} | {float(np.median(ms)):.1f} | {max(ms):.1f} |")
+            md.append(f"| torch / Tessel (medians) | | {float(np.median(res['torch'])) / float(np.median(res['tessel'])):.2f}x | |")
+            say("\n".join(md[-6:]))
+    return md
+
+
 def sh(cmd):
     try:
         return subprocess.run(cmd, shell=True, capture_output=True, text=True, timeout=30).stdout
@@ -172,6 +286,14 @@ def main():
     ap.add_argument("--threads", default="1,2,4,8,16")
     ap.add_argument("--no-sweep", action="store_true")
     ap.add_argument("--seed", type=int, default=15)
+    ap.add_argument("--experiment", action="store_true",
+                    help="after the cases and the sweep, the pack-cost and concurrent single-thread "
+                         "experiments (issue 15)")
+    ap.add_argument("--experiment-only", action="store_true", help="only the experiments")
+    ap.add_argument("--experiment-threads", default="1,16")
+    ap.add_argument("--experiment-rounds", type=int, default=5)
+    ap.add_argument("--concurrent", type=int, default=16,
+                    help="processes of the concurrent single-thread experiment (0: skip)")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     os.makedirs(args.scratch, exist_ok=True)
@@ -202,7 +324,12 @@ def main():
     say("```")
 
     mods = sorted(glob.glob(os.path.join(args.dir, "modules", "*.tmod")))
-    variants = sorted({os.path.basename(m).split(".")[1] for m in mods})
+    # diag-* modules are timing experiments with wrong outputs by design.
+    variants = sorted({os.path.basename(m).split(".")[1] for m in mods} - {"diag-pack1"})
+    if args.experiment_only:
+        md = pack_experiment(args, tb, torch, say)
+        open(os.path.join(args.out, "results.md"), "w").write("\n".join(md) + "\n")
+        return 0
     if args.variants:
         variants = [v for v in variants if v in args.variants.split(",")]
     only = set(filter(None, args.only.split(",")))
@@ -298,6 +425,8 @@ def main():
         torch.set_num_threads(nt0)
         say("\n".join(sweep))
         md += sweep
+    if args.experiment:
+        md += pack_experiment(args, tb, torch, say)
     open(os.path.join(args.out, "results.md"), "w").write("\n".join(md) + "\n")
     json.dump(rows, open(os.path.join(args.out, "results.json"), "w"), indent=1)
     return 1 if any(r.get("fail") for r in rows) else 0

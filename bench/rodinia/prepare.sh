@@ -101,6 +101,15 @@ for i in "${!names[@]}"; do
 done
 while [ "$(jobs -rp | wc -l)" -gt 0 ]; do wait -n || status=1; done
 
+# The launch-cost probe (run.py prints its table): the runtime's cost of
+# one nearly empty launch, the bound on what merging launches could save.
+mkdir -p "$dir/bin"
+if ! "$tessel_cc" --target=cpu,cuda $common_flags -O2 "$here/launch/launch_overhead.cu" -o "$dir/bin/launch_overhead" \
+    >"$dir/bin/launch_overhead.log" 2>&1; then
+  echo "launch_overhead: build failed ($dir/bin/launch_overhead.log)" >&2
+  status=1
+fi
+
 # What the other machine needs besides the binaries.
 cp "$here/run.py" "$here/README.md" "$dir/"
 cp "$here"/shims/*.c "$dir/shims/"

@@ -11,8 +11,10 @@ OUTDIR). On this machine it builds the OpenMP versions (gcc -O3 -fopenmp
 (-O3 -arch=sm_90 -cudart shared) in parallel, generates the inputs, then runs:
 
   phase A, per program: OpenMP and Tessel on the CPU at the highest thread
-           count (--reps times), Tessel's ablation variants and clang there
-           too; nvcc and Tessel on the GPU; then checks the outputs;
+           count, Tessel's ablation variants and clang there too, in
+           --reps rounds that each run every implementation once (host
+           drift hits all alike); nvcc and Tessel on the GPU; then checks
+           the outputs;
   phase B: the lower thread counts (1 run each), all programs at 1 thread
            (for the scaling column), then 8, 4, 2; a run whose predicted
            time does not fit in what is left of --budget is skipped (and
@@ -65,6 +67,12 @@ NOTES = [
     "stream; launches are queued, as nvcc's). The OpenMP and CUDA versions do not always "
     "parallelise the same parts (e.g. serial loops in one, kernels in the other).",
 ]
+
+
+# Programs whose OpenMP region time means something else than Tessel's.
+REGION_NOT_COMPARABLE = {
+    "nn": "its OpenMP version opens a parallel region around each of 200,000 file reads",
+}
 
 
 def omp_is_ref(t):
@@ -452,17 +460,21 @@ class Runner:
         for t in tests:
             kept = {}
             if t.name in CPU_TESTS:
-                for impl in self.cpu_impls():
-                    # clang is an extra column: one run
-                    for rep in range(1 if impl == "omp-clang" else reps):
-                        if self.left() <= 0:
-                            break
+                # Rounds: each repetition runs every implementation once, so
+                # that the host's drift (these VMs move by up to 5x between
+                # machines and by tens of % within a call) hits all alike.
+                dropped = set()
+                for rep in range(reps):
+                    for impl in self.cpu_impls():
+                        # clang is an extra column: one run
+                        if impl in dropped or (impl == "omp-clang" and rep > 0) or self.left() <= 0:
+                            continue
                         keep = rep == 0 and impl != "omp-clang"
                         r = self.run(t, impl, tmax, rep, keep=keep)
                         if keep and "_dir" in r:
                             kept[impl] = r
                         if r["status"] in ("no build",) or r["status"].startswith("timeout"):
-                            break
+                            dropped.add(impl)
                 if not self.gpu and omp_is_ref(t):
                     # the OpenMP reference: pf_naive's sums agree only on one thread
                     one = t.omp_env.get("OMP_NUM_THREADS") == "1"
@@ -592,6 +604,7 @@ def tables(runner, tests, counts_all, tmax, header):
     L.append("| " + " | ".join(cols) + " |")
     L.append("|" + "---|" * len(cols))
     g = {k: [] for k in ("su_r", "su_w", "ts", "os", "gpu_r", "gpu_w")}
+    comparable = []  # (program, region speed-up) where OpenMP computes the same thing
     gv = {v: ([], []) for v in variants}
     if not runner.gpu:
         L.insert(len(header) + 1, "No GPU: %s. No GPU columns; the programs that run on "
@@ -616,6 +629,8 @@ def tables(runner, tests, counts_all, tmax, header):
         if cpu:
             g["su_r"].append(su_r)
             g["su_w"].append(su_w)
+            if t.omp_comparable and n not in REGION_NOT_COMPARABLE:
+                comparable.append((n, su_r))
         for v in variants:
             impl = "tessel-cpu." + v
             row.append(cell_time(runs, n, impl, tmax) if cpu else "n/a")
@@ -671,6 +686,14 @@ def tables(runner, tests, counts_all, tmax, header):
                  cnt("ts"), gm("os"), cnt("os"),
                  "; GPU nvcc/tessel region %s (%d), whole %s (%d)" % (
                      gm("gpu_r"), cnt("gpu_r"), gm("gpu_w"), cnt("gpu_w")) if runner.gpu else ""))
+    if comparable:
+        below = ["%s %s" % (n, fmt_ratio(x)) for n, x in comparable if x and x < 0.8]
+        L.append("Issue 16's CPU figure, the comparable programs only (not hotspot and "
+                 "streamcluster, whose OpenMP versions compute something else, nor %s): region "
+                 "speed-up omp/tessel geomean %s over %d; below 0.8: %s." % (
+                     ", ".join(sorted(REGION_NOT_COMPARABLE)),
+                     fmt_ratio(geomean([x for _, x in comparable])),
+                     len([x for _, x in comparable if x]), ", ".join(below) or "none"))
     for v in variants:
         L.append("Geomean speed-up omp/tessel.%s: region %s, whole %s." % (
             v, fmt_ratio(geomean(gv[v][0])), fmt_ratio(geomean(gv[v][1]))))
@@ -860,9 +883,22 @@ def main():
     if builds.failed:
         header.append("- build failures: " + "; ".join("%s %s" % k for k in builds.failed))
 
+    # The runtime's cost per launch (bin/launch_overhead, a nearly empty
+    # kernel): the most that merging launches could save, per launch.
+    launch_cost = []
+    lo = os.path.join(carry, "bin", "launch_overhead")
+    if os.access(lo, os.X_OK):
+        env = dict(os.environ, TESSEL_DEVICE="cpu", TESSEL_CPU_THREADS=str(tmax), TESSEL_CPU_PIN="1")
+        p = subprocess.run([lo], capture_output=True, text=True, env=env, timeout=120)
+        launch_cost = ["", "Launch cost, Tessel on the CPU at %d threads (`bin/launch_overhead`, "
+                       "TESSEL_DEVICE=cpu; exit %d):" % (tmax, p.returncode), ""] + \
+            (p.stdout.strip().splitlines() or [p.stderr.strip()[-300:]])
+        log("\n".join(launch_cost))
+
     def write_tables(final=False):
         text = tables(runner, tests, counts, tmax, header if final else
                       header + ["", "**Partial: the run is still going (or was killed).**"])
+        text += "\n".join([""] + launch_cost) if launch_cost else ""
         with open(os.path.join(out, "results.md"), "w") as f:
             f.write(text + "\n")
         return text

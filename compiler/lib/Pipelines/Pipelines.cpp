@@ -252,6 +252,12 @@ static llvm::cl::opt<bool> clSinkThreadLoops(
                    "(tessel-sink-thread-loops; off by default)"),
     llvm::cl::init(false), llvm::cl::Hidden);
 
+static llvm::cl::opt<bool> clEliminateBarriers(
+    "tessel-transpile-eliminate-barriers",
+    llvm::cl::desc("Remove barriers that order no memory accesses "
+                   "(tessel-eliminate-barriers; an ablation switch)"),
+    llvm::cl::init(true), llvm::cl::Hidden);
+
 void mlir::tessel::buildCUDAToCPUPipeline(OpPassManager &pm) {
   // Device functions into kernels: the transpilation sees whole kernels.
   pm.addPass(createInlinerPass());
@@ -266,7 +272,8 @@ void mlir::tessel::buildCUDAToCPUPipeline(OpPassManager &pm) {
     pm.addPass(createCanonicalizerPass());
   }
   pm.addPass(createCUDAToParallelLoopsPass());
-  pm.addPass(createEliminateBarriersPass());
+  if (clEliminateBarriers)
+    pm.addPass(createEliminateBarriersPass());
   pm.addPass(createInterchangeThreadLoopsPass());
   pm.addPass(createFissionAtBarriersPass());
   if (clSinkThreadLoops)

@@ -43,6 +43,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "llvm/Support/CommandLine.h"
 
 namespace mlir::tessel {
 #define GEN_PASS_DEF_CPUPACKEDMATMUL
@@ -53,6 +54,22 @@ using namespace mlir;
 using namespace mlir::tessel;
 
 namespace {
+
+// A timing experiment, not a mode: with it the copies into the pack
+// buffers run in the first K block only, so later K blocks multiply stale
+// panels and the RESULT IS WRONG. The difference in time against the
+// default is what re-packing A and B costs (bench/cpu, issue 15's
+// 16-thread analysis).
+llvm::cl::opt<bool> clPackFirstKBlockOnly(
+    "tessel-cpu-packed-diagnostic-pack-first-k-block-only",
+    llvm::cl::desc("Timing experiment, wrong results: pack A and B in the "
+                   "first K block only"),
+    llvm::cl::init(false), llvm::cl::Hidden);
+
+llvm::cl::opt<int64_t> clPackPrefetchRows(
+    "tessel-cpu-packed-prefetch-rows",
+    llvm::cl::desc("Rows ahead that the pack copies prefetch (0: none)"),
+    llvm::cl::init(0), llvm::cl::Hidden);
 
 /// The loops of a marked op, by role. A matmul has one M and one K loop; a
 /// convolution's M loops are its batch and output-image loops (one row of
@@ -153,6 +170,14 @@ private:
         alongLoop(operand, loop), ArrayRef<bool>{false});
   }
 
+  /// Prefetches the cache line of `operand` at the loop values `ivs` into
+  /// L1 (a hint: an address past the operand's end does not fault).
+  void prefetch(OpOperand &operand, ArrayRef<Value> ivs) {
+    memref::PrefetchOp::create(b, operand.get(), indices(operand, ivs),
+                               /*isWrite=*/false, /*localityHint=*/3,
+                               /*isDataCache=*/true);
+  }
+
   void write(Value v, OpOperand &operand, unsigned loop, ArrayRef<Value> ivs) {
     vector::TransferWriteOp::create(
         b, v, operand.get(), indices(operand, ivs),
@@ -228,6 +253,13 @@ void PackedMatmulBuilder::packB(Value bp, Value kc, Value kcs, Value panels) {
   Value kk = rowsOfB ? outer.getInductionVar() : inner.getInductionVar();
   Value col0 = mul(panel, p.nr);
   Value kIV = add(kc, kk);
+  // Rows of B are far apart (a page each when B is wide); each row's short
+  // segment is a new stream that the hardware prefetchers see too late.
+  if (rowsOfB && clPackPrefetchRows > 0) {
+    Value ahead = add(kIV, cst(clPackPrefetchRows));
+    for (int64_t v = 0; v < p.nr; v += 512 / elt.getIntOrFloatBitWidth())
+      prefetch(operandB, loopIVs({}, add(col0, cst(v)), ahead));
+  }
   for (int64_t v = 0; v < nrVectors; ++v) {
     Value col = add(col0, cst(v * lanes));
     Value vec = read(operandB, loops.n, loopIVs({}, col, kIV));
@@ -246,9 +278,15 @@ void PackedMatmulBuilder::packA(Value ap, Value kc, Value kcs, Value ic,
   // Rows past M copy the last row: defined values, results not stored.
   SmallVector<Value> mIVs =
       rowIVs(min(add(ic, i.getInductionVar()), lastRow));
+  SmallVector<Value> aheadIVs;
+  if (clPackPrefetchRows > 0 && loops.kOuter.empty())
+    aheadIVs = rowIVs(min(
+        add(ic, add(i.getInductionVar(), cst(clPackPrefetchRows))), lastRow));
   auto kk = scf::ForOp::create(b, zero, kcs, cst(lanes));
   b.setInsertionPointToStart(kk.getBody());
   Value kIV = add(kc, kk.getInductionVar());
+  if (!aheadIVs.empty())
+    prefetch(operandA, loopIVs(aheadIVs, zero, kIV));
   Value vec = read(operandA, loops.k, loopIVs(mIVs, zero, kIV));
   vector::StoreOp::create(
       b, vec, ap, ValueRange{i.getInductionVar(), kk.getInductionVar()});
@@ -356,7 +394,18 @@ void PackedMatmulBuilder::build() {
   b.setInsertionPointToStart(kcLoop.getBody());
   Value kc = kcLoop.getInductionVar();
   Value kcs = min(cst(p.kc), arith::SubIOp::create(b, kSize, kc));
-  packB(bp, kc, kcs, panels);
+  // Builds `pack` under `kc == 0` for the timing experiment, else as is.
+  auto maybeOnce = [&](llvm::function_ref<void()> pack) {
+    if (!clPackFirstKBlockOnly)
+      return pack();
+    Value first =
+        arith::CmpIOp::create(b, arith::CmpIPredicate::eq, kc, zero);
+    auto ifOp = scf::IfOp::create(b, first, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    pack();
+  };
+  maybeOnce([&] { packB(bp, kc, kcs, panels); });
   // The workgroup's rows in blocks of MC, each packed and multiplied by
   // the packed B block.
   auto icLoop = scf::ForOp::create(b, zero, mSize, cst(p.mc));
@@ -364,7 +413,7 @@ void PackedMatmulBuilder::build() {
   Value ic = icLoop.getInductionVar();
   Value mcs = min(cst(p.mc), arith::SubIOp::create(b, mSize, ic));
   Value rowGroups = arith::CeilDivSIOp::create(b, mcs, cst(p.mr));
-  packA(ap, kc, kcs, ic, mul(rowGroups, p.mr));
+  maybeOnce([&] { packA(ap, kc, kcs, ic, mul(rowGroups, p.mr)); });
   microTiles(ap, bp, kcs, panels, ic, rowGroups);
   b.setInsertionPointAfter(outermost);
   memref::DeallocOp::create(b, ap);

@@ -28,6 +28,7 @@
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
@@ -258,12 +259,22 @@ void defineBf16Truncation(llvm::Module &module) {
                               llvm::Type::getBFloatTy(ctx)));
 }
 
+// Ablation switch for the benchmarks (bench/rodinia): LLVM's loop
+// vectorizer off, so that its share of the transpiled kernels' speed can be
+// measured. The MLIR-vectorized linalg kernels are vector code already.
+llvm::cl::opt<bool> clLoopVectorize(
+    "tessel-cpu-loop-vectorize",
+    llvm::cl::desc("Run LLVM's loop vectorizer on CPU code (ablation switch)"),
+    llvm::cl::init(true), llvm::cl::Hidden);
+
 void optimize(llvm::Module &module, llvm::TargetMachine &tm) {
+  llvm::PipelineTuningOptions tuning;
+  tuning.LoopVectorization = clLoopVectorize;
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
   llvm::ModuleAnalysisManager mam;
-  llvm::PassBuilder pb(&tm);
+  llvm::PassBuilder pb(&tm, tuning);
   pb.registerModuleAnalyses(mam);
   pb.registerCGSCCAnalyses(cgam);
   pb.registerFunctionAnalyses(fam);

@@ -66,11 +66,6 @@ llvm::cl::opt<bool> clPackFirstKBlockOnly(
                    "first K block only"),
     llvm::cl::init(false), llvm::cl::Hidden);
 
-llvm::cl::opt<int64_t> clPackPrefetchRows(
-    "tessel-cpu-packed-prefetch-rows",
-    llvm::cl::desc("Rows ahead that the pack copies prefetch (0: none)"),
-    llvm::cl::init(0), llvm::cl::Hidden);
-
 /// The loops of a marked op, by role. A matmul has one M and one K loop; a
 /// convolution's M loops are its batch and output-image loops (one row of
 /// the packed A per output pixel, delinearized) and its K loops the filter
@@ -170,14 +165,6 @@ private:
         alongLoop(operand, loop), ArrayRef<bool>{false});
   }
 
-  /// Prefetches the cache line of `operand` at the loop values `ivs` into
-  /// L1 (a hint: an address past the operand's end does not fault).
-  void prefetch(OpOperand &operand, ArrayRef<Value> ivs) {
-    memref::PrefetchOp::create(b, operand.get(), indices(operand, ivs),
-                               /*isWrite=*/false, /*localityHint=*/3,
-                               /*isDataCache=*/true);
-  }
-
   void write(Value v, OpOperand &operand, unsigned loop, ArrayRef<Value> ivs) {
     vector::TransferWriteOp::create(
         b, v, operand.get(), indices(operand, ivs),
@@ -253,13 +240,6 @@ void PackedMatmulBuilder::packB(Value bp, Value kc, Value kcs, Value panels) {
   Value kk = rowsOfB ? outer.getInductionVar() : inner.getInductionVar();
   Value col0 = mul(panel, p.nr);
   Value kIV = add(kc, kk);
-  // Rows of B are far apart (a page each when B is wide); each row's short
-  // segment is a new stream that the hardware prefetchers see too late.
-  if (rowsOfB && clPackPrefetchRows > 0) {
-    Value ahead = add(kIV, cst(clPackPrefetchRows));
-    for (int64_t v = 0; v < p.nr; v += 512 / elt.getIntOrFloatBitWidth())
-      prefetch(operandB, loopIVs({}, add(col0, cst(v)), ahead));
-  }
   for (int64_t v = 0; v < nrVectors; ++v) {
     Value col = add(col0, cst(v * lanes));
     Value vec = read(operandB, loops.n, loopIVs({}, col, kIV));
@@ -278,15 +258,9 @@ void PackedMatmulBuilder::packA(Value ap, Value kc, Value kcs, Value ic,
   // Rows past M copy the last row: defined values, results not stored.
   SmallVector<Value> mIVs =
       rowIVs(min(add(ic, i.getInductionVar()), lastRow));
-  SmallVector<Value> aheadIVs;
-  if (clPackPrefetchRows > 0 && loops.kOuter.empty())
-    aheadIVs = rowIVs(min(
-        add(ic, add(i.getInductionVar(), cst(clPackPrefetchRows))), lastRow));
   auto kk = scf::ForOp::create(b, zero, kcs, cst(lanes));
   b.setInsertionPointToStart(kk.getBody());
   Value kIV = add(kc, kk.getInductionVar());
-  if (!aheadIVs.empty())
-    prefetch(operandA, loopIVs(aheadIVs, zero, kIV));
   Value vec = read(operandA, loops.k, loopIVs(mIVs, zero, kIV));
   vector::StoreOp::create(
       b, vec, ap, ValueRange{i.getInductionVar(), kk.getInductionVar()});

@@ -452,6 +452,7 @@ int main(int argc, char **argv) {
   for (StringRef a : archs)
     driver.kernels.cudaOptions.archs.push_back(a.str());
   driver.kernels.cpuOptions.cpu = cpuName;
+  driver.kernels.cpuOptions.preferVectorWidth = 512;
   driver.kernels.cpuOptions.dumpDir = dumpDir;
   driver.kernels.cudaOptions.dumpDir = dumpDir;
   auto debugFlags = [](PassManager &pm) { return applyPassManagerCLOptions(pm); };

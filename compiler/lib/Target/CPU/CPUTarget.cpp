@@ -267,7 +267,23 @@ llvm::cl::opt<bool> clLoopVectorize(
     llvm::cl::desc("Run LLVM's loop vectorizer on CPU code (ablation switch)"),
     llvm::cl::init(true), llvm::cl::Hidden);
 
-void optimize(llvm::Module &module, llvm::TargetMachine &tm) {
+// Overrides CPUTargetOptions::preferVectorWidth (0: the CPU's own tuning),
+// for sweeps and ablations.
+llvm::cl::opt<unsigned> clPreferVectorWidth(
+    "tessel-cpu-prefer-vector-width",
+    llvm::cl::desc("Widest vector the LLVM vectorizers prefer on CPUs that "
+                   "have wider ones (0: the CPU's own tuning); overrides "
+                   "the compiler's default"),
+    llvm::cl::init(0), llvm::cl::Hidden);
+
+void optimize(llvm::Module &module, llvm::TargetMachine &tm,
+              unsigned preferVectorWidth) {
+  if (clPreferVectorWidth.getNumOccurrences())
+    preferVectorWidth = clPreferVectorWidth;
+  if (preferVectorWidth != 0)
+    for (llvm::Function &fn : module)
+      if (!fn.isDeclaration())
+        fn.addFnAttr("prefer-vector-width", std::to_string(preferVectorWidth));
   llvm::PipelineTuningOptions tuning;
   tuning.LoopVectorization = clLoopVectorize;
   llvm::LoopAnalysisManager lam;
@@ -339,6 +355,8 @@ struct Variant {
   std::unique_ptr<llvm::Module> module;
   /// Where to write the optimized LLVM IR ("" = nowhere).
   std::string dumpPath;
+  /// CPUTargetOptions::preferVectorWidth.
+  unsigned preferVectorWidth = 0;
   BinaryImage binary;
 };
 
@@ -365,7 +383,7 @@ LogicalResult translateKernels(Location loc, ModuleOp kernels,
 /// `variant` (safe to run for several variants at once).
 LogicalResult emitSharedObject(Location loc, Variant &variant) {
   llvm::Module &llvmModule = *variant.module;
-  optimize(llvmModule, *variant.tm);
+  optimize(llvmModule, *variant.tm, variant.preferVectorWidth);
   defineBf16Truncation(llvmModule);
   if (failed(checkExternalCalls(loc, llvmModule)))
     return failure();
@@ -413,6 +431,7 @@ prepareVariants(Location loc, const std::vector<CPUSelection> &sels,
     if (failed(tm))
       return failure();
     variants[i].tm = std::move(*tm);
+    variants[i].preferVectorWidth = options.preferVectorWidth;
     if (!options.dumpDir.empty())
       variants[i].dumpPath =
           options.dumpDir + "/cpu-kernels" + dumpSuffix(sels, sels[i]) + ".ll";

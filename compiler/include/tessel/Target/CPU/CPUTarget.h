@@ -25,6 +25,13 @@ struct CPUTargetOptions {
   /// CPU features). Empty, repeated or unknown entries, and two entries
   /// needing the same recorded features, are errors.
   std::string cpu = "host";
+  /// Widest vector (bits) LLVM's loop vectorizer should prefer where the CPU
+  /// has wider ones; 0 keeps the CPU's tuning (256 on x86-64-v4 and most
+  /// AVX-512 CPUs). Explicit vector code (linalg kernels) is not affected.
+  /// tessel-cc sets 512: transpiled thread loops of 16-thread blocks fill a
+  /// zmm register per row (Rodinia: lud 1.24x, backprop 1.47x, b+tree
+  /// 0.80x, geomean 1.04x; bench/RESULTS.md 2026-11-25 04:36Z).
+  unsigned preferVectorWidth = 0;
   /// Where to write intermediate files ("" = nowhere).
   std::string dumpDir;
   /// Applies the MLIR debugging flags (--mlir-print-ir-after-all, ...).

@@ -453,6 +453,13 @@ int main(int argc, char **argv) {
     driver.kernels.cudaOptions.archs.push_back(a.str());
   driver.kernels.cpuOptions.cpu = cpuName;
   driver.kernels.cpuOptions.preferVectorWidth = 512;
+  // As tessel-compile: the directory is made if it does not exist.
+  if (!dumpDir.empty())
+    if (std::error_code ec = llvm::sys::fs::create_directories(dumpDir)) {
+      llvm::errs() << "tessel-cc: cannot create '" << dumpDir
+                   << "': " << ec.message() << "\n";
+      return 1;
+    }
   driver.kernels.cpuOptions.dumpDir = dumpDir;
   driver.kernels.cudaOptions.dumpDir = dumpDir;
   auto debugFlags = [](PassManager &pm) { return applyPassManagerCLOptions(pm); };

@@ -278,8 +278,6 @@ llvm::cl::opt<unsigned> clPreferVectorWidth(
 
 void optimize(llvm::Module &module, llvm::TargetMachine &tm,
               unsigned preferVectorWidth) {
-  if (clPreferVectorWidth.getNumOccurrences())
-    preferVectorWidth = clPreferVectorWidth;
   if (preferVectorWidth != 0)
     for (llvm::Function &fn : module)
       if (!fn.isDeclaration())
@@ -355,7 +353,7 @@ struct Variant {
   std::unique_ptr<llvm::Module> module;
   /// Where to write the optimized LLVM IR ("" = nowhere).
   std::string dumpPath;
-  /// CPUTargetOptions::preferVectorWidth.
+  /// CPUTargetOptions::preferVectorWidth, or --tessel-cpu-prefer-vector-width.
   unsigned preferVectorWidth = 0;
   BinaryImage binary;
 };
@@ -431,7 +429,9 @@ prepareVariants(Location loc, const std::vector<CPUSelection> &sels,
     if (failed(tm))
       return failure();
     variants[i].tm = std::move(*tm);
-    variants[i].preferVectorWidth = options.preferVectorWidth;
+    variants[i].preferVectorWidth = clPreferVectorWidth.getNumOccurrences()
+                                        ? clPreferVectorWidth.getValue()
+                                        : options.preferVectorWidth;
     if (!options.dumpDir.empty())
       variants[i].dumpPath =
           options.dumpDir + "/cpu-kernels" + dumpSuffix(sels, sels[i]) + ".ll";

@@ -4,6 +4,7 @@ against Rodinia's OpenMP versions on the CPU, and against nvcc on the GPU.
 
     python3 run.py --dir=DIR [--out=OUTDIR] [--only=a,b] [--threads=1,2,4,8,16]
                    [--size=bench|smoke] [--reps=N] [--no-gpu] [--budget=S]
+                   [--variants=a,b] [--env-variant=NAME:VAR=VALUE[,VAR=VALUE]]...
 
 DIR is what prepare.sh made (a directory, or DIR.tar.xz, unpacked next to
 OUTDIR). On this machine it builds the OpenMP versions (gcc -O3 -fopenmp
@@ -182,7 +183,7 @@ class Builds:
             ("; ".join(tried) if tried else "no clang found"))
         return None
 
-    def all(self, tests, want_gpu_builds, tessel_variants):
+    def all(self, tests, want_gpu_builds, tessel_variants, env_variants):
         rr = self.rr
         self.shims()
         self.clang = self.find_clang()
@@ -214,7 +215,9 @@ class Builds:
                 jobs.append(((t.name, "nvcc"), lambda t=t: nvcc(t)))
             for v in tessel_variants:
                 suffix = "" if v == "" else "." + v
-                exe = os.path.join(self.carry, "bin", t.name, "tessel_" + t.name + suffix)
+                # An environment variant runs the default build.
+                built = "" if v in env_variants else suffix
+                exe = os.path.join(self.carry, "bin", t.name, "tessel_" + t.name + built)
                 key = (t.name, "tessel" + suffix)
                 if os.access(exe, os.X_OK):
                     self.exe[key] = exe
@@ -291,6 +294,7 @@ class Runner:
         env["TESSEL_DEVICE"] = "cpu" if base == "tessel-cpu" else "cuda"
         if base == "tessel-cpu":
             env.update(TESSEL_CPU_THREADS=str(threads), TESSEL_CPU_PIN="1")
+        env.update(self.a.env_variants.get(variant, {}))
         return argv, env, "tessel"
 
     def run(self, t, impl, threads, rep, keep=False, timeout=None):
@@ -453,7 +457,9 @@ class Runner:
         return impls
 
     def gpu_impls(self):
-        return ["nvcc", "tessel-gpu"] + ["tessel-gpu." + v for v in self.a.variant_names]
+        # Environment variants change the CPU runtime (TESSEL_CPU_*): CPU only.
+        return ["nvcc", "tessel-gpu"] + ["tessel-gpu." + v for v in self.a.variant_names
+                                         if v not in self.a.env_variants]
 
     def phase_a(self, tests, tmax):
         reps = self.a.reps
@@ -583,6 +589,7 @@ def tables(runner, tests, counts_all, tmax, header):
     runs = runner.runs
     checks = runner.checks
     variants = runner.a.variant_names
+    gvariants = [v for v in variants if v not in runner.a.env_variants]  # GPU columns
     clang = runner.b.clang is not None
     L = []
     L += header + [""]
@@ -598,14 +605,14 @@ def tables(runner, tests, counts_all, tmax, header):
     cols += ["tessel scaling 1→%d" % tmax, "omp scaling 1→%d" % tmax]
     if runner.gpu:
         cols += ["nvcc GPU", "tessel GPU", "ratio nvcc/tessel"]
-        for v in variants:
+        for v in gvariants:
             cols += ["tessel.%s GPU" % v]
     cols.append("check")
     L.append("| " + " | ".join(cols) + " |")
     L.append("|" + "---|" * len(cols))
     g = {k: [] for k in ("su_r", "su_w", "ts", "os", "gpu_r", "gpu_w")}
     comparable = []  # (program, region speed-up) where OpenMP computes the same thing
-    gv = {v: ([], []) for v in variants}
+    gv = {v: ([], [], []) for v in variants}  # region, whole, region of comparable programs
     if not runner.gpu:
         L.insert(len(header) + 1, "No GPU: %s. No GPU columns; the programs that run on "
                  "the GPU only are left out." % runner.meta.get("gpu", "?"))
@@ -640,6 +647,8 @@ def tables(runner, tests, counts_all, tmax, header):
             if cpu:
                 gv[v][0].append(vr)
                 gv[v][1].append(vw)
+                if t.omp_comparable and n not in REGION_NOT_COMPARABLE:
+                    gv[v][2].append(vr)
         for impl, key in (("tessel-cpu", "ts"), ("omp", "os")):
             s1 = med(runs, n, impl, 1, "region_ms")
             sN = med(runs, n, impl, tmax, "region_ms")
@@ -655,10 +664,10 @@ def tables(runner, tests, counts_all, tmax, header):
                     pair(ratio(nv_r, tg_r), ratio(nv_w, tg_w), fmt_ratio)]
             g["gpu_r"].append(ratio(nv_r, tg_r))
             g["gpu_w"].append(ratio(nv_w, tg_w))
-            for v in variants:
+            for v in gvariants:
                 row.append(cell_time(runs, n, "tessel-gpu." + v, 0))
         elif runner.gpu:
-            row += ["n/a"] * (3 + len(variants))
+            row += ["n/a"] * (3 + len(gvariants))
         c = checks.get(n, {})
         parts = []
         for impl, res in sorted(c.items()):
@@ -695,8 +704,13 @@ def tables(runner, tests, counts_all, tmax, header):
                      fmt_ratio(geomean([x for _, x in comparable])),
                      len([x for _, x in comparable if x]), ", ".join(below) or "none"))
     for v in variants:
-        L.append("Geomean speed-up omp/tessel.%s: region %s, whole %s." % (
-            v, fmt_ratio(geomean(gv[v][0])), fmt_ratio(geomean(gv[v][1]))))
+        how = ("environment " + ",".join("%s=%s" % kv for kv in
+                                          sorted(runner.a.env_variants[v].items()))
+               if v in runner.a.env_variants else "build flags in manifest.json")
+        L.append("Geomean speed-up omp/tessel.%s (%s): region %s, whole %s; comparable "
+                 "programs region %s." % (
+                     v, how, fmt_ratio(geomean(gv[v][0])), fmt_ratio(geomean(gv[v][1])),
+                     fmt_ratio(geomean(gv[v][2]))))
     L.append("Checks failing anywhere make the geomeans suspect: see the check column.")
     L.append("")
     L.append("Scaling (region / whole ms; in brackets the speed-up over 1 thread of the same "
@@ -797,6 +811,10 @@ def main():
     ap.add_argument("--run-timeout", type=float, default=90, help="seconds per run at most")
     ap.add_argument("--variants", default=None,
                     help="ablation variants to run (default: all that prepare.sh built)")
+    ap.add_argument("--env-variant", action="append", default=[], metavar="NAME:VAR=VALUE,...",
+                    help="an ablation variant that runs the default build with these "
+                    "environment variables (e.g. dynamic:TESSEL_CPU_SCHEDULE=dynamic); CPU "
+                    "only; repeatable")
     ap.add_argument("--jobs", type=int, default=os.cpu_count())
     a = ap.parse_args()
 
@@ -814,6 +832,17 @@ def main():
         if v not in built_variants:
             sys.exit("variant %r was not built by prepare.sh (built: %s)" % (
                 v, ", ".join(built_variants) or "none"))
+    a.env_variants = {}
+    for spec in a.env_variant:
+        name, _, assigns = spec.partition(":")
+        env = dict(x.partition("=")[::2] for x in assigns.split(",") if x)
+        if not re.match(r"^[A-Za-z0-9_-]+$", name) or not env or \
+                not all(re.match(r"^[A-Z_][A-Z0-9_]*$", k) for k in env):
+            sys.exit("--env-variant=%r is not NAME:VAR=VALUE[,VAR=VALUE...]" % spec)
+        if name in built_variants or name in a.env_variants:
+            sys.exit("--env-variant: the name %r is taken" % name)
+        a.env_variants[name] = env
+        a.variant_names.append(name)
 
     os.environ["RODINIA_WORK"] = os.path.join(out, "work")
     sys.path.insert(0, os.path.join(carry, "rodinia"))
@@ -855,10 +884,11 @@ def main():
         log("nvcc not found (%s): no nvcc builds" % rr.NVCC)
 
     builds = Builds(carry, out, rr, a.jobs)
-    builds.all(tests, bool(have_nvcc), [""] + a.variant_names)
+    builds.all(tests, bool(have_nvcc), [""] + a.variant_names, a.env_variants)
     runner = Runner(a, rr, builds, out, gpu_name is not None)
     info = host_info(rr, gpu_name or "none (%s)" % why)
     runner.meta = dict(info, size=a.size, threads=counts, reps=a.reps, manifest=manifest,
+                       env_variants=a.env_variants,
                        sizes={t.name: rr.SIZES.get(t.name, {}).get(a.size) for t in tests},
                        build_failures={"%s %s" % k: v for k, v in builds.failed.items()},
                        clang=builds.clang)

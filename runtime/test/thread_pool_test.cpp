@@ -1,8 +1,9 @@
 // Tests of the cpu thread pool: exact coverage of every index, thread
 // indices (in range, the caller as 0, one thread per index at a time), how
-// many workers join a loop, sleeping and waking, pinning, nesting,
-// concurrent callers, shared pools, the environment variables, and the cost
-// of an empty loop (printed, not checked).
+// many workers join a loop, the schedules (own ranges first, stealing),
+// sleeping and waking, pinning, nesting, concurrent callers, shared pools,
+// the environment variables, and the cost of an empty loop (printed, not
+// checked).
 #include "hal/cpu/cpu_topology.h"
 #include "hal/cpu/thread_pool.h"
 
@@ -21,6 +22,7 @@
 #include <set>
 
 using namespace tessel::rt;
+using tessel::rt::hal::cpu::Schedule;
 using tessel::rt::hal::cpu::ThreadPool;
 
 namespace {
@@ -77,9 +79,11 @@ private:
 } // namespace
 
 TEST(ThreadPoolTest, CoversEveryIndexExactlyOnce) {
+  for (Schedule schedule : {Schedule::kRanges, Schedule::kDynamic})
   for (unsigned threads : {1u, 2u, 3u, 8u}) {
-    ThreadPool pool(threads);
+    ThreadPool pool(threads, schedule);
     EXPECT_EQ(pool.size(), threads);
+    EXPECT_EQ(pool.schedule(), schedule);
     IndexChecker check(threads, std::this_thread::get_id());
     for (uint64_t count : {0u, 1u, 2u, 7u, 1001u, 4099u}) {
       std::vector<std::atomic<int>> hits(count);
@@ -109,6 +113,72 @@ void addItem(void *context, uint64_t item, unsigned threadIndex) {
   }
 }
 } // namespace
+
+namespace {
+// Spins (yielding) until pred() or 20 s have passed; returns pred().
+template <typename Pred> bool waitUntil(Pred pred) {
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (!pred()) {
+    if (std::chrono::steady_clock::now() > deadline)
+      return pred();
+    std::this_thread::yield();
+  }
+  return true;
+}
+} // namespace
+
+TEST(ThreadPoolTest, EachThreadStartsOnItsOwnRange) {
+  // kRanges: thread t's first item is the first of the t-th contiguous
+  // range (count / threads items each, the remainder to the first ranges).
+  // No body returns before every thread has entered one, so no thread can
+  // have finished its range and stolen from another's before it started.
+  constexpr unsigned kThreads = 4;
+  ThreadPool pool(kThreads, Schedule::kRanges);
+  for (uint64_t count : {64u, 1001u}) {
+    std::vector<std::atomic<int64_t>> first(kThreads);
+    for (auto &f : first)
+      f.store(-1);
+    std::atomic<unsigned> entered{0};
+    std::atomic<bool> timedOut{false};
+    pool.parallelFor(count, [&](uint64_t i, unsigned t) {
+      int64_t none = -1;
+      if (first[t].compare_exchange_strong(none, static_cast<int64_t>(i))) {
+        entered.fetch_add(1);
+        if (!waitUntil([&] { return entered.load() == kThreads; }))
+          timedOut.store(true);
+      }
+    });
+    ASSERT_FALSE(timedOut.load()) << "not every thread joined a loop of " << count;
+    uint64_t q = count / kThreads, rem = count % kThreads, start = 0;
+    for (unsigned t = 0; t < kThreads; ++t) {
+      EXPECT_EQ(first[t].load(), static_cast<int64_t>(start)) << "count " << count << " thread " << t;
+      start += q + (t < rem ? 1 : 0);
+    }
+  }
+}
+
+TEST(ThreadPoolTest, ThreadsStealFromABusyRange) {
+  // Item 0 (the caller's range) waits until every item outside the
+  // caller's first chunk has run: with no stealing, the rest of the
+  // caller's range would wait behind it forever (20 s, then a failure).
+  for (Schedule schedule : {Schedule::kRanges, Schedule::kDynamic}) {
+    ThreadPool pool(4, schedule);
+    constexpr uint64_t kCount = 64; // chunks of 64 / (8 * 4) = 2
+    std::vector<std::atomic<int>> hits(kCount);
+    std::atomic<uint64_t> done{0};
+    std::atomic<bool> timedOut{false};
+    pool.parallelFor(kCount, [&](uint64_t i) {
+      if (i == 0 && !waitUntil([&] { return done.load() == kCount - 2; }))
+        timedOut.store(true);
+      hits[i].fetch_add(1);
+      if (i >= 2)
+        done.fetch_add(1);
+    });
+    EXPECT_FALSE(timedOut.load()) << "schedule " << static_cast<int>(schedule);
+    for (uint64_t i = 0; i < kCount; ++i)
+      EXPECT_EQ(hits[i].load(), 1) << i;
+  }
+}
 
 TEST(ThreadPoolTest, FunctionPointerAndContext) {
   ThreadPool pool(3);
@@ -404,15 +474,17 @@ TEST(ThreadPoolTest, EmptyLoopOverhead) {
   std::vector<unsigned> sizes = {2};
   if (auto n = hal::cpu::defaultThreadCount(); n.ok() && *n != 2)
     sizes.push_back(*n);
-  for (unsigned threads : sizes) {
-    ThreadPool pool(threads, hal::cpu::hostCpuTopology());
+  for (unsigned threads : sizes)
+  for (Schedule schedule : {Schedule::kRanges, Schedule::kDynamic})
+  for (uint64_t items : {16u, 1024u}) {
+    ThreadPool pool(threads, hal::cpu::hostCpuTopology(), schedule);
     std::vector<uint64_t> perThread(threads * 16); // one cache line apart
     constexpr int kLoops = 2000;
     std::vector<double> us;
     for (int rep = 0; rep < 5; ++rep) {
       auto start = std::chrono::steady_clock::now();
       for (int i = 0; i < kLoops; ++i)
-        pool.parallelFor(16, [&](uint64_t, unsigned t) { ++perThread[t * 16]; });
+        pool.parallelFor(items, [&](uint64_t, unsigned t) { ++perThread[t * 16]; });
       us.push_back(
           std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start)
               .count() /
@@ -421,10 +493,12 @@ TEST(ThreadPoolTest, EmptyLoopOverhead) {
     uint64_t total = 0;
     for (uint64_t v : perThread)
       total += v;
-    EXPECT_EQ(total, 5u * kLoops * 16);
+    EXPECT_EQ(total, 5u * kLoops * items);
     std::sort(us.begin(), us.end());
-    std::cout << "[ overhead ] empty 16-item loop, " << threads << " threads ("
-              << pool.pinnedWorkers() << " workers pinned): median " << us[2] << " us\n";
+    std::cout << "[ overhead ] empty " << items << "-item loop, " << threads << " threads ("
+              << pool.pinnedWorkers() << " workers pinned), schedule "
+              << (schedule == Schedule::kRanges ? "ranges" : "dynamic") << ": median " << us[2]
+              << " us\n";
   }
 }
 
@@ -462,6 +536,36 @@ TEST(ThreadCountTest, ParsesPinning) {
   std::string shown = std::string("TESSEL_CPU_PIN='") + "??" + "'";
   EXPECT_NE(unprintable.status().message().find(shown), std::string::npos)
       << unprintable.status().message();
+}
+
+TEST(ThreadCountTest, ParsesSchedule) {
+  using hal::cpu::parseSchedule;
+  EXPECT_FALSE(parseSchedule(nullptr)->has_value());
+  EXPECT_FALSE(parseSchedule("")->has_value());
+  EXPECT_EQ(parseSchedule("ranges")->value(), Schedule::kRanges);
+  EXPECT_EQ(parseSchedule("dynamic")->value(), Schedule::kDynamic);
+  for (const char *bad : {"static", "Ranges", "ranges ", "1", "guided"}) {
+    auto r = parseSchedule(bad);
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_NE(r.status().message().find("TESSEL_CPU_SCHEDULE='" + std::string(bad) +
+                                        "' is not 'ranges'"),
+              std::string::npos)
+        << r.status().message();
+  }
+  EXPECT_EQ(*hal::cpu::defaultSchedule(), Schedule::kRanges);
+  ::setenv("TESSEL_CPU_SCHEDULE", "dynamic", 1);
+  EXPECT_EQ(*hal::cpu::defaultSchedule(), Schedule::kDynamic);
+  auto pool = hal::cpu::sharedThreadPool(2);
+  ASSERT_TRUE(pool.ok());
+  EXPECT_EQ((*pool)->schedule(), Schedule::kDynamic);
+  ::setenv("TESSEL_CPU_SCHEDULE", "fast", 1);
+  EXPECT_FALSE(hal::cpu::defaultSchedule().ok());
+  EXPECT_FALSE(hal::cpu::sharedThreadPool(2).ok());
+  ::unsetenv("TESSEL_CPU_SCHEDULE");
+  auto ranges = hal::cpu::sharedThreadPool(2);
+  ASSERT_TRUE(ranges.ok());
+  EXPECT_EQ((*ranges)->schedule(), Schedule::kRanges);
+  EXPECT_NE(ranges->get(), pool->get()); // pools are shared per schedule too
 }
 
 TEST(ThreadCountTest, DefaultUsesEnvironmentElsePhysicalCores) {

@@ -40,6 +40,28 @@ StatusOr<unsigned> defaultThreadCount();
 /// variable is an error naming it.
 StatusOr<bool> defaultPinning();
 
+/// How a loop's items are handed to its threads.
+enum class Schedule {
+  /// Each of the loop's n threads owns a contiguous range of count / n
+  /// items (thread t the t-th range, so repeated loops of one size give
+  /// item i to the same thread and core) and claims chunks of it from a
+  /// counter of its own; a thread that has finished its range takes
+  /// chunks from the others' (work stealing). Uniform items never cross
+  /// ranges; uneven ones are balanced by the stealing. The default.
+  kRanges,
+  /// One counter for all threads, from which they claim chunks in turn
+  /// (the schedule before issue 16: every claim is a shared cache line).
+  kDynamic,
+};
+
+/// Parses a TESSEL_CPU_SCHEDULE value: "ranges" or "dynamic". nullptr or ""
+/// means "not set" and yields std::nullopt.
+StatusOr<std::optional<Schedule>> parseSchedule(const char *value);
+
+/// TESSEL_CPU_SCHEDULE, else Schedule::kRanges. An invalid variable is an
+/// error naming it.
+StatusOr<Schedule> defaultSchedule();
+
 class ThreadPool {
 public:
   /// A loop body: called as body(context, item, threadIndex). threadIndex is
@@ -50,7 +72,7 @@ public:
 
   /// Starts `threads - 1` workers, unpinned (fewer if the system refuses
   /// to create more threads; size() tells).
-  explicit ThreadPool(unsigned threads);
+  explicit ThreadPool(unsigned threads, Schedule schedule = Schedule::kRanges);
   /// Starts `threads - 1` workers and pins worker i (thread index i >= 1)
   /// to CPU workerCpusFor(topology, threads, true)[i - 1] where that exists
   /// (cpu_topology.h). Pinning is best effort: a CPU the process may not use
@@ -58,7 +80,8 @@ public:
   /// worker's core; a loop that starts there first moves that worker to a
   /// core no worker uses (at most once per millisecond), so the two do not
   /// take turns on one core.
-  ThreadPool(unsigned threads, const CpuTopology &topology);
+  ThreadPool(unsigned threads, const CpuTopology &topology,
+             Schedule schedule = Schedule::kRanges);
   ~ThreadPool();
   ThreadPool(const ThreadPool &) = delete;
   ThreadPool &operator=(const ThreadPool &) = delete;
@@ -67,13 +90,15 @@ public:
   unsigned size() const { return static_cast<unsigned>(workers_.size()) + 1; }
   /// Workers pinned to one CPU each.
   unsigned pinnedWorkers() const { return pinned_; }
+  Schedule schedule() const { return schedule_; }
 
   /// Calls body(context, i, threadIndex) exactly once for every i in
   /// [0, count) and returns when all calls are done. Only min(count,
   /// size()) - 1 workers are asked to help; the caller runs items too.
   /// Threads claim consecutive items in chunks of count / (8 size()) (at
   /// least 1): one shared counter update per item made loops of many
-  /// sub-microsecond items (transpiled CUDA blocks) scale badly.
+  /// sub-microsecond items (transpiled CUDA blocks) scale badly. Which
+  /// thread starts where is the pool's Schedule.
   /// Concurrent callers are serialized. Called from inside a body of this
   /// pool, the loop runs inline on that thread with the body's thread index
   /// (no nested parallelism, no deadlock). Called from inside a body of
@@ -103,7 +128,8 @@ private:
   uint64_t waitForLoop(uint64_t seen);
   // Takes one of the current loop's helper tickets, if any is left.
   bool takeTicket();
-  // Takes items from the shared counter until it runs past the end.
+  // Claims and runs items until every range of the loop is used up: its
+  // own range first (index modulo the ranges), then the following ones.
   void runItems(unsigned index);
   // Moves the worker pinned to the caller's core, if any, to a free core.
   void keepCallerCoreFree();
@@ -121,13 +147,21 @@ private:
   bool spin_ = true;     // off when there are more threads than CPUs
   std::mutex callMutex_; // one loop at a time
 
+  Schedule schedule_;
+
   // The current loop. Written by the caller only while no worker can read
   // it (no ticket left and no worker active), published by tickets_.
   Body body_ = nullptr;
   void *context_ = nullptr;
-  uint64_t count_ = 0;
-  uint64_t chunk_ = 1; // items claimed at a time
-  alignas(64) std::atomic<uint64_t> next_{0}; // next item to run
+  uint64_t chunk_ = 1;  // items claimed at a time
+  unsigned ranges_ = 1; // ranges in use: 1 (kDynamic) or the loop's threads
+  // The items [next, end) of one range not yet claimed; a cache line each,
+  // so that a thread claiming from its own range touches no other's line.
+  struct alignas(64) Range {
+    std::atomic<uint64_t> next{0};
+    uint64_t end = 0;
+  };
+  std::unique_ptr<Range[]> range_; // size() of them
 
   // Bumped for every loop handed to the workers (and to stop them).
   alignas(64) std::atomic<uint64_t> generation_{0};
@@ -148,12 +182,13 @@ private:
 };
 
 /// A pool of `threads` threads (0: defaultThreadCount()), pinned to this
-/// process's cores (hostCpuTopology()) unless defaultPinning() says not to. Pools
-/// are shared: every caller asking for the same thread count and pinning
-/// while such a pool is alive gets that pool, so all cpu devices created
-/// with the defaults share one pool. A pool lives as long as its last
-/// holder. An invalid TESSEL_CPU_THREADS or TESSEL_CPU_PIN, or a count
-/// above kMaxThreads, is an error.
+/// process's cores (hostCpuTopology()) unless defaultPinning() says not to,
+/// with defaultSchedule(). Pools are shared: every caller asking for the
+/// same thread count, pinning and schedule while such a pool is alive gets
+/// that pool, so all cpu devices created with the defaults share one pool.
+/// A pool lives as long as its last holder. An invalid TESSEL_CPU_THREADS,
+/// TESSEL_CPU_PIN or TESSEL_CPU_SCHEDULE, or a count above kMaxThreads, is
+/// an error.
 StatusOr<std::shared_ptr<ThreadPool>> sharedThreadPool(unsigned threads = 0);
 
 } // namespace tessel::rt::hal::cpu

@@ -65,6 +65,9 @@ constexpr const char *kPrefix = "tessel-cudart: ";
 // A larger module length in a BLOB header is taken for a damaged header.
 constexpr uint64_t kMaxModuleBytes = uint64_t(1) << 34; // 16 GiB
 constexpr size_t kMaxPrintedMessages = 1000;
+// Guard space on each side of a cudaMalloc allocation (at most; smaller
+// allocations get their own size, rounded up to 256 bytes): see cudaMalloc.
+constexpr size_t kAllocationGuard = 64 * 1024;
 
 std::string hex(uint64_t v) {
   char buf[32];
@@ -203,6 +206,7 @@ public:
   struct Allocation {
     std::shared_ptr<hal::Buffer> buffer;
     size_t size;
+    size_t guard; // bytes of the buffer before the allocation (as many or more after it)
   };
   std::map<uint64_t, Allocation> allocations; // device address -> allocation
   std::map<uintptr_t, size_t> hostAllocations; // cudaMallocHost / cudaHostAlloc
@@ -253,7 +257,8 @@ public:
   Error kernelFailed(const std::string &what, const rt::Status &st);
 
   // The allocation containing [address, address + length) (length 0: the
-  // address alone), or nullptr and the error text in `why`.
+  // address alone) and, in *offset, where the address is in its buffer; or
+  // nullptr and the error text in `why`.
   Allocation *findAllocation(uint64_t address, size_t length, uint64_t *offset,
                              std::string *why) {
     auto it = allocations.upper_bound(address);
@@ -273,7 +278,7 @@ public:
              "-byte allocation at " + hex(it->first) + ") run past the end of the allocation";
       return nullptr;
     }
-    *offset = off;
+    *offset = off + it->second.guard;
     return &it->second;
   }
 };
@@ -892,12 +897,36 @@ extern "C" Error cudaMalloc(void **devPtr, size_t size) {
   *devPtr = nullptr;
   if (size == 0)
     return kSuccess;
-  auto b = r.device->hal().allocate(size);
+  // Guard space on both sides, zero-filled: on a GPU an allocation sits
+  // among others in 2 MiB pages, so CUDA programs that read a little
+  // outside their arrays (Rodinia's srad_v2 reads one image row before and
+  // after, then overwrites what it read) run with nvcc; here the same reads
+  // would fault (cpu: an unmapped page; cuda: cuMemAlloc's exact range).
+  // The allocation is 256-byte aligned, as cudaMalloc's (buffers are only
+  // kBufferAlignment-aligned: the slack moves it up).
+  constexpr size_t kAlign = 256, kSlack = kAlign - std::min(kAlign, hal::kBufferAlignment);
+  size_t guard = std::min(kAllocationGuard, (size + kAlign - 1) / kAlign * kAlign);
+  if (size > SIZE_MAX - 2 * guard - kSlack)
+    return r.fail(kErrorMemoryAllocation,
+                  "cudaMalloc of " + std::to_string(size) + " bytes: more than the address space");
+  size_t total = size + 2 * guard + kSlack;
+  auto b = r.device->hal().allocate(total);
   if (!b.ok())
     return r.fail(errorFor(b.status(), kErrorInvalidValue),
                   "cudaMalloc of " + std::to_string(size) + " bytes: " + b.status().message());
-  uint64_t address = (*b)->deviceAddress();
-  r.allocations[address] = Runtime::Allocation{*b, size};
+  uint64_t base = (*b)->deviceAddress();
+  uint64_t address = (base + guard + kAlign - 1) / kAlign * kAlign;
+  size_t front = static_cast<size_t>(address - base);
+  std::shared_ptr<hal::CommandBuffer> cb = r.device->hal().createCommandBuffer();
+  rt::Status st = cb->fill(**b, 0, front, 0);
+  if (st.ok())
+    st = cb->fill(**b, front + size, total - front - size, 0);
+  if (st.ok())
+    st = r.device->hal().submit(cb);
+  if (!st.ok())
+    return r.fail(errorFor(st, kErrorInvalidValue),
+                  "cudaMalloc of " + std::to_string(size) + " bytes: " + st.message());
+  r.allocations[address] = Runtime::Allocation{*b, size, front};
   *devPtr = reinterpret_cast<void *>(static_cast<uintptr_t>(address));
   return kSuccess;
 }

@@ -364,6 +364,36 @@ TEST(Cudart, MemoryErrorsNameTheCall) {
   EXPECT_EQ(cudaGetLastError(), kSuccess);
 }
 
+TEST(Cudart, AllocationsHaveZeroedGuardSpace) {
+  // On the cpu device a device pointer is a host pointer. Reads just
+  // outside an allocation (Rodinia's srad_v2 reads a row before and after
+  // its arrays) find zeros instead of an unmapped page: 64 KiB on each
+  // side, or the size rounded up to 256 bytes for smaller allocations.
+  // The API still refuses copies that leave the allocation.
+  for (size_t size : {size_t(100), size_t(1) << 20 | 3}) {
+    void *p = nullptr;
+    ASSERT_EQ(cudaMalloc(&p, size), kSuccess);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % 256, 0u) << size;
+    std::vector<uint8_t> ones(size, 1);
+    ASSERT_EQ(cudaMemcpy(p, ones.data(), size, kMemcpyHostToDevice), kSuccess);
+    size_t guard = std::min<size_t>(64 * 1024, (size + 255) / 256 * 256);
+    const auto *bytes = static_cast<const uint8_t *>(p);
+    size_t nonzero = 0;
+    for (size_t i = 1; i <= guard; ++i)
+      nonzero += (bytes[-static_cast<ptrdiff_t>(i)] != 0) + (bytes[size - 1 + i] != 0);
+    EXPECT_EQ(nonzero, 0u) << size;
+    EXPECT_EQ(bytes[0], 1);
+    EXPECT_EQ(bytes[size - 1], 1);
+    std::vector<uint8_t> host(size + 1);
+    EXPECT_EQ(cudaMemcpy(host.data(), p, size + 1, kMemcpyDeviceToHost), kErrorInvalidValue);
+    EXPECT_EQ(cudaMemcpy(host.data(), static_cast<uint8_t *>(p) - 1, 1, kMemcpyDeviceToHost),
+              kErrorInvalidValue);
+    EXPECT_EQ(cudaFree(p), kSuccess);
+  }
+  EXPECT_EQ(cudaGetLastError(), kErrorInvalidValue);
+  EXPECT_EQ(cudaGetLastError(), kSuccess);
+}
+
 TEST(Cudart, ConcurrentThreads) {
   // Calls from several threads are serialized; each thread has its own
   // call configuration stack and last error.
@@ -885,7 +915,10 @@ int fakeDriverFailures() {
         "cudaMemGetInfo");
   void *block = nullptr;
   check(cudaMalloc(&block, 3 << 20) == kSuccess, "cudaMalloc");
-  check(cudaMemGetInfo(&freeAfter, &total) == kSuccess && free - freeAfter == size_t(3) << 20,
+  // The allocation, 64 KiB of guard space on each side and 192 bytes to
+  // align it to 256 bytes (cudaMalloc).
+  check(cudaMemGetInfo(&freeAfter, &total) == kSuccess &&
+            free - freeAfter == (size_t(3) << 20) + 2 * 65536 + 192,
         "cudaMemGetInfo after cudaMalloc");
   check(cudaFree(block) == kSuccess, "cudaFree");
   check(cudaGetLastError() == kErrorInvalidValue, "the last error");
@@ -932,7 +965,7 @@ TEST(CudartDeathTest, DevicePropertiesFollowTheCpuSettings) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_EXIT(cpuSettingsChild(), ::testing::ExitedWithCode(0),
               "\\| 0 0 0 name 'Tessel CPU \\(3 threads\\)' sms 3/3 total 67108864/67108864 free "
-              "67108864 after 61865984\n");
+              "67108864 after 61734720\n"); // 64M - 5M - 2 x 64 KiB of guard - 192
 }
 
 // The cuda branch without a GPU: the fake driver of fake_cuda/ (host memory,

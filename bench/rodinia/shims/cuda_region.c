@@ -42,6 +42,7 @@ static event_t spare[2 * MAX_PENDING];  /* events whose pair was read */
 static int nspare;
 static long launches, untimed;
 static double total_ms;
+static int cuda_error; /* the first error an event call returned (a kernel fault) */
 static int ready, broken, in_launch;
 
 static void *need(const char *name)
@@ -102,14 +103,21 @@ static void drain(int wait)
   while (count > 0) {
     event_t a = pend_start[head], b = pend_stop[head];
     float ms = 0;
-    if (wait)
-      ev_sync(b);
-    else if (ev_query(b) != 0)
+    err_t r;
+    if (wait) {
+      if ((r = ev_sync(b)) != 0 && !cuda_error)
+        cuda_error = r;
+    } else if (ev_query(b) != 0)
       return;
-    if (ev_elapsed(&ms, a, b) == 0)
+    if ((r = ev_elapsed(&ms, a, b)) == 0)
       total_ms += ms;
-    else
+    else {
       untimed++;
+      /* 600 (not ready) cannot happen after a sync; anything else is the
+         sticky error of a faulted kernel */
+      if (r != 600 && !cuda_error)
+        cuda_error = r;
+    }
     put_event(a);
     put_event(b);
     head = (head + 1) % MAX_PENDING;
@@ -192,8 +200,13 @@ static void report(void)
   if (ready && !broken)
     drain(1);
   f = path && *path ? fopen(path, "a") : NULL;
-  fprintf(f ? f : stderr, "cuda-region: launches=%ld kernel_ms=%.3f%s\n", launches, total_ms,
+  fprintf(f ? f : stderr, "cuda-region: launches=%ld kernel_ms=%.3f%s", launches, total_ms,
           untimed ? " (some launches untimed)" : "");
+  /* The program may ignore CUDA errors (Rodinia's do): then its kernels did
+     not run and its output is no reference. */
+  if (cuda_error)
+    fprintf(f ? f : stderr, " cuda_error=%d", cuda_error);
+  fprintf(f ? f : stderr, "\n");
   if (f)
     fclose(f);
 }

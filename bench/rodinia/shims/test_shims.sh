@@ -21,6 +21,9 @@ for n in 0 1 5000 10000; do
 done
 RODINIA_REGION_OUT="$t/region.txt" LD_PRELOAD="$t/cuda_region.so" "$t/launches" 3
 expect "cuda_region: RODINIA_REGION_OUT" "$(cat "$t/region.txt")" "^cuda-region: launches=4 kernel_ms=4\.000$"
+got=$(FAKE_CUDART_FAULT=1 LD_PRELOAD="$t/cuda_region.so" "$t/launches" 2 2>&1)
+expect "cuda_region: a faulted kernel's error" "$got" \
+  "^cuda-region: launches=3 kernel_ms=0\.000 \(some launches untimed\) cuda_error=700$"
 $cc -O2 -fopenmp "$here/test/regions.c" -o "$t/regions"
 got=$(OMP_NUM_THREADS=2 LD_PRELOAD="$t/omp_region.so" "$t/regions" 2>&1)
 expect "omp_region: omp_set_num_threads is a no-op" "$got" "threads 2"

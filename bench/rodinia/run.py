@@ -341,7 +341,7 @@ class Runner:
             fault = re.search(r"cuda_error=(\d+)", text) if kind == "nvcc" else None
             if fault:
                 rec["cuda_error"] = int(fault.group(1))
-                rec["note"] = "its kernels failed with CUDA error %s, which the program " \
+                rec["note"] = "kernels failed with CUDA error %s, which the program " \
                     "ignores" % fault.group(1)
         elif rec["status"] == "ok":
             rec["note"] = "no region time (%s)" % (

@@ -7,7 +7,7 @@
 // give each thread the same items every time (its caches keep them between
 // the launches of a transpiled CUDA program), and uneven ones still
 // balance. Before issue 16 every claim went to one shared counter: with 16
-// threads an empty launch of 1024 blocks cost ~17 us, mostly that line
+// threads an empty launch of 1024 blocks cost 13-17 us, mostly that line
 // moving between cores.
 //
 // A loop costs little when it is small: the caller publishes it and bumps a

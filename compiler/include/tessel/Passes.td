@@ -582,6 +582,19 @@ def NarrowThreadLoopsPass : Pass<"tessel-narrow-thread-loops", "ModuleOp"> {
   let dependentDialects = ["arith::ArithDialect", "scf::SCFDialect"];
 }
 
+def SkewSharedArraysPass : Pass<"tessel-skew-shared-arrays", "ModuleOp"> {
+  let summary = "Store 2-D shared arrays skewed where thread loops walk their diagonals";
+  let description = [{
+    Pre: barrier-free thread loops (after fission). A block-level shared
+    array [H x [W x T]] whose every use is an element load or store
+    a[r][c] is stored as a'[r + c][c] (or a'[r - c + W - 1][c]) when that
+    makes fewer of the thread loops' accesses strided across threads,
+    weighted by the trip counts of the uniform loops around them: the
+    anti-diagonal steps of a wavefront (nw) become contiguous.
+  }];
+  let dependentDialects = ["LLVM::LLVMDialect", "arith::ArithDialect"];
+}
+
 def FissionAtBarriersPass : Pass<"tessel-fission-at-barriers", "ModuleOp"> {
   let summary = "Cut thread loops at their barriers";
   let description = [{

@@ -252,6 +252,13 @@ static llvm::cl::opt<bool> clSinkThreadLoops(
                    "(tessel-sink-thread-loops; off by default)"),
     llvm::cl::init(false), llvm::cl::Hidden);
 
+static llvm::cl::opt<bool> clSkewSharedArrays(
+    "tessel-transpile-skew-shared-arrays",
+    llvm::cl::desc("Store 2-D shared arrays skewed where thread loops walk "
+                   "their diagonals (tessel-skew-shared-arrays; an ablation "
+                   "switch)"),
+    llvm::cl::init(true), llvm::cl::Hidden);
+
 static llvm::cl::opt<bool> clEliminateBarriers(
     "tessel-transpile-eliminate-barriers",
     llvm::cl::desc("Remove barriers that order no memory accesses "
@@ -280,6 +287,8 @@ void mlir::tessel::buildCUDAToCPUPipeline(OpPassManager &pm) {
     pm.addPass(createSinkThreadLoopsPass());
   if (clNarrowThreadLoops)
     pm.addPass(createNarrowThreadLoopsPass());
+  if (clSkewSharedArrays)
+    pm.addPass(createSkewSharedArraysPass());
   pm.addPass(createCUDACPUKernelABIPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

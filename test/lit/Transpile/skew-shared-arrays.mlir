@@ -291,3 +291,61 @@ func.func @escapes(%gx: index, %X: index, %v: i32) {
   } {tessel.cuda_blocks}
   return
 }
+
+// -----
+
+// The tile copy as the importer writes it, `for (ty = 0; ty < 16; ty++)
+// a[ty][tx] = ...` (a while loop inside the thread loop; ty a carried
+// value, the same for every thread), against one anti-diagonal walk of 16
+// steps: 16 strided accesses either way, so the array is kept. (Were ty
+// not known to be uniform, the copy would not count and the array would
+// be skewed.)
+// CHECK-LABEL: func.func @carried_counter
+// CHECK: llvm.alloca %{{.+}} x !llvm.array<16 x array<16 x i32>>
+// CHECK-NOT: arith.addi %{{.+}} overflow<nsw> : i64
+// CHECK: return
+func.func @carried_counter(%gx: index, %X: index, %g: !llvm.ptr) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  scf.parallel (%bx) = (%c0) to (%gx) step (%c1) {
+    %n1 = llvm.mlir.constant(1 : i64) : i64
+    %a = llvm.alloca %n1 x !llvm.array<16 x array<16 x i32>> : (i64) -> !llvm.ptr
+    scf.parallel (%tx) = (%c0) to (%X) step (%c1) {
+      %t = arith.index_castui %tx : index to i32
+      %z = arith.constant 0 : i32
+      %one = arith.constant 1 : i32
+      %n = arith.constant 16 : i32
+      %r = scf.while (%ty = %z) : (i32) -> i32 {
+        %go = arith.cmpi slt, %ty, %n : i32
+        scf.condition(%go) %ty : i32
+      } do {
+      ^bb0(%ty: i32):
+        %y64 = arith.extsi %ty : i32 to i64
+        %gp = llvm.getelementptr %g[%y64] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+        %v = llvm.load %gp : !llvm.ptr -> i32
+        %x64 = arith.extsi %t : i32 to i64
+        %row = llvm.getelementptr %a[%y64] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.array<16 x i32>
+        %e = llvm.getelementptr %row[%x64] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+        llvm.store %v, %e : i32, !llvm.ptr
+        %next = arith.addi %ty, %one overflow<nsw> : i32
+        scf.yield %next : i32
+      }
+      scf.reduce
+    } {tessel.cuda_threads}
+    scf.for %m = %c0 to %c16 step %c1 {
+      scf.parallel (%tx) = (%c0) to (%X) step (%c1) {
+        %t = arith.index_castui %tx : index to i64
+        %m64 = arith.index_castui %m : index to i64
+        %r = arith.subi %m64, %t overflow<nsw> : i64
+        %row = llvm.getelementptr %a[%r] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.array<16 x i32>
+        %e = llvm.getelementptr %row[%t] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+        %v = llvm.load %e : !llvm.ptr -> i32
+        llvm.store %v, %g : i32, !llvm.ptr
+        scf.reduce
+      } {tessel.cuda_threads}
+    }
+    scf.reduce
+  } {tessel.cuda_blocks}
+  return
+}

@@ -17,13 +17,16 @@
 // for main diagonals) when that lowers the total. nw: temp's and ref's
 // wavefront accesses (31 steps) against the tile copies (16 rows).
 //
-// The remap keeps every element in its own place only for subscripts
-// within their dimensions, which C and CUDA require (a[1][W] is not
-// a[2][0], even though the address is inside the array). An array is
-// rewritten only when every use is an element access `a[r][c]` of its
-// element type (the frontend's two GEPs, either folded away for a zero
-// subscript) by a load or a store; any other use (a pointer that escapes,
-// a flattened `&a[0][0] + i`, a memcpy) leaves it as it is.
+// The remap keeps every element in its own place for subscripts within
+// their dimensions, which C and CUDA require (a[1][W] is not a[2][0], even
+// though the address is inside the array; nor is `p = a[1]; p[W]`). An
+// array is rewritten only when every use is a load or a store of its
+// element type at a[r][c] (the frontend's two GEPs, either folded away for
+// a zero subscript) or at a flat index `((T *)a)[i]` (what a[0][c] becomes
+// when a[0] folds away), which is taken apart as a[i / W][i % W]; any
+// other use (a pointer that escapes, a memcpy) leaves it as it is, and so
+// does a tile that would more than double (W > H + 1: the tile is on the
+// worker's stack).
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,6 +40,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 namespace mlir::tessel {
 #define GEN_PASS_DEF_SKEWSHAREDARRAYSPASS
@@ -215,13 +219,14 @@ private:
       std::optional<int64_t> l = of(op->getOperand(0)), r = of(op->getOperand(1));
       if (!l || !r)
         return std::nullopt;
-      return isa<arith::AddIOp>(op) ? *l + *r : *l - *r;
+      return isa<arith::AddIOp>(op) ? llvm::checkedAdd(*l, *r)
+                                    : llvm::checkedSub(*l, *r);
     }
     if (isa<arith::MulIOp>(op)) {
       for (int i = 0; i < 2; ++i)
         if (std::optional<int64_t> c = getConstantIntValue(op->getOperand(i))) {
           std::optional<int64_t> o = of(op->getOperand(1 - i));
-          return o ? std::optional<int64_t>(*c * *o) : std::nullopt;
+          return o ? llvm::checkedMul(*c, *o) : std::nullopt;
         }
     }
     // Other pure ops: uniform when their operands are.
@@ -259,7 +264,8 @@ int64_t weight(Operation *op, Operation *stop) {
       if (lb && ub && step && *step > 0)
         trips = std::max<int64_t>(0, (*ub - *lb + *step - 1) / *step);
     }
-    w = std::min<int64_t>(w * trips, int64_t(1) << 40);
+    const int64_t cap = int64_t(1) << 40;
+    w = trips > 0 && w > cap / trips ? cap : std::min(w * trips, cap);
   }
   return w;
 }
@@ -300,8 +306,13 @@ std::optional<AccessStride> strideOf(const Access &a, int64_t width,
 int64_t cost(ArrayRef<AccessStride> strides, int64_t width, int skew) {
   int64_t total = 0;
   for (const AccessStride &p : strides) {
-    int64_t stride = (p.dRow + skew * p.dCol) * width + p.dCol;
-    if (stride != 0 && stride != 1 && stride != -1)
+    std::optional<int64_t> skewed = llvm::checkedMul<int64_t>(skew, p.dCol);
+    std::optional<int64_t> row =
+        skewed ? llvm::checkedAdd(p.dRow, *skewed) : std::nullopt;
+    std::optional<int64_t> stride =
+        row ? llvm::checkedMul(*row, width) : std::nullopt;
+    stride = stride ? llvm::checkedAdd(*stride, p.dCol) : std::nullopt;
+    if (!stride || (*stride != 0 && *stride != 1 && *stride != -1))
       total += p.weight;
   }
   return total;
@@ -314,8 +325,25 @@ int64_t cost(ArrayRef<AccessStride> strides, int64_t width, int skew) {
 /// the thread index (`sext(m - tx + 1)`), so the skewed subscripts would
 /// still be gathers; redone in i64 they are affine in the thread loop's
 /// index.
+/// Widened values by (value, signed).
+using WidenMemo = llvm::DenseMap<std::pair<Value, int>, Value>;
+
+Value widenOnce(OpBuilder &b, Location loc, Value v, bool isSigned,
+                WidenMemo &memo, unsigned depth);
+
 Value widen(OpBuilder &b, Location loc, Value v, bool isSigned,
-            unsigned depth = 0) {
+            WidenMemo &memo, unsigned depth = 0) {
+  std::pair<Value, int> key(v, isSigned);
+  auto known = memo.find(key);
+  if (known != memo.end())
+    return known->second;
+  Value w = widenOnce(b, loc, v, isSigned, memo, depth);
+  memo[key] = w;
+  return w;
+}
+
+Value widenOnce(OpBuilder &b, Location loc, Value v, bool isSigned,
+                WidenMemo &memo, unsigned depth) {
   Type i64 = b.getI64Type();
   if (v.getType().isIndex())
     return arith::IndexCastOp::create(b, loc, i64, v);
@@ -331,13 +359,14 @@ Value widen(OpBuilder &b, Location loc, Value v, bool isSigned,
     return leaf();
   bool wide = v.getType() == i64;
   if (auto ext = dyn_cast<arith::ExtSIOp>(op))
-    return wide || isSigned ? widen(b, loc, ext.getIn(), true, depth + 1) : leaf();
+    return wide || isSigned ? widen(b, loc, ext.getIn(), true, memo, depth + 1) : leaf();
   if (auto ext = dyn_cast<arith::ExtUIOp>(op))
-    return widen(b, loc, ext.getIn(), false, depth + 1);
+    return widen(b, loc, ext.getIn(), false, memo, depth + 1);
   if (wide)
     return v;
-  // A thread index (below 2^31 in CUDA) cast to int.
-  if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(op))
+  // A thread index (below 2^31 in CUDA) cast to an int of 32 bits or more.
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(op) &&
+      v.getType().getIntOrFloatBitWidth() >= 32)
     if (auto arg = dyn_cast<BlockArgument>(op->getOperand(0)))
       if (isThreadLoop(arg.getOwner()->getParentOp()))
         return arith::IndexCastOp::create(b, loc, i64, arg);
@@ -348,8 +377,9 @@ Value widen(OpBuilder &b, Location loc, Value v, bool isSigned,
                         : bitEnumContainsAll(flags, arith::IntegerOverflowFlags::nuw);
   if (!exact || !isa<arith::AddIOp, arith::SubIOp, arith::MulIOp>(op))
     return leaf();
-  Value l = widen(b, loc, op->getOperand(0), isSigned, depth + 1);
-  Value r = widen(b, loc, op->getOperand(1), isSigned, depth + 1);
+  Value l = widen(b, loc, op->getOperand(0), isSigned, memo, depth + 1);
+  Value r = widen(b, loc, op->getOperand(1), isSigned, memo, depth + 1);
+  flags = isSigned ? arith::IntegerOverflowFlags::nsw : arith::IntegerOverflowFlags::nuw;
   if (isa<arith::AddIOp>(op))
     return arith::AddIOp::create(b, loc, l, r, flags);
   if (isa<arith::SubIOp>(op))
@@ -358,10 +388,10 @@ Value widen(OpBuilder &b, Location loc, Value v, bool isSigned,
 }
 
 /// A GEP subscript as an i64 (GEP indices are signed).
-Value subscript(OpBuilder &b, Location loc, Index index) {
+Value subscript(OpBuilder &b, Location loc, Index index, WidenMemo &memo) {
   if (auto attr = dyn_cast<IntegerAttr>(index))
     return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(attr.getInt()));
-  return widen(b, loc, cast<Value>(index), /*isSigned=*/true);
+  return widen(b, loc, cast<Value>(index), /*isSigned=*/true, memo);
 }
 
 } // namespace
@@ -374,11 +404,14 @@ bool mlir::tessel::skewSharedArray(LLVM::AllocaOp slot) {
   if (!rowType || !count || *count != 1 || !isBlockLoop(slot->getParentOp()) ||
       isa<LLVM::LLVMArrayType, LLVM::LLVMStructType>(rowType.getElementType()))
     return false;
+  // Empty tiles, and tiles that would more than double.
+  int64_t height = tileType.getNumElements(), width = rowType.getNumElements();
+  if (height == 0 || width == 0 || width > height + 1)
+    return false;
   Type element = rowType.getElementType();
   FailureOr<SmallVector<Access>> accesses = collectAccesses(slot, rowType, element);
   if (failed(accesses))
     return false;
-  int64_t width = rowType.getNumElements();
   SmallVector<AccessStride> strides;
   for (const Access &a : *accesses)
     if (std::optional<AccessStride> p = strideOf(a, width, slot->getParentOp()))
@@ -399,16 +432,19 @@ bool mlir::tessel::skewSharedArray(LLVM::AllocaOp slot) {
     Operation *user = a.addressUse->getOwner();
     b.setInsertionPoint(user);
     Location loc = user->getLoc();
+    // Values widened for this access only: they are built right before
+    // its load or store.
+    WidenMemo memo;
     Value row, col;
     if (!a.flat) {
-      row = subscript(b, loc, a.row);
-      col = subscript(b, loc, a.col);
+      row = subscript(b, loc, a.row, memo);
+      col = subscript(b, loc, a.col, memo);
     } else if (auto c = dyn_cast<IntegerAttr>(a.flat)) {
-      row = subscript(b, loc, b.getI64IntegerAttr(c.getInt() / width));
-      col = subscript(b, loc, b.getI64IntegerAttr(c.getInt() % width));
+      row = subscript(b, loc, b.getI64IntegerAttr(c.getInt() / width), memo);
+      col = subscript(b, loc, b.getI64IntegerAttr(c.getInt() % width), memo);
     } else {
       // Inside the array, i is not negative: unsigned / and %.
-      Value i = subscript(b, loc, a.flat);
+      Value i = subscript(b, loc, a.flat, memo);
       Value w = arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(width));
       row = arith::DivUIOp::create(b, loc, i, w);
       col = arith::RemUIOp::create(b, loc, i, w);

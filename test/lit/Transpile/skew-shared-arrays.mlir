@@ -27,8 +27,6 @@
 // CHECK: llvm.getelementptr inbounds %[[WP]]
 // CHECK: llvm.store
 // CHECK: } {tessel.cuda_threads}
-// CHECK-NOT: !llvm.array<17 x array<17 x i32>>
-// CHECK-NOT: !llvm.array<16 x array<16 x i32>>
 func.func @wavefront(%gx: index, %X: index, %g: !llvm.ptr, %p: i32) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -123,7 +121,7 @@ func.func @wavefront(%gx: index, %X: index, %g: !llvm.ptr, %p: i32) {
 
 // -----
 
-// The folded corner accesses: temp'[0 + 0][0] and temp'[0 + 3][3].
+// The folded corner accesses: temp'[0 + 0][0] and temp'[0 + 2][2].
 // CHECK-LABEL: func.func @corners
 // CHECK: %[[TEMP:.+]] = llvm.alloca %{{.+}} x !llvm.array<5 x array<3 x i32>>
 // CHECK: %[[Z0:.+]] = arith.constant 0 : i64
@@ -345,6 +343,71 @@ func.func @carried_counter(%gx: index, %X: index, %g: !llvm.ptr) {
         scf.reduce
       } {tessel.cuda_threads}
     }
+    scf.reduce
+  } {tessel.cuda_blocks}
+  return
+}
+
+// -----
+
+// The subscripts are redone in i64 from CUDA's int arithmetic (nsw, under
+// the frontend's sign extension): a[m - tx][tx] is at a'[(m - tx) + tx][tx]
+// with m sign-extended and tx the loop index itself, so that LLVM sees the
+// row as the same for every thread and the column as tx.
+// CHECK-LABEL: func.func @widened
+// CHECK-SAME: %[[M:[^:]+]]: i32
+// CHECK: %[[A:.+]] = llvm.alloca %{{.+}} x !llvm.array<15 x array<8 x i32>>
+// CHECK: scf.parallel (%[[TX:[^)]+]]) =
+// CHECK: %[[M64:.+]] = arith.extsi %[[M]] : i32 to i64
+// CHECK: %[[T:.+]] = arith.index_cast %[[TX]] : index to i64
+// CHECK: %[[R:.+]] = arith.subi %[[M64]], %[[T]] overflow<nsw> : i64
+// CHECK: %[[S:.+]] = arith.addi %[[R]], %[[T]] overflow<nsw> : i64
+// CHECK: %[[RP:.+]] = llvm.getelementptr inbounds %[[A]][%[[S]]]
+// CHECK: llvm.getelementptr inbounds %[[RP]][%[[T]]]
+func.func @widened(%gx: index, %X: index, %m: i32, %v: i32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.parallel (%bx) = (%c0) to (%gx) step (%c1) {
+    %n1 = llvm.mlir.constant(1 : i64) : i64
+    %a = llvm.alloca %n1 x !llvm.array<8 x array<8 x i32>> : (i64) -> !llvm.ptr
+    scf.parallel (%tx) = (%c0) to (%X) step (%c1) {
+      %t = arith.index_castui %tx : index to i32
+      %r = arith.subi %m, %t overflow<nsw> : i32
+      %r64 = arith.extsi %r : i32 to i64
+      %t64 = arith.extsi %t : i32 to i64
+      %row = llvm.getelementptr %a[%r64] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.array<8 x i32>
+      %e = llvm.getelementptr %row[%t64] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+      llvm.store %v, %e : i32, !llvm.ptr
+      scf.reduce
+    } {tessel.cuda_threads}
+    scf.reduce
+  } {tessel.cuda_blocks}
+  return
+}
+
+// -----
+
+// A wide band (4 rows of 64) walked along its anti-diagonals: skewed it
+// would take 67 rows, more than twice its size on the worker's stack, so
+// it is kept.
+// CHECK-LABEL: func.func @too_wide
+// CHECK: llvm.alloca %{{.+}} x !llvm.array<4 x array<64 x i32>>
+// CHECK-NOT: arith.addi
+func.func @too_wide(%gx: index, %X: index, %v: i32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.parallel (%bx) = (%c0) to (%gx) step (%c1) {
+    %n1 = llvm.mlir.constant(1 : i64) : i64
+    %a = llvm.alloca %n1 x !llvm.array<4 x array<64 x i32>> : (i64) -> !llvm.ptr
+    scf.parallel (%tx) = (%c0) to (%X) step (%c1) {
+      %t = arith.index_castui %tx : index to i64
+      %c3 = arith.constant 3 : i64
+      %r = arith.subi %c3, %t overflow<nsw> : i64
+      %row = llvm.getelementptr %a[%r] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.array<64 x i32>
+      %e = llvm.getelementptr %row[%t] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+      llvm.store %v, %e : i32, !llvm.ptr
+      scf.reduce
+    } {tessel.cuda_threads}
     scf.reduce
   } {tessel.cuda_blocks}
   return

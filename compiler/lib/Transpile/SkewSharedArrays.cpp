@@ -135,14 +135,6 @@ FailureOr<SmallVector<Access>> collectAccesses(LLVM::AllocaOp slot,
   return accesses;
 }
 
-/// The innermost thread loop around `op`, or null.
-scf::ParallelOp enclosingThreadLoop(Operation *op) {
-  for (Operation *p = op->getParentOp(); p; p = p->getParentOp())
-    if (isThreadLoop(p))
-      return cast<scf::ParallelOp>(p);
-  return nullptr;
-}
-
 /// The coefficient of a thread loop's index `iv` in values of its body:
 /// `v` is `iv` times it plus values uniform across the threads (through
 /// casts, add, sub, mul by a constant, and the carried values of loops
@@ -318,6 +310,12 @@ int64_t cost(ArrayRef<AccessStride> strides, int64_t width, int skew) {
   return total;
 }
 
+/// Widened values by (value, signed).
+using WidenMemo = llvm::DenseMap<std::pair<Value, int>, Value>;
+
+Value widenOnce(OpBuilder &b, Location loc, Value v, bool isSigned,
+                WidenMemo &memo, unsigned depth);
+
 /// `v` as an i64 equal to ext(v) (sign or zero extension), the arithmetic
 /// of CUDA's `int` subscripts redone in i64 where its flags allow it (nsw
 /// adds, subs and muls under a sign extension, nuw under a zero one). LLVM's
@@ -325,12 +323,6 @@ int64_t cost(ArrayRef<AccessStride> strides, int64_t width, int skew) {
 /// the thread index (`sext(m - tx + 1)`), so the skewed subscripts would
 /// still be gathers; redone in i64 they are affine in the thread loop's
 /// index.
-/// Widened values by (value, signed).
-using WidenMemo = llvm::DenseMap<std::pair<Value, int>, Value>;
-
-Value widenOnce(OpBuilder &b, Location loc, Value v, bool isSigned,
-                WidenMemo &memo, unsigned depth);
-
 Value widen(OpBuilder &b, Location loc, Value v, bool isSigned,
             WidenMemo &memo, unsigned depth = 0) {
   std::pair<Value, int> key(v, isSigned);
@@ -423,8 +415,7 @@ bool mlir::tessel::skewSharedArray(LLVM::AllocaOp slot) {
 
   // a'[r + c][c] (or a'[r - c + W - 1][c]) in a tile of H + W - 1 rows.
   OpBuilder b(slot);
-  auto skewed = LLVM::LLVMArrayType::get(
-      rowType, tileType.getNumElements() + rowType.getNumElements() - 1);
+  auto skewed = LLVM::LLVMArrayType::get(rowType, height + width - 1);
   auto newSlot = LLVM::AllocaOp::create(b, slot.getLoc(), slot.getType(), skewed,
                                         slot.getArraySize(), slot.getAlignment().value_or(0));
   Type ptr = slot.getType();
@@ -466,11 +457,9 @@ bool mlir::tessel::skewSharedArray(LLVM::AllocaOp slot) {
                                            LLVM::GEPNoWrapFlags::inbounds);
     a.addressUse->set(elementPtr);
   }
-  // The old GEPs are unused now; erase them, then the slot.
-  SmallVector<Operation *> dead;
-  for (Operation *u : slot.getResult().getUsers())
-    dead.push_back(u);
-  for (Operation *u : dead) {
+  // The old GEPs are unused now (row GEPs hold only element GEPs): erase
+  // them, then the slot.
+  for (Operation *u : llvm::make_early_inc_range(slot->getUsers())) {
     for (Operation *uu : llvm::make_early_inc_range(u->getUsers()))
       uu->erase();
     u->erase();

@@ -29,6 +29,13 @@ bool mlir::tessel::isThreadLoop(Operation *op) {
   return isa<scf::ParallelOp>(op) && op->hasAttr(kCUDAThreadsAttr);
 }
 
+scf::ParallelOp mlir::tessel::enclosingThreadLoop(Operation *op) {
+  for (Operation *p = op->getParentOp(); p; p = p->getParentOp())
+    if (isThreadLoop(p))
+      return cast<scf::ParallelOp>(p);
+  return nullptr;
+}
+
 bool mlir::tessel::isBlockLoop(Operation *op) {
   return isa<scf::ParallelOp>(op) && op->hasAttr(kCUDABlocksAttr);
 }
@@ -113,10 +120,7 @@ void mlir::tessel::privatizeSlots(scf::ParallelOp loop) {
   SmallVector<LLVM::AllocaOp> slots;
   loop.getBody()->walk([&](LLVM::AllocaOp a) {
     // Only the loop's own slots (not those of a nested thread loop).
-    Operation *p = a->getParentOp();
-    while (p && !isThreadLoop(p))
-      p = p->getParentOp();
-    if (p == loop.getOperation())
+    if (enclosingThreadLoop(a) == loop)
       slots.push_back(a);
   });
   OpBuilder b(loop.getContext());

@@ -24,6 +24,8 @@ namespace mlir::tessel {
 
 bool isThreadLoop(Operation *op);
 bool isBlockLoop(Operation *op);
+/// The innermost thread loop around `op` (not `op` itself), or null.
+scf::ParallelOp enclosingThreadLoop(Operation *op);
 /// Whether `op` is a tessel.barrier or has one nested inside.
 bool containsBarrier(Operation *op);
 /// The thread index x + X * (y + Y * z) of the current iteration of

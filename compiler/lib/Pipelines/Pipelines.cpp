@@ -3,6 +3,7 @@
 #include "tessel/Pipelines/Pipelines.h"
 
 #include "tessel/Passes.h"
+#include "tessel/Transpile/SkewSharedArrays.h"
 
 #include "llvm/Support/CommandLine.h"
 
@@ -259,6 +260,14 @@ static llvm::cl::opt<bool> clSkewSharedArrays(
                    "switch)"),
     llvm::cl::init(true), llvm::cl::Hidden);
 
+static llvm::cl::opt<int64_t> clSkewStoreCost(
+    "tessel-transpile-skew-store-cost",
+    llvm::cl::desc("What a strided store (a scatter) counts for in the "
+                   "skewed layout's cost model, in strided loads (default 2; "
+                   "1 is the cost model before 2026-11-27, an ablation "
+                   "switch)"),
+    llvm::cl::init(SkewCostModel().stridedStore), llvm::cl::Hidden);
+
 static llvm::cl::opt<bool> clEliminateBarriers(
     "tessel-transpile-eliminate-barriers",
     llvm::cl::desc("Remove barriers that order no memory accesses "
@@ -288,7 +297,8 @@ void mlir::tessel::buildCUDAToCPUPipeline(OpPassManager &pm) {
   if (clNarrowThreadLoops)
     pm.addPass(createNarrowThreadLoopsPass());
   if (clSkewSharedArrays)
-    pm.addPass(createSkewSharedArraysPass());
+    pm.addPass(createSkewSharedArraysPass(
+        SkewCostModel{std::max<int64_t>(clSkewStoreCost, 1)}));
   pm.addPass(createCUDACPUKernelABIPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -13,9 +13,15 @@
 // strided instead (a'[r + tx][tx], W + 1 apart), so the layout is chosen
 // by counting: each access in a thread loop costs its weight (the trip
 // counts of the uniform loops around it) when the threads' addresses are
-// neither equal nor adjacent; the array is skewed (r + c, or r - c + W - 1
-// for main diagonals) when that lowers the total. nw: temp's and ref's
-// wavefront accesses (31 steps) against the tile copies (16 rows).
+// neither equal nor adjacent, a store `stridedStore` times that (2: on
+// x86 a scatter costs about two gathers, and scatters between a tile
+// copy's global loads keep fewer of those loads in flight); the array is
+// skewed (r + c, or r - c + W - 1 for main diagonals) when that lowers the
+// total. nw: temp's wavefront loads and stores (31 steps) against its
+// copies, so temp is skewed; ref's 31 wavefront loads against its copy's
+// 16 row stores (32 as scatters), so ref stays row-major (its copy from
+// global memory contiguous on both sides: nw at 16384 on one thread 1.15x
+// faster than with both skewed, on the AMD build machine).
 //
 // The remap keeps every element in its own place for subscripts within
 // their dimensions, which C and CUDA require (a[1][W] is not a[2][0], even
@@ -269,7 +275,8 @@ struct AccessStride {
 };
 
 std::optional<AccessStride> strideOf(const Access &a, int64_t width,
-                                     Operation *blockLoop) {
+                                     Operation *blockLoop,
+                                     const SkewCostModel &costs) {
   Operation *user = a.addressUse->getOwner();
   scf::ParallelOp threads = enclosingThreadLoop(user);
   if (!threads)
@@ -289,7 +296,10 @@ std::optional<AccessStride> strideOf(const Access &a, int64_t width,
   }
   if (!dRow || !dCol)
     return std::nullopt;
-  return AccessStride{*dRow, *dCol, weight(user, blockLoop)};
+  int64_t w = weight(user, blockLoop);
+  if (isa<LLVM::StoreOp>(user))
+    w = llvm::checkedMul(w, costs.stridedStore).value_or(int64_t(1) << 40);
+  return AccessStride{*dRow, *dCol, w};
 }
 
 /// Weighted count of the accesses whose threads neither share nor walk
@@ -388,7 +398,8 @@ Value subscript(OpBuilder &b, Location loc, Index index, WidenMemo &memo) {
 
 } // namespace
 
-bool mlir::tessel::skewSharedArray(LLVM::AllocaOp slot) {
+bool mlir::tessel::skewSharedArray(LLVM::AllocaOp slot,
+                                   const SkewCostModel &costs) {
   auto tileType = dyn_cast<LLVM::LLVMArrayType>(slot.getElemType());
   auto rowType = tileType ? dyn_cast<LLVM::LLVMArrayType>(tileType.getElementType())
                           : nullptr;
@@ -406,7 +417,8 @@ bool mlir::tessel::skewSharedArray(LLVM::AllocaOp slot) {
     return false;
   SmallVector<AccessStride> strides;
   for (const Access &a : *accesses)
-    if (std::optional<AccessStride> p = strideOf(a, width, slot->getParentOp()))
+    if (std::optional<AccessStride> p =
+            strideOf(a, width, slot->getParentOp(), costs))
       strides.push_back(*p);
   int64_t before = cost(strides, width, 0);
   int skew = cost(strides, width, 1) <= cost(strides, width, -1) ? 1 : -1;
@@ -472,6 +484,8 @@ namespace {
 
 struct SkewSharedArraysPass
     : public tessel::impl::SkewSharedArraysPassBase<SkewSharedArraysPass> {
+  SkewSharedArraysPass() = default;
+  explicit SkewSharedArraysPass(const SkewCostModel &costs) : costs(costs) {}
   void runOnOperation() override {
     SmallVector<LLVM::AllocaOp> slots;
     getOperation()->walk([&](LLVM::AllocaOp slot) {
@@ -479,8 +493,14 @@ struct SkewSharedArraysPass
         slots.push_back(slot);
     });
     for (LLVM::AllocaOp slot : slots)
-      skewSharedArray(slot);
+      skewSharedArray(slot, costs);
   }
+  SkewCostModel costs;
 };
 
 } // namespace
+
+std::unique_ptr<Pass>
+mlir::tessel::createSkewSharedArraysPass(const SkewCostModel &costs) {
+  return std::make_unique<SkewSharedArraysPass>(costs);
+}

@@ -6,17 +6,17 @@
 // ref[m - tx][tx] and writes temp[m - tx + 1][tx + 1], and one of 15 steps
 // (the lower triangle, cut short here) reads ref[15 - tx][tx + 15 - m] and
 // writes temp[16 - tx][tx + 16 - m]: row stride - 1 across threads, gathers
-// in the row-major tiles. Skewed, a[r][c] is at
-// a'[r + c][c] (tiles of 16 + 16 - 1 and 17 + 17 - 1 rows): the wavefront's
-// accesses are contiguous and only the copy is strided.
+// in the row-major tiles. Skewed, a[r][c] is at a'[r + c][c] (17 + 17 - 1
+// rows): the wavefront's accesses are contiguous. temp is skewed; ref is
+// not: its 31 diagonal loads cost less than its copy's 16 stores would as
+// scatters (2 each), so the copy stays contiguous.
 // CHECK-LABEL: func.func @wavefront
 // CHECK-DAG: %[[TEMP:.+]] = llvm.alloca %{{.+}} x !llvm.array<33 x array<17 x i32>>
-// CHECK-DAG: %[[REF:.+]] = llvm.alloca %{{.+}} x !llvm.array<31 x array<16 x i32>>
+// CHECK-DAG: %[[REF:.+]] = llvm.alloca %{{.+}} x !llvm.array<16 x array<16 x i32>>
 // CHECK-NOT: llvm.alloca
-// The copy: ref'[ty + tx][tx].
-// CHECK: %[[R:.+]] = arith.addi %[[ROW:.+]], %[[COL:.+]] overflow<nsw> : i64
-// CHECK: %[[RP:.+]] = llvm.getelementptr inbounds %[[REF]][%[[R]]] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.array<16 x i32>
-// CHECK: %[[EP:.+]] = llvm.getelementptr inbounds %[[RP]][%[[COL]]] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+// The copy: ref[ty][tx], as it was.
+// CHECK: %[[RP:.+]] = llvm.getelementptr %[[REF]][%{{.+}}] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.array<16 x i32>
+// CHECK: %[[EP:.+]] = llvm.getelementptr %[[RP]][%{{.+}}] : (!llvm.ptr, i64) -> !llvm.ptr, i32
 // CHECK: llvm.store %{{.+}}, %[[EP]] : i32, !llvm.ptr
 // CHECK: } {tessel.cuda_threads}
 // The wavefront's store: temp'[(m - tx + 1) + (tx + 1)][tx + 1].
@@ -408,6 +408,55 @@ func.func @too_wide(%gx: index, %X: index, %v: i32) {
       llvm.store %v, %e : i32, !llvm.ptr
       scf.reduce
     } {tessel.cuda_threads}
+    scf.reduce
+  } {tessel.cuda_blocks}
+  return
+}
+
+// -----
+
+// A tile copied in by 16 row stores and read on its anti-diagonals 40
+// times: 40 strided loads against 16 scatters (32) once skewed, so it is
+// skewed, and the copy becomes the strided side: tile'[ty + tx][tx].
+// CHECK-LABEL: func.func @diagonal_reads_outweigh_scatters
+// CHECK: %[[T:.+]] = llvm.alloca %{{.+}} x !llvm.array<31 x array<16 x f32>>
+// CHECK: %[[R:.+]] = arith.addi %{{.+}}, %[[C:.+]] overflow<nsw> : i64
+// CHECK: %[[RP:.+]] = llvm.getelementptr inbounds %[[T]][%[[R]]]
+// CHECK: %[[EP:.+]] = llvm.getelementptr inbounds %[[RP]][%[[C]]]
+// CHECK: llvm.store %{{.+}}, %[[EP]] : f32, !llvm.ptr
+func.func @diagonal_reads_outweigh_scatters(%gx: index, %X: index, %g: !llvm.ptr, %o: !llvm.ptr) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c40 = arith.constant 40 : index
+  scf.parallel (%bx) = (%c0) to (%gx) step (%c1) {
+    %n1 = llvm.mlir.constant(1 : i64) : i64
+    %tile = llvm.alloca %n1 x !llvm.array<16 x array<16 x f32>> {alignment = 16 : i64} : (i64) -> !llvm.ptr
+    scf.parallel (%tx) = (%c0) to (%X) step (%c1) {
+      %t = arith.index_castui %tx : index to i64
+      scf.for %ty = %c0 to %c16 step %c1 {
+        %y = arith.index_castui %ty : index to i64
+        %gp = llvm.getelementptr %g[%y] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+        %v = llvm.load %gp : !llvm.ptr -> f32
+        %row = llvm.getelementptr %tile[%y] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.array<16 x f32>
+        %e = llvm.getelementptr %row[%t] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+        llvm.store %v, %e : f32, !llvm.ptr
+      }
+      scf.reduce
+    } {tessel.cuda_threads}
+    scf.for %m = %c0 to %c40 step %c1 {
+      scf.parallel (%tx) = (%c0) to (%X) step (%c1) {
+        %t = arith.index_castui %tx : index to i64
+        %c15 = arith.constant 15 : i64
+        %y = arith.subi %c15, %t overflow<nsw> : i64
+        %row = llvm.getelementptr %tile[%y] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.array<16 x f32>
+        %e = llvm.getelementptr %row[%t] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+        %v = llvm.load %e : !llvm.ptr -> f32
+        %op = llvm.getelementptr %o[%t] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+        llvm.store %v, %op : f32, !llvm.ptr
+        scf.reduce
+      } {tessel.cuda_threads}
+    }
     scf.reduce
   } {tessel.cuda_blocks}
   return

@@ -21,8 +21,11 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-# ccache outside the clone so that fresh clones reuse earlier builds.
+# ccache outside the clone so that fresh clones reuse earlier builds; paths
+# under the clone hashed relative to it, so that a clone at another path
+# hits too (a Release build has no debug info to carry the paths).
 export CCACHE_DIR="${CCACHE_DIR:-$HOME/.cache/tessel-ccache}"
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}"
 if [ ! -f build/build.ninja ]; then
   cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release \
         -DPython3_EXECUTABLE=/usr/bin/python3 >/dev/null

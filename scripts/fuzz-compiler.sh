@@ -10,8 +10,6 @@ cd "$(dirname "$0")/.."
 
 dir=build-fuzz
 export CCACHE_DIR="${CCACHE_DIR:-$HOME/.cache/tessel-ccache}"
-# Release, no debug info: clones at other paths share the cache (setup.sh).
-export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}"
 llvm=/usr/lib/llvm-22/bin
 if [ ! -f "$dir/build.ninja" ]; then
   cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \

@@ -16,10 +16,11 @@ OUTDIR). On this machine it builds the OpenMP versions (gcc -O3 -fopenmp
            --reps rounds that each run every implementation once (host
            drift hits all alike); nvcc and Tessel on the GPU; then checks
            the outputs;
-  phase B: the lower thread counts (1 run each), all programs at 1 thread
-           (for the scaling column), then 8, 4, 2; a run whose predicted
-           time does not fit in what is left of --budget is skipped (and
-           says so).
+  phase B: the lower thread counts, all programs at 1 thread (for the
+           scaling column), then 8, 4, 2; a run whose predicted time does
+           not fit in what is left of --budget is skipped (and says so);
+           then, while the budget lasts, more runs at those counts (up to
+           --reps, medians), the shortest first.
 
 Every run is timed twice: the whole process (wall clock), and the kernel
 region: OpenMP, the time inside top-level parallel regions (shims/
@@ -551,6 +552,28 @@ class Runner:
                                                                     3 * predicted + 10)))
                     if r["status"] != "ok":
                         del last[k]
+        self.repeat_lower(tests, counts)
+
+    def repeat_lower(self, tests, counts):
+        """More runs at the lower thread counts, up to --reps each, while the
+        budget lasts: shortest first, so that the small regions, whose single
+        runs are the noisiest (nn, pathfinder: milliseconds), get medians."""
+        byname = {t.name: t for t in tests}
+        for rep in range(1, self.a.reps):
+            todo = []
+            for r in self.runs:
+                if (r["rep"] == 0 and r["threads"] in counts and r["status"] == "ok"
+                        and r["impl"] in ("omp", "tessel-cpu") and "wall_ms" in r
+                        and r["test"] in byname):
+                    todo.append((r["wall_ms"], r["test"], r["impl"], r["threads"]))
+            for wall, name, impl, n in sorted(todo):
+                if wall / 1e3 * 1.5 + 1 > self.left():
+                    continue
+                if any(x["test"] == name and x["impl"] == impl and x["threads"] == n
+                       and x["rep"] == rep for x in self.runs):
+                    continue
+                self.run(byname[name], impl, n, rep,
+                         timeout=max(10, min(self.a.run_timeout, self.left(), 3 * wall / 1e3 + 10)))
 
 
 # ----------------------------------------------------------------------------
@@ -816,7 +839,8 @@ def main():
     ap.add_argument("--threads", default="1,2,4,8,16")
     ap.add_argument("--size", default="bench", choices=["bench", "smoke"])
     ap.add_argument("--reps", type=int, default=3, help="runs at the highest thread count and "
-                    "on the GPU (medians); lower thread counts run once")
+                    "on the GPU (medians); lower thread counts: once, then up to N "
+                    "times (shortest first) while the budget lasts")
     ap.add_argument("--no-gpu", action="store_true", help="CPU only (no nvcc runs)")
     ap.add_argument("--budget", type=float, default=500,
                     help="seconds for the whole command; later runs are skipped past it")
@@ -919,8 +943,9 @@ def main():
                   info["gcc"], info["nvcc"], builds.clang[0] if builds.clang else "not used"),
               "- Tessel binaries: %s (%s)" % (manifest.get("tessel_cc", "?"),
                                              manifest.get("commit", "?")),
-              "- sizes: %s; threads %s; %d reps at %dT and on the GPU (clang: 1), 1 below" % (
-                  a.size, ",".join(map(str, counts)), a.reps, tmax),
+              "- sizes: %s; threads %s; %d reps at %dT and on the GPU (clang: 1); below: 1, "
+              "then up to %d (shortest first) while the budget lasts" % (
+                  a.size, ",".join(map(str, counts)), a.reps, tmax, a.reps),
               "- command: `%s`" % info["command"]]
     if builds.failed:
         header.append("- build failures: " + "; ".join("%s %s" % k for k in builds.failed))

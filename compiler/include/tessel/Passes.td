@@ -578,7 +578,16 @@ def NarrowThreadLoopsPass : Pass<"tessel-narrow-thread-loops", "ModuleOp"> {
     index (plus uniform offsets, without wrap) with values uniform over the
     block (`if (i < n)`, `if (tx == 0)`, `if (tx <= m)`) runs over the
     admitted indices only; conjuncts of other forms stay in the if.
+    With split-guards, such an if among other memory accesses (leader
+    code, `if (tx == 0) s = ...;` between copies) first gets a thread loop
+    of its own, when the values that cross the cuts can all be recomputed
+    (nothing is stored per thread): the code around it vectorizes without
+    the branch, and the if runs for the admitted threads only.
   }];
+  let options = [
+    Option<"splitGuards", "split-guards", "bool", /*default=*/"true",
+           "Split a guarded if out of a thread loop with other accesses">,
+  ];
   let dependentDialects = ["arith::ArithDialect", "scf::SCFDialect"];
 }
 

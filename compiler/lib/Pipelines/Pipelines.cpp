@@ -243,6 +243,13 @@ static llvm::cl::opt<bool> clNarrowThreadLoops(
                    "bounds (tessel-narrow-thread-loops)"),
     llvm::cl::init(true), llvm::cl::Hidden);
 
+static llvm::cl::opt<bool> clSplitGuards(
+    "tessel-transpile-split-guards",
+    llvm::cl::desc("Give a guarded if among other accesses its own thread "
+                   "loop before narrowing (tessel-narrow-thread-loops "
+                   "split-guards; an ablation switch)"),
+    llvm::cl::init(true), llvm::cl::Hidden);
+
 // Off by default: on the H200 host's Xeon it made nw 1.4x slower at 16
 // threads (bench/RESULTS.md, 2026-11-25 00:48Z), though 1.1x faster on
 // this AMD build machine; not profiled there yet.
@@ -295,7 +302,8 @@ void mlir::tessel::buildCUDAToCPUPipeline(OpPassManager &pm) {
   if (clSinkThreadLoops)
     pm.addPass(createSinkThreadLoopsPass());
   if (clNarrowThreadLoops)
-    pm.addPass(createNarrowThreadLoopsPass());
+    pm.addPass(createNarrowThreadLoopsPass(
+        NarrowThreadLoopsPassOptions{/*splitGuards=*/clSplitGuards}));
   if (clSkewSharedArrays)
     pm.addPass(createSkewSharedArraysPass(
         SkewCostModel{std::max<int64_t>(clSkewStoreCost, 1)}));

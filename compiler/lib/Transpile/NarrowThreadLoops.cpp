@@ -33,6 +33,27 @@
 // The other ops of the body must be free of memory effects (executing
 // them for fewer threads changes nothing) and the loop's steps 1.
 //
+// Split guards (option split-guards, on by default): such an `if` among
+// other accesses,
+//
+//   scf.parallel (tx, ...) { A; scf.if (tx == 0) { B }; C }
+//
+// first gets a thread loop of its own,
+//
+//   scf.parallel (tx, ...) { A }
+//   scf.parallel (tx, ...) { scf.if (tx == 0) { B } }   // then narrowed
+//   scf.parallel (tx, ...) { C }
+//
+// Leader code between copies (nw's `if (tx == 0) temp[0][0] = ...` after
+// its tile copy) otherwise keeps the whole loop scalar: LLVM does not
+// vectorize A and C around the branch. The thread loop is barrier-free, so
+// its iterations are unordered (CUDA threads between two barriers): running
+// every thread's A before any thread's B keeps each thread's order, and
+// any access that the reordering could change conflicts between threads
+// without a barrier, a race in the CUDA program. The split happens only
+// when every value crossing a cut is recomputed from thread indices and
+// uniform values by side-effect-free ops (nothing stored per thread).
+//
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Transpile/NarrowThreadLoops.h"
@@ -296,9 +317,96 @@ struct NarrowThreadLoop : OpRewritePattern<scf::ParallelOp> {
   }
 };
 
+/// Whether `v` is computed from values defined outside `loop` and its
+/// indices by ops of its body that can be recomputed (isRecomputableOp).
+bool recomputableIn(Value v, scf::ParallelOp loop, llvm::DenseSet<Value> &seen) {
+  if (definedOutside(v, loop) || !seen.insert(v).second)
+    return true;
+  if (auto arg = dyn_cast<BlockArgument>(v))
+    return arg.getOwner() == loop.getBody();
+  Operation *def = v.getDefiningOp();
+  if (def->getBlock() != loop.getBody() || !isRecomputableOp(def))
+    return false;
+  return llvm::all_of(def->getOperands(),
+                      [&](Value o) { return recomputableIn(o, loop, seen); });
+}
+
+/// Whether cutting `loop`'s body before `cut` stores nothing per thread:
+/// every value of the body before the cut used at or after it is
+/// recomputable.
+bool cutStoresNothing(scf::ParallelOp loop, Operation *cut) {
+  llvm::DenseSet<Value> seen;
+  bool ok = true;
+  for (Operation *op = cut; op && ok; op = op->getNextNode())
+    op->walk([&](Operation *user) {
+      for (Value v : user->getOperands()) {
+        Operation *def = v.getDefiningOp();
+        bool before = isa<BlockArgument>(v) ? false
+                      : def && def->getBlock() == loop.getBody() && def->isBeforeInBlock(cut);
+        if (before && !recomputableIn(v, loop, seen))
+          ok = false;
+      }
+    });
+  return ok;
+}
+
+/// Whether some op of `loop`'s body in [begin, end) has memory effects.
+bool hasEffectsIn(Block::iterator begin, Block::iterator end) {
+  return llvm::any_of(llvm::make_range(begin, end),
+                      [](Operation &op) { return !isMemoryEffectFree(&op); });
+}
+
+bool narrowsSomeDimension(scf::IfOp guard, scf::ParallelOp loop) {
+  SmallVector<Value> conjuncts;
+  collectConjuncts(guard.getCondition(), conjuncts);
+  return llvm::any_of(conjuncts, [&](Value c) {
+    std::optional<Narrowing> n = matchNarrowing(c, loop);
+    return n && matchPattern(loop.getStep()[n->dim], m_One());
+  });
+}
+
+/// The split of the file comment for the first guard of `loop` that
+/// narrows a dimension, shares the loop with other ops with memory effects
+/// and needs no value stored across a cut. Returns the new thread loop of
+/// what followed the guard (more guards may be in it), else null.
+scf::ParallelOp splitGuardedCode(scf::ParallelOp loop) {
+  if (!isThreadLoop(loop) || !loop.getInitVals().empty() || containsBarrier(loop))
+    return nullptr;
+  Block *body = loop.getBody();
+  Block::iterator end = body->getTerminator()->getIterator();
+  for (Operation &op : body->without_terminator()) {
+    auto guard = dyn_cast<scf::IfOp>(op);
+    if (!guard || guard.getNumResults() != 0 || !guard.getElseRegion().empty() ||
+        !narrowsSomeDimension(guard, loop))
+      continue;
+    Block::iterator at = guard->getIterator(), after = std::next(at);
+    bool effectsBefore = hasEffectsIn(body->begin(), at);
+    bool effectsAfter = hasEffectsIn(after, end);
+    if (!effectsBefore && !effectsAfter)
+      return nullptr; // NarrowThreadLoop's form already
+    if ((effectsBefore && !cutStoresNothing(loop, guard)) ||
+        (effectsAfter && !cutStoresNothing(loop, &*after)))
+      continue;
+    scf::ParallelOp guarded = effectsBefore ? splitThreadLoopBefore(loop, guard) : loop;
+    return effectsAfter ? splitThreadLoopBefore(guarded, guard->getNextNode()) : nullptr;
+  }
+  return nullptr;
+}
+
 struct NarrowThreadLoopsPass
     : public tessel::impl::NarrowThreadLoopsPassBase<NarrowThreadLoopsPass> {
+  using NarrowThreadLoopsPassBase::NarrowThreadLoopsPassBase;
   void runOnOperation() override {
+    if (splitGuards) {
+      SmallVector<scf::ParallelOp> loops;
+      getOperation()->walk([&](scf::ParallelOp loop) {
+        if (isThreadLoop(loop))
+          loops.push_back(loop);
+      });
+      for (scf::ParallelOp loop : loops)
+        while ((loop = splitGuardedCode(loop)))
+          ;
+    }
     RewritePatternSet patterns(&getContext());
     populateNarrowThreadLoopsPatterns(patterns);
     scf::IfOp::getCanonicalizationPatterns(patterns, &getContext());

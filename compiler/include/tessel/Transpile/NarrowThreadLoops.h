@@ -14,7 +14,10 @@ namespace mlir::tessel {
 /// A barrier-free thread loop whose effects are all inside one `if` on its
 /// thread index against uniform values (`tx + o <= m`, `tx == 0`, ...)
 /// iterates over the admitted indices only: the comparison becomes loop
-/// bounds, and what else the condition tests stays in the `if`.
+/// bounds, and what else the condition tests stays in the `if`. (The
+/// pass's split-guards step, which gives such an `if` among other
+/// accesses a thread loop of its own first, is not a pattern: it creates
+/// loops.)
 void populateNarrowThreadLoopsPatterns(RewritePatternSet &patterns);
 
 } // namespace mlir::tessel

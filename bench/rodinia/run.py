@@ -559,16 +559,14 @@ class Runner:
         budget lasts: shortest first, so that the small regions, whose single
         runs are the noisiest (nn, pathfinder: milliseconds), get medians."""
         byname = {t.name: t for t in tests}
-        for rep in range(1, self.a.reps):
-            todo = []
-            for r in self.runs:
-                if (r["rep"] == 0 and r["threads"] in counts and r["status"] == "ok"
-                        and r["impl"] in ("omp", "tessel-cpu") and "wall_ms" in r
-                        and r["test"] in byname):
-                    todo.append((r["wall_ms"], r["test"], r["impl"], r["threads"]))
-            for wall, name, impl, n in sorted(todo):
+        todo = sorted((r["wall_ms"], r["test"], r["impl"], r["threads"]) for r in self.runs
+                      if r["rep"] == 0 and r["threads"] in counts and r["status"] == "ok"
+                      and r["impl"] in ("omp", "tessel-cpu") and "wall_ms" in r
+                      and r["test"] in byname)
+        for wall, name, impl, n in todo:
+            for rep in range(1, self.a.reps):
                 if wall / 1e3 * 1.5 + 1 > self.left():
-                    continue
+                    break
                 if any(x["test"] == name and x["impl"] == impl and x["threads"] == n
                        and x["rep"] == rep for x in self.runs):
                     continue

@@ -195,6 +195,15 @@ std::optional<Narrowing> matchNarrowing(Value cond, scf::ParallelOp loop) {
   return Narrowing{e.dim, pred, rhs, e.offsets};
 }
 
+/// matchNarrowing for a dimension the loop steps by 1 (the only kind that
+/// is narrowed).
+std::optional<Narrowing> matchUsableNarrowing(Value cond, scf::ParallelOp loop) {
+  std::optional<Narrowing> n = matchNarrowing(cond, loop);
+  if (n && !matchPattern(loop.getStep()[n->dim], m_One()))
+    return std::nullopt;
+  return n;
+}
+
 void collectConjuncts(Value cond, SmallVectorImpl<Value> &out) {
   if (auto a = cond.getDefiningOp<arith::AndIOp>()) {
     collectConjuncts(a.getLhs(), out);
@@ -230,8 +239,7 @@ struct NarrowThreadLoop : OpRewritePattern<scf::ParallelOp> {
     collectConjuncts(guard.getCondition(), conjuncts);
     SmallVector<Narrowing> narrowings;
     for (Value c : conjuncts) {
-      std::optional<Narrowing> n = matchNarrowing(c, loop);
-      if (n && matchPattern(loop.getStep()[n->dim], m_One()))
+      if (std::optional<Narrowing> n = matchUsableNarrowing(c, loop))
         narrowings.push_back(*n);
       else
         rest.push_back(c);
@@ -340,9 +348,8 @@ bool cutStoresNothing(scf::ParallelOp loop, Operation *cut) {
   for (Operation *op = cut; op && ok; op = op->getNextNode())
     op->walk([&](Operation *user) {
       for (Value v : user->getOperands()) {
-        Operation *def = v.getDefiningOp();
-        bool before = isa<BlockArgument>(v) ? false
-                      : def && def->getBlock() == loop.getBody() && def->isBeforeInBlock(cut);
+        Operation *def = v.getDefiningOp(); // null for block arguments
+        bool before = def && def->getBlock() == loop.getBody() && def->isBeforeInBlock(cut);
         if (before && !recomputableIn(v, loop, seen))
           ok = false;
       }
@@ -359,10 +366,8 @@ bool hasEffectsIn(Block::iterator begin, Block::iterator end) {
 bool narrowsSomeDimension(scf::IfOp guard, scf::ParallelOp loop) {
   SmallVector<Value> conjuncts;
   collectConjuncts(guard.getCondition(), conjuncts);
-  return llvm::any_of(conjuncts, [&](Value c) {
-    std::optional<Narrowing> n = matchNarrowing(c, loop);
-    return n && matchPattern(loop.getStep()[n->dim], m_One());
-  });
+  return llvm::any_of(conjuncts,
+                      [&](Value c) { return matchUsableNarrowing(c, loop).has_value(); });
 }
 
 /// The split of the file comment for the first guard of `loop` that

@@ -20,7 +20,6 @@
 #include "tessel/Passes.h"
 #include "tessel/Transpile/FloatDivision.h"
 #include "tessel/Transpile/ThreadLoops.h"
-#include "tessel/Transpile/PrefetchNextBlock.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -57,7 +56,6 @@ static llvm::cl::opt<bool> clParallelAccesses(
                    "iterations (llvm.loop.parallel_accesses)"),
     llvm::cl::init(true), llvm::cl::Hidden);
 
-static llvm::cl::opt<bool> clPrefetchExperiment("tessel-transpile-prefetch-experiment", llvm::cl::init(false));
 namespace {
 
 /// The annotation of an innermost thread loop:
@@ -227,11 +225,6 @@ LogicalResult convertKernel(func::FuncOp fn) {
 struct CUDACPUKernelABIPass
     : public tessel::impl::CUDACPUKernelABIPassBase<CUDACPUKernelABIPass> {
   void runOnOperation() override {
-    if (clPrefetchExperiment) {
-      SmallVector<scf::ParallelOp> blockLoops;
-      getOperation()->walk([&](scf::ParallelOp l) { if (isBlockLoop(l)) blockLoops.push_back(l); });
-      for (auto l : blockLoops) prefetchNextBlock(l);
-    }
     for (auto fn : llvm::to_vector(getOperation().getOps<func::FuncOp>()))
       if (fn->hasAttr(kCUDAKernelAttr) && !fn.isExternal())
         if (failed(convertKernel(fn)))

@@ -3,6 +3,7 @@
 #include "tessel/Pipelines/Pipelines.h"
 
 #include "tessel/Passes.h"
+#include "tessel/Transpile/SinkThreadLoops.h"
 #include "tessel/Transpile/SkewSharedArrays.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -260,6 +261,17 @@ static llvm::cl::opt<bool> clSinkThreadLoops(
                    "(tessel-sink-thread-loops; off by default)"),
     llvm::cl::init(false), llvm::cl::Hidden);
 
+// On by default: hotspot3D's z loop (carrying its indices and a rotation
+// of loaded values) left every thread's code scalar (bench/RESULTS.md,
+// 2026-11-27 "sinking thread loops into loops that carry values").
+static llvm::cl::opt<bool> clSinkCarried(
+    "tessel-transpile-sink-carried",
+    llvm::cl::desc("Move barrier-free thread loops inside loops that carry "
+                   "per-thread values (inductions in closed form, the rest in "
+                   "per-thread slots) where accesses are contiguous across "
+                   "threads (tessel-sink-thread-loops; an ablation switch)"),
+    llvm::cl::init(true), llvm::cl::Hidden);
+
 static llvm::cl::opt<bool> clSkewSharedArrays(
     "tessel-transpile-skew-shared-arrays",
     llvm::cl::desc("Store 2-D shared arrays skewed where thread loops walk "
@@ -299,8 +311,9 @@ void mlir::tessel::buildCUDAToCPUPipeline(OpPassManager &pm) {
     pm.addPass(createEliminateBarriersPass());
   pm.addPass(createInterchangeThreadLoopsPass());
   pm.addPass(createFissionAtBarriersPass());
-  if (clSinkThreadLoops)
-    pm.addPass(createSinkThreadLoopsPass());
+  if (clSinkThreadLoops || clSinkCarried)
+    pm.addPass(createSinkThreadLoopsPass(SinkThreadLoopsOptions{
+        /*uniformLoops=*/clSinkThreadLoops, /*carriedValues=*/clSinkCarried}));
   if (clNarrowThreadLoops)
     pm.addPass(createNarrowThreadLoopsPass(
         NarrowThreadLoopsPassOptions{/*splitGuards=*/clSplitGuards}));

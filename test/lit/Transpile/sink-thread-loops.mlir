@@ -130,3 +130,113 @@ func.func @with_header(%X: index, %corner: i32, %dst: !llvm.ptr) {
   } {tessel.cuda_blocks}
   return
 }
+
+// -----
+
+// hotspot3D's column walk: each thread carries its index (`c += xy`, an
+// induction) and the value it loaded last (a rotation) through a uniform z
+// loop. The index goes to closed form (c0 + (k - 1) * xy, read after the
+// loop too), the loaded value to a per-thread slot, and the thread loop
+// moves inside the z loop, which carries only its counter: consecutive
+// threads read consecutive elements in each z step.
+// CHECK-LABEL: func.func @column
+// CHECK-SAME: (%[[X:[^:]+]]: index, %{{[^:]+}}: index, %[[NZ:[^:]+]]: i32, %[[XY:[^:]+]]: i32
+// CHECK: %[[SLOT:.+]] = llvm.alloca %{{.+}} x f32
+// The first value, per thread, into its slot:
+// CHECK: scf.parallel
+// CHECK: llvm.load
+// CHECK: llvm.store %{{.+}}, %{{.+}} : f32
+// CHECK: } {tessel.cuda_threads}
+// CHECK: %[[R:.+]] = scf.while (%{{.+}} = %{{.+}}) : (i32) -> i32 {
+// CHECK: arith.cmpi slt, %{{.+}}, %[[NZ]] : i32
+// CHECK: } do {
+// CHECK: ^bb0(%[[K:.+]]: i32):
+// CHECK: scf.parallel
+// CHECK: %[[PREV:.+]] = llvm.load %{{.+}} : !llvm.ptr -> f32
+// CHECK: %[[N:.+]] = arith.subi %[[K]], %{{.+}} : i32
+// CHECK: %[[ADV:.+]] = arith.muli %[[N]], %[[XY]] : i32
+// CHECK: %[[C:.+]] = arith.addi %{{.+}}, %[[ADV]] : i32
+// CHECK: %[[C64:.+]] = arith.extsi %[[C]]
+// CHECK: %[[V:.+]] = llvm.load %{{.+}} : !llvm.ptr -> f32
+// CHECK: arith.addf %[[V]], %[[PREV]]
+// CHECK: llvm.store %[[V]], %{{.+}} : f32, !llvm.ptr
+// CHECK: } {tessel.cuda_threads}
+// CHECK: scf.yield
+// After the loop: c0 + (k_end - 1) * xy.
+// CHECK: scf.parallel
+// CHECK: arith.subi %[[R]], %{{.+}} : i32
+// CHECK: llvm.store
+// CHECK: } {tessel.cuda_threads}
+func.func @column(%X: index, %gx: index, %nz: i32, %xy: i32, %in: !llvm.ptr, %out: !llvm.ptr) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %one = arith.constant 1 : i32
+  scf.parallel (%bx) = (%c0) to (%gx) step (%c1) {
+    scf.parallel (%tx) = (%c0) to (%X) step (%c1) {
+      %t = arith.index_castui %tx : index to i32
+      %c = arith.addi %t, %xy overflow<nsw> : i32
+      %c64 = arith.extsi %c : i32 to i64
+      %p0 = llvm.getelementptr %in[%c64] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      %first = llvm.load %p0 : !llvm.ptr -> f32
+      %r:3 = scf.while (%ci = %c, %prev = %first, %k = %one) : (i32, f32, i32) -> (i32, f32, i32) {
+        %go = arith.cmpi slt, %k, %nz : i32
+        scf.condition(%go) %ci, %prev, %k : i32, f32, i32
+      } do {
+      ^bb0(%ci: i32, %prev: f32, %k: i32):
+        %i64 = arith.extsi %ci : i32 to i64
+        %a = llvm.getelementptr %in[%i64] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+        %v = llvm.load %a : !llvm.ptr -> f32
+        %s = arith.addf %v, %prev : f32
+        %o = llvm.getelementptr %out[%i64] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+        llvm.store %s, %o : f32, !llvm.ptr
+        %cn = arith.addi %ci, %xy overflow<nsw> : i32
+        %kn = arith.addi %k, %one overflow<nsw> : i32
+        scf.yield %cn, %v, %kn : i32, f32, i32
+      }
+      %e64 = arith.extsi %r#0 : i32 to i64
+      %oe = llvm.getelementptr %out[%e64] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      llvm.store %r#1, %oe : f32, !llvm.ptr
+      scf.reduce
+    } {tessel.cuda_threads}
+    scf.reduce
+  } {tessel.cuda_blocks}
+  return
+}
+
+// -----
+
+// The loop ends on a per-thread value (`while (c < lim)`): threads run
+// different trip counts, so the thread loop stays outside (and the loop
+// keeps carrying c: no closed form for a value the condition reads).
+// CHECK-LABEL: func.func @per_thread_trip_count
+// CHECK: scf.parallel
+// CHECK: scf.parallel
+// CHECK: scf.while (%{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) : (i32, i32) -> (i32, i32)
+// CHECK-NOT: scf.parallel
+// CHECK: } {tessel.cuda_threads}
+func.func @per_thread_trip_count(%X: index, %gx: index, %lim: i32, %xy: i32, %out: !llvm.ptr) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %one = arith.constant 1 : i32
+  %f = arith.constant 1.0 : f32
+  scf.parallel (%bx) = (%c0) to (%gx) step (%c1) {
+    scf.parallel (%tx) = (%c0) to (%X) step (%c1) {
+      %t = arith.index_castui %tx : index to i32
+      %r:2 = scf.while (%ci = %t, %k = %one) : (i32, i32) -> (i32, i32) {
+        %go = arith.cmpi slt, %ci, %lim : i32
+        scf.condition(%go) %ci, %k : i32, i32
+      } do {
+      ^bb0(%ci: i32, %k: i32):
+        %i64 = arith.extsi %ci : i32 to i64
+        %o = llvm.getelementptr %out[%i64] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+        llvm.store %f, %o : f32, !llvm.ptr
+        %cn = arith.addi %ci, %xy overflow<nsw> : i32
+        %kn = arith.addi %k, %one overflow<nsw> : i32
+        scf.yield %cn, %kn : i32, i32
+      }
+      scf.reduce
+    } {tessel.cuda_threads}
+    scf.reduce
+  } {tessel.cuda_blocks}
+  return
+}

@@ -557,14 +557,18 @@ def SimplifyBreakLoopsPass : Pass<"tessel-simplify-break-loops", "ModuleOp"> {
 }
 
 def SinkThreadLoopsPass : Pass<"tessel-sink-thread-loops", "ModuleOp"> {
-  let summary = "Move barrier-free thread loops inside uniform loops that walk memory across threads";
+  let summary = "Move barrier-free thread loops inside loops that walk memory across threads";
   let description = [{
-    Pre: barrier-free thread loops (after fission). A uniform loop of a
-    thread loop's body (the same trip count and carried values for every
-    thread), holding no other loop, whose loads and stores are more often
-    contiguous across threads (unit stride in the x thread index) than
-    along the loop, gets the thread loop inside it: the innermost loop is
-    then the thread loop, and vectorizes over contiguous memory.
+    Pre: barrier-free thread loops (after fission). A loop of a thread
+    loop's body, holding no other loop, whose loads and stores are more
+    often contiguous across threads (unit stride in the x thread index)
+    than along the loop, gets the thread loop inside it when every thread
+    runs it alike: the innermost loop is then the thread loop, and
+    vectorizes over contiguous memory. Per-thread values the loop carries
+    are first taken out (tried on a copy of the thread loop): inductions
+    (`c += step` beside a counter) in closed form, the rest in per-thread
+    slots; then the loop must carry only uniform values. The pipeline
+    chooses which kinds of loops (SinkThreadLoopsOptions).
   }];
   let dependentDialects = ["arith::ArithDialect", "scf::SCFDialect",
                            "LLVM::LLVMDialect"];

@@ -257,31 +257,7 @@ scf::WhileOp closeInductions(scf::WhileOp loop) {
     after.getArgument(k).replaceAllUsesWith(closed(inside, after.getArgument(*counter), k));
     loop.getResult(k).replaceAllUsesWith(closed(outside, loop.getResult(*counter), k));
   }
-  // The loop again, without them (as demoteLoopValues rebuilds it).
-  SmallVector<Value> inits;
-  SmallVector<Type> types;
-  for (unsigned k = 0; k < n; ++k)
-    if (!drop.test(k)) {
-      inits.push_back(loop.getInits()[k]);
-      types.push_back(inits.back().getType());
-    }
-  OpBuilder b(loop);
-  auto rebuilt = scf::WhileOp::create(b, loc, types, inits);
-  rebuilt.getBefore().takeBody(loop.getBefore());
-  rebuilt.getAfter().takeBody(loop.getAfter());
-  for (unsigned k = n; k-- > 0;)
-    if (drop.test(k)) {
-      cond.getArgsMutable().erase(k);
-      yield->eraseOperand(k);
-    }
-  rebuilt.getBefore().front().eraseArguments(drop);
-  rebuilt.getAfter().front().eraseArguments(drop);
-  unsigned j = 0;
-  for (unsigned k = 0; k < n; ++k)
-    if (!drop.test(k))
-      loop.getResult(k).replaceAllUsesWith(rebuilt.getResult(j++));
-  loop.erase();
-  return rebuilt;
+  return dropLoopValues(loop, drop);
 }
 
 /// Turns each `scf.if` with results among `threads`' body ops before

@@ -142,6 +142,36 @@ Value slotIn(scf::ParallelOp threads, Type type, Location loc) {
 
 } // namespace
 
+scf::WhileOp mlir::tessel::dropLoopValues(scf::WhileOp loop, const llvm::BitVector &drop) {
+  unsigned n = loop.getInits().size();
+  auto cond = cast<scf::ConditionOp>(loop.getBefore().front().getTerminator());
+  auto yield = cast<scf::YieldOp>(loop.getAfter().front().getTerminator());
+  SmallVector<Value> inits;
+  SmallVector<Type> types;
+  for (unsigned k = 0; k < n; ++k)
+    if (!drop.test(k)) {
+      inits.push_back(loop.getInits()[k]);
+      types.push_back(inits.back().getType());
+    }
+  OpBuilder b(loop);
+  auto rebuilt = scf::WhileOp::create(b, loop.getLoc(), types, inits);
+  rebuilt.getBefore().takeBody(loop.getBefore());
+  rebuilt.getAfter().takeBody(loop.getAfter());
+  for (unsigned k = n; k-- > 0;)
+    if (drop.test(k)) {
+      cond.getArgsMutable().erase(k);
+      yield->eraseOperand(k);
+    }
+  rebuilt.getBefore().front().eraseArguments(drop);
+  rebuilt.getAfter().front().eraseArguments(drop);
+  unsigned j = 0;
+  for (unsigned k = 0; k < n; ++k)
+    if (!drop.test(k))
+      loop.getResult(k).replaceAllUsesWith(rebuilt.getResult(j++));
+  loop.erase();
+  return rebuilt;
+}
+
 bool mlir::tessel::isPairedLoop(scf::WhileOp loop) {
   unsigned n = loop.getInits().size();
   Block &before = loop.getBefore().front(), &after = loop.getAfter().front();
@@ -238,32 +268,7 @@ mlir::tessel::demoteLoopValues(scf::WhileOp loop, scf::ParallelOp threads,
     b.setInsertionPointAfter(loop);
     loadFor(b, loop.getResult(k), t, slot, [](OpOperand &) { return true; });
   }
-  // The loop again, without the demoted values.
-  SmallVector<Value> inits;
-  SmallVector<Type> types;
-  for (unsigned k = 0; k < n; ++k)
-    if (!demote.test(k)) {
-      inits.push_back(loop.getInits()[k]);
-      types.push_back(inits.back().getType());
-    }
-  OpBuilder b(loop);
-  auto rebuilt = scf::WhileOp::create(b, loc, types, inits);
-  rebuilt.getBefore().takeBody(loop.getBefore());
-  rebuilt.getAfter().takeBody(loop.getAfter());
-  for (unsigned k = n; k-- > 0;) {
-    if (!demote.test(k))
-      continue;
-    cond.getArgsMutable().erase(k);
-    yield->eraseOperand(k);
-  }
-  rebuilt.getBefore().front().eraseArguments(demote);
-  rebuilt.getAfter().front().eraseArguments(demote);
-  unsigned j = 0;
-  for (unsigned k = 0; k < n; ++k)
-    if (!demote.test(k))
-      loop.getResult(k).replaceAllUsesWith(rebuilt.getResult(j++));
-  loop.erase();
-  return rebuilt;
+  return dropLoopValues(loop, demote);
 }
 
 LogicalResult mlir::tessel::interchangeUniformWhile(scf::ParallelOp threads,

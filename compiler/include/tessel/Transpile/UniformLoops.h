@@ -24,6 +24,7 @@
 #define TESSEL_TRANSPILE_UNIFORMLOOPS_H
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/BitVector.h"
 
 namespace mlir::tessel {
 
@@ -31,6 +32,12 @@ namespace mlir::tessel {
 /// before-block argument k, forwarded value k, after-block argument k,
 /// yield k and result k are one carried value (of one type).
 bool isPairedLoop(scf::WhileOp loop);
+
+/// Rebuilds paired `loop` without the carried values in `drop`, whose
+/// before-block arguments may only be forwarded by the condition and whose
+/// after-block arguments and results must be unused. Returns the new loop
+/// (`loop` is erased).
+scf::WhileOp dropLoopValues(scf::WhileOp loop, const llvm::BitVector &drop);
 
 /// Puts the carried values of `loop` (inside thread loop `threads`) back
 /// into stack slots of the thread loop: all of them, or only those that

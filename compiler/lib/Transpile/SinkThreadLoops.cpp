@@ -315,12 +315,7 @@ bool sinkIntoUniformLoop(scf::ParallelOp threads, scf::WhileOp loop) {
 /// slots; if the loop is then uniform and the sink applies, the copy
 /// replaces `threads`, else it goes. Returns whether it replaced it.
 bool sinkIntoCarryingLoop(scf::ParallelOp threads, scf::WhileOp loop) {
-  unsigned position = 0;
-  for (Operation &op : *threads.getBody()) {
-    if (&op == loop.getOperation())
-      break;
-    ++position;
-  }
+  auto position = std::distance(threads.getBody()->begin(), loop->getIterator());
   OpBuilder b(threads);
   auto copy = cast<scf::ParallelOp>(b.clone(*threads));
   auto discard = [&] {
@@ -335,11 +330,13 @@ bool sinkIntoCarryingLoop(scf::ParallelOp threads, scf::WhileOp loop) {
   if (!contiguousAcrossThreads(copied, copy))
     return discard();
   FailureOr<scf::WhileOp> plain = demoteLoopValues(copied, copy, /*keepUniform=*/true);
-  if (failed(plain))
+  // Uniform before the slots leave the thread loop, so that a loop with a
+  // per-thread trip count leaves nothing behind.
+  if (failed(plain) || !isUniformLoop(*plain, copy))
     return discard();
   privatizeSlots(copy);
   speculateIfs(copy, *plain);
-  if (!isUniformLoop(*plain, copy) || !sinkIntoUniformLoop(copy, *plain))
+  if (!sinkIntoUniformLoop(copy, *plain))
     return discard();
   threads.erase();
   return true;

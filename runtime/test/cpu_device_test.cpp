@@ -1,7 +1,6 @@
 // Tests of the cpu HAL driver: buffers, command buffers, executable loading
 // (arch/format/feature selection, ELF checks, symbols, libm) and device
 // creation by name.
-#include "hal/cpu/cpu_buffer.h"
 #include "hal/cpu/cpu_device.h"
 #include "hal/cpu/cpu_executable.h"
 #include "hal/cpu/cpu_features.h"
@@ -74,71 +73,6 @@ TEST(CpuBufferTest, AlignedAndRangeChecked) {
   EXPECT_NE(s.message().find("outside a buffer of 16 bytes"), std::string::npos) << s.message();
   EXPECT_FALSE(b->read(17, data, 0).ok());
   EXPECT_FALSE(device.allocate(SIZE_MAX).ok());
-}
-
-TEST(CpuBufferTest, LargeBuffersAreMappedForHugePages) {
-  // With huge pages, a buffer of kHugePageBytes or more starts on a huge
-  // page boundary (whether the kernel then backs it with huge pages is the
-  // system's THP setting); smaller ones and devices without them do not
-  // change. Every byte is readable and writable, the first and last too.
-  cpu::CpuDevice huge(1, 0, true), plain(1, 0, false);
-  std::mt19937 rng(7);
-  for (size_t size : {cpu::kHugePageBytes - 1, cpu::kHugePageBytes, cpu::kHugePageBytes + 4097,
-                      3 * cpu::kHugePageBytes + 5}) {
-    for (cpu::CpuDevice *d : {&huge, &plain}) {
-      auto b = d->allocate(size);
-      ASSERT_TRUE(b.ok()) << b.status().toString();
-      auto p = (*b)->map();
-      ASSERT_TRUE(p.ok());
-      uintptr_t address = reinterpret_cast<uintptr_t>(*p);
-      EXPECT_EQ(address % kBufferAlignment, 0u);
-      if (d == &huge && size >= cpu::kHugePageBytes) {
-        EXPECT_EQ(address % cpu::kHugePageBytes, 0u) << size;
-      }
-      std::vector<uint8_t> in(size), out(size, 0);
-      for (uint8_t &x : in)
-        x = static_cast<uint8_t>(rng());
-      ASSERT_TRUE((*b)->write(0, in.data(), size).ok());
-      ASSERT_TRUE((*b)->read(0, out.data(), size).ok());
-      EXPECT_EQ(in, out) << size;
-      EXPECT_FALSE((*b)->write(size, in.data(), 1).ok());
-    }
-  }
-  // The budget counts the size asked for, not the rounded mapping.
-  cpu::CpuDevice limited(1, 3 * cpu::kHugePageBytes, true);
-  uint64_t free = 0, total = 0;
-  {
-    auto b = limited.allocate(cpu::kHugePageBytes + 1);
-    ASSERT_TRUE(b.ok());
-    ASSERT_TRUE(limited.memoryInfo(&free, &total).ok());
-    EXPECT_EQ(free, 2 * cpu::kHugePageBytes - 1);
-  }
-  ASSERT_TRUE(limited.memoryInfo(&free, &total).ok());
-  EXPECT_EQ(free, 3 * cpu::kHugePageBytes) << "freed with the buffer";
-  EXPECT_FALSE(huge.allocate(SIZE_MAX).ok());
-  EXPECT_FALSE(huge.allocate(SIZE_MAX / 2).ok());
-}
-
-TEST(CpuBufferTest, HugePagesSetting) {
-  using cpu::parseHugePages;
-  EXPECT_FALSE(parseHugePages(nullptr)->has_value());
-  EXPECT_FALSE(parseHugePages("")->has_value());
-  EXPECT_EQ(parseHugePages("0")->value(), false);
-  EXPECT_EQ(parseHugePages("1")->value(), true);
-  for (const char *bad : {"yes", "2", " 1", "\x01"}) {
-    auto r = parseHugePages(bad);
-    ASSERT_FALSE(r.ok()) << bad;
-    EXPECT_NE(r.status().message().find("TESSEL_CPU_HUGE_PAGES='"), std::string::npos)
-        << r.status().message();
-    EXPECT_EQ(r.status().message().find('\x01'), std::string::npos) << "raw bytes quoted";
-  }
-  ::setenv("TESSEL_CPU_HUGE_PAGES", "on", 1);
-  auto bad = createDevice("cpu");
-  ::unsetenv("TESSEL_CPU_HUGE_PAGES");
-  ASSERT_FALSE(bad.ok());
-  EXPECT_NE(bad.status().message().find("TESSEL_CPU_HUGE_PAGES='on' is not 0 or 1"),
-            std::string::npos)
-      << bad.status().message();
 }
 
 TEST(CpuDeviceTest, MemoryInfoIsTheHostMemoryWithinTheLimit) {

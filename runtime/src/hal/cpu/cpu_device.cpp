@@ -14,12 +14,11 @@ namespace tessel::rt::hal {
 
 namespace cpu {
 
-CpuDevice::CpuDevice(std::shared_ptr<ThreadPool> pool, uint64_t memoryLimit, bool hugePages)
-    : pool_(std::move(pool)), budget_(std::make_shared<MemoryBudget>("cpu", memoryLimit)),
-      hugePages_(hugePages) {}
+CpuDevice::CpuDevice(std::shared_ptr<ThreadPool> pool, uint64_t memoryLimit)
+    : pool_(std::move(pool)), budget_(std::make_shared<MemoryBudget>("cpu", memoryLimit)) {}
 
-CpuDevice::CpuDevice(unsigned threads, uint64_t memoryLimit, bool hugePages)
-    : CpuDevice(std::make_shared<ThreadPool>(threads), memoryLimit, hugePages) {}
+CpuDevice::CpuDevice(unsigned threads, uint64_t memoryLimit)
+    : CpuDevice(std::make_shared<ThreadPool>(threads), memoryLimit) {}
 
 std::string CpuDevice::description() const {
   unsigned n = pool_->size();
@@ -29,7 +28,7 @@ std::string CpuDevice::description() const {
 }
 
 StatusOr<std::shared_ptr<Buffer>> CpuDevice::allocate(size_t size) {
-  TESSEL_ASSIGN_OR_RETURN(auto buffer, CpuBuffer::allocate(size, budget_, hugePages_));
+  TESSEL_ASSIGN_OR_RETURN(auto buffer, CpuBuffer::allocate(size, budget_));
   return std::shared_ptr<Buffer>(std::move(buffer));
 }
 
@@ -77,9 +76,7 @@ StatusOr<std::shared_ptr<Device>> createCpuDevice(const DeviceOptions &options) 
   TESSEL_ASSIGN_OR_RETURN(std::shared_ptr<cpu::ThreadPool> pool,
                           cpu::sharedThreadPool(options.cpuThreads));
   TESSEL_ASSIGN_OR_RETURN(uint64_t limit, memoryLimitFor(options));
-  TESSEL_ASSIGN_OR_RETURN(bool hugePages, cpu::defaultHugePages());
-  return std::shared_ptr<Device>(
-      std::make_shared<cpu::CpuDevice>(std::move(pool), limit, hugePages));
+  return std::shared_ptr<Device>(std::make_shared<cpu::CpuDevice>(std::move(pool), limit));
 }
 
 } // namespace tessel::rt::hal

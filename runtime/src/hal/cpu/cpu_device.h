@@ -11,13 +11,11 @@ namespace tessel::rt::hal::cpu {
 class CpuDevice final : public Device {
 public:
   /// A device running its work on `pool`.
-  /// `memoryLimit`: see DeviceOptions::memoryLimit (0: none). `hugePages`:
-  /// large buffers ask for transparent huge pages (CpuBuffer::allocate).
-  explicit CpuDevice(std::shared_ptr<ThreadPool> pool, uint64_t memoryLimit = 0,
-                     bool hugePages = false);
+  /// `memoryLimit`: see DeviceOptions::memoryLimit (0: none).
+  explicit CpuDevice(std::shared_ptr<ThreadPool> pool, uint64_t memoryLimit = 0);
   /// A device with a pool of its own of `threads` threads (caller included),
   /// unpinned; createCpuDevice shares pools instead (sharedThreadPool).
-  explicit CpuDevice(unsigned threads, uint64_t memoryLimit = 0, bool hugePages = false);
+  explicit CpuDevice(unsigned threads, uint64_t memoryLimit = 0);
 
   const std::string &name() const override { return name_; }
   std::string description() const override;
@@ -37,7 +35,6 @@ private:
   std::string name_ = "cpu";
   std::shared_ptr<ThreadPool> pool_;
   std::shared_ptr<MemoryBudget> budget_;
-  bool hugePages_;
 };
 
 } // namespace tessel::rt::hal::cpu

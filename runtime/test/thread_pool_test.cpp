@@ -568,6 +568,51 @@ TEST(ThreadCountTest, ParsesSchedule) {
   EXPECT_NE(ranges->get(), pool->get()); // pools are shared per schedule too
 }
 
+TEST(ThreadCountTest, ParsesSpin) {
+  using hal::cpu::parseSpin;
+  using std::chrono::microseconds;
+  EXPECT_FALSE(parseSpin(nullptr)->has_value());
+  EXPECT_FALSE(parseSpin("")->has_value());
+  EXPECT_EQ(parseSpin("0")->value(), microseconds(0));
+  EXPECT_EQ(parseSpin("750")->value(), microseconds(750));
+  EXPECT_EQ(parseSpin("1000000")->value(), microseconds(1000000));
+  for (const char *bad : {"1000001", "-1", "50us", " 5", "1e3", "99999999999"}) {
+    auto r = parseSpin(bad);
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_NE(r.status().message().find("TESSEL_CPU_SPIN_US='" + std::string(bad) +
+                                        "' is not a whole number of microseconds"),
+              std::string::npos)
+        << r.status().message();
+  }
+  EXPECT_EQ(*hal::cpu::defaultSpin(), hal::cpu::kDefaultSpin);
+  ::setenv("TESSEL_CPU_SPIN_US", "400", 1);
+  EXPECT_EQ(*hal::cpu::defaultSpin(), microseconds(400));
+  auto pool = hal::cpu::sharedThreadPool(2);
+  ASSERT_TRUE(pool.ok());
+  EXPECT_EQ((*pool)->spin(), microseconds(400));
+  ::setenv("TESSEL_CPU_SPIN_US", "long", 1);
+  EXPECT_FALSE(hal::cpu::sharedThreadPool(2).ok());
+  ::unsetenv("TESSEL_CPU_SPIN_US");
+  auto usual = hal::cpu::sharedThreadPool(2);
+  ASSERT_TRUE(usual.ok());
+  EXPECT_EQ((*usual)->spin(), hal::cpu::kDefaultSpin);
+  EXPECT_NE(usual->get(), pool->get()); // pools are shared per spin time too
+}
+
+TEST(ThreadPoolTest, LoopsRunWithoutSpinning) {
+  // Spin 0: workers and caller sleep as soon as they are idle; every item
+  // still runs exactly once, loop after loop.
+  ThreadPool pool(4, hal::cpu::Schedule::kRanges, std::chrono::microseconds(0));
+  for (uint64_t count : {1u, 3u, 4u, 97u, 1000u}) {
+    for (int round = 0; round < 50; ++round) {
+      std::vector<std::atomic<int>> hits(count);
+      pool.parallelFor(count, [&](uint64_t i) { hits[i].fetch_add(1); });
+      for (uint64_t i = 0; i < count; ++i)
+        ASSERT_EQ(hits[i].load(), 1) << count << " " << i;
+    }
+  }
+}
+
 TEST(ThreadCountTest, DefaultUsesEnvironmentElsePhysicalCores) {
   ::setenv("TESSEL_CPU_THREADS", "3", 1);
   EXPECT_EQ(*hal::cpu::defaultThreadCount(), 3u);

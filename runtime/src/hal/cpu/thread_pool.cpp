@@ -12,8 +12,9 @@
 //
 // A loop costs little when it is small: the caller publishes it and bumps a
 // generation counter; workers that finished a loop spin on that counter for
-// kSpin (with a pause instruction) before sleeping on a condition variable,
-// so back-to-back dispatches find them awake. Only min(count, size()) - 1
+// the pool's spin time (kDefaultSpin, TESSEL_CPU_SPIN_US; with a pause
+// instruction) before sleeping on a condition variable, so back-to-back
+// dispatches find them awake. Only min(count, size()) - 1
 // workers join a loop (tickets_), and the caller never waits for a worker
 // that has not joined: once it runs out of items it closes the tickets and
 // waits only for the workers that are still running items (active_).
@@ -33,11 +34,6 @@
 namespace tessel::rt::hal::cpu {
 
 namespace {
-
-// How long an idle worker (and a caller waiting for workers) spins before it
-// sleeps: long enough to cover the host work between two dispatches of one
-// call, short enough not to matter when the pool idles.
-constexpr auto kSpin = std::chrono::microseconds(50);
 
 // The pool whose loop body this thread is running, and its thread index
 // there: nested loops of that pool run inline with that index.
@@ -70,12 +66,14 @@ inline void cpuRelax() {
 #endif
 }
 
-// Spins until done() or kSpin has passed; returns done(). Now and then it
+// Spins until done() or `spin` has passed; returns done(). Now and then it
 // also yields: the thread it waits for may share its CPU (the caller is not
 // pinned and can sit on a worker's core), and without the yield the spin
-// would hold that thread off for all of kSpin.
-template <typename Done> bool spinUntil(Done done) {
-  auto deadline = std::chrono::steady_clock::now() + kSpin;
+// would hold that thread off for all of `spin`.
+template <typename Done> bool spinUntil(std::chrono::microseconds spin, Done done) {
+  if (spin.count() == 0)
+    return done();
+  auto deadline = std::chrono::steady_clock::now() + spin;
   for (unsigned i = 1;; ++i) {
     if (done())
       return true;
@@ -150,6 +148,28 @@ StatusOr<std::optional<Schedule>> parseSchedule(const char *value) {
                          "done) or 'dynamic' (all threads claim chunks from one counter)");
 }
 
+StatusOr<std::optional<std::chrono::microseconds>> parseSpin(const char *value) {
+  using Result = std::optional<std::chrono::microseconds>;
+  if (!value || !*value)
+    return Result();
+  std::string s(value);
+  bool digits = s.size() <= 7 && s.find_first_not_of("0123456789") == std::string::npos;
+  unsigned long n = digits ? std::stoul(s) : 0;
+  if (!digits || n > kMaxSpinMicroseconds)
+    return invalidArgument("TESSEL_CPU_SPIN_US='" + shown(s) +
+                           "' is not a whole number of microseconds from 0 to " +
+                           std::to_string(kMaxSpinMicroseconds) +
+                           " (how long idle cpu worker threads spin before they sleep; "
+                           "default " + std::to_string(kDefaultSpin.count()) + ")");
+  return Result(std::chrono::microseconds(n));
+}
+
+StatusOr<std::chrono::microseconds> defaultSpin() {
+  TESSEL_ASSIGN_OR_RETURN(std::optional<std::chrono::microseconds> fromEnv,
+                          parseSpin(std::getenv("TESSEL_CPU_SPIN_US")));
+  return fromEnv.value_or(kDefaultSpin);
+}
+
 StatusOr<Schedule> defaultSchedule() {
   TESSEL_ASSIGN_OR_RETURN(std::optional<Schedule> fromEnv,
                           parseSchedule(std::getenv("TESSEL_CPU_SCHEDULE")));
@@ -169,17 +189,18 @@ StatusOr<bool> defaultPinning() {
   return fromEnv.value_or(true);
 }
 
-ThreadPool::ThreadPool(unsigned threads, Schedule schedule)
-    : ThreadPool(threads, CpuTopology(), schedule) {}
+ThreadPool::ThreadPool(unsigned threads, Schedule schedule, std::chrono::microseconds spin)
+    : ThreadPool(threads, CpuTopology(), schedule, spin) {}
 
-ThreadPool::ThreadPool(unsigned threads, const CpuTopology &topology, Schedule schedule)
-    : schedule_(schedule), range_(new Range[std::max(threads, 1u)]) {
+ThreadPool::ThreadPool(unsigned threads, const CpuTopology &topology, Schedule schedule,
+                       std::chrono::microseconds spin)
+    : spin_(spin), schedule_(schedule), range_(new Range[std::max(threads, 1u)]) {
   // More threads than CPUs: a spinning worker would take time from the
   // threads with work, so workers sleep at once.
   std::vector<int> cpus = affinityCpus();
   unsigned available =
       cpus.empty() ? std::thread::hardware_concurrency() : static_cast<unsigned>(cpus.size());
-  spin_ = available == 0 || threads <= available;
+  workersSpin_ = available == 0 || threads <= available;
   // Worker i goes to core i (workerCpusFor), core 0 stays free.
   std::vector<int> workerCpus = workerCpusFor(topology, threads, true);
   std::vector<unsigned> coreWorker(topology.physicalCores(), 0);
@@ -216,7 +237,8 @@ ThreadPool::~ThreadPool() {
 
 uint64_t ThreadPool::waitForLoop(uint64_t seen) {
   uint64_t g = seen;
-  if (spin_ && spinUntil([&] { return (g = generation_.load(std::memory_order_acquire)) != seen; }))
+  if (workersSpin_ &&
+      spinUntil(spin_, [&] { return (g = generation_.load(std::memory_order_acquire)) != seen; }))
     return g;
   std::unique_lock<std::mutex> lock(mutex_);
   // sleepers_ before generation_, and the caller the other way round (both
@@ -347,7 +369,7 @@ void ThreadPool::parallelFor(uint64_t count, Body body, void *context) {
   // Out of items: no worker may join any more; wait for those that did.
   tickets_.store(0);
   auto idle = [&] { return active_.load() == 0; };
-  if (!spinUntil(idle)) {
+  if (!spinUntil(spin_, idle)) {
     std::unique_lock<std::mutex> lock(mutex_);
     callerWaiting_.store(true);
     done_.wait(lock, idle);
@@ -364,11 +386,13 @@ StatusOr<std::shared_ptr<ThreadPool>> sharedThreadPool(unsigned threads) {
   }
   TESSEL_ASSIGN_OR_RETURN(bool pin, defaultPinning());
   TESSEL_ASSIGN_OR_RETURN(Schedule schedule, defaultSchedule());
+  TESSEL_ASSIGN_OR_RETURN(std::chrono::microseconds spin, defaultSpin());
 
   struct Entry {
     unsigned threads;
     bool pin;
     Schedule schedule;
+    std::chrono::microseconds spin;
     std::weak_ptr<ThreadPool> pool;
   };
   static std::mutex mutex;
@@ -378,12 +402,12 @@ StatusOr<std::shared_ptr<ThreadPool>> sharedThreadPool(unsigned threads) {
       std::remove_if(pools.begin(), pools.end(), [](const Entry &e) { return e.pool.expired(); }),
       pools.end());
   for (const Entry &e : pools)
-    if (e.threads == threads && e.pin == pin && e.schedule == schedule)
+    if (e.threads == threads && e.pin == pin && e.schedule == schedule && e.spin == spin)
       if (std::shared_ptr<ThreadPool> pool = e.pool.lock())
         return pool;
-  auto pool = pin ? std::make_shared<ThreadPool>(threads, hostCpuTopology(), schedule)
-                  : std::make_shared<ThreadPool>(threads, schedule);
-  pools.push_back(Entry{threads, pin, schedule, pool});
+  auto pool = pin ? std::make_shared<ThreadPool>(threads, hostCpuTopology(), schedule, spin)
+                  : std::make_shared<ThreadPool>(threads, schedule, spin);
+  pools.push_back(Entry{threads, pin, schedule, spin, pool});
   return pool;
 }
 

@@ -62,6 +62,22 @@ StatusOr<std::optional<Schedule>> parseSchedule(const char *value);
 /// error naming it.
 StatusOr<Schedule> defaultSchedule();
 
+/// How long an idle worker spins (and a caller waiting for workers) before
+/// it sleeps, unless TESSEL_CPU_SPIN_US says otherwise.
+constexpr std::chrono::microseconds kDefaultSpin{50};
+
+/// The most TESSEL_CPU_SPIN_US may ask for (one second).
+constexpr unsigned kMaxSpinMicroseconds = 1000000;
+
+/// Parses a TESSEL_CPU_SPIN_US value: microseconds, a decimal integer from 0
+/// (sleep at once) to kMaxSpinMicroseconds. nullptr or "" means "not set"
+/// and yields std::nullopt.
+StatusOr<std::optional<std::chrono::microseconds>> parseSpin(const char *value);
+
+/// TESSEL_CPU_SPIN_US, else kDefaultSpin. An invalid variable is an error
+/// naming it.
+StatusOr<std::chrono::microseconds> defaultSpin();
+
 class ThreadPool {
 public:
   /// A loop body: called as body(context, item, threadIndex). threadIndex is
@@ -72,7 +88,10 @@ public:
 
   /// Starts `threads - 1` workers, unpinned (fewer if the system refuses
   /// to create more threads; size() tells).
-  explicit ThreadPool(unsigned threads, Schedule schedule = Schedule::kRanges);
+  /// `spin`: how long a worker with nothing to do spins before it sleeps
+  /// (and the caller before it sleeps waiting for workers); 0 sleeps at once.
+  explicit ThreadPool(unsigned threads, Schedule schedule = Schedule::kRanges,
+                      std::chrono::microseconds spin = kDefaultSpin);
   /// Starts `threads - 1` workers and pins worker i (thread index i >= 1)
   /// to CPU workerCpusFor(topology, threads, true)[i - 1] where that exists
   /// (cpu_topology.h). Pinning is best effort: a CPU the process may not use
@@ -81,7 +100,8 @@ public:
   /// core no worker uses (at most once per millisecond), so the two do not
   /// take turns on one core.
   ThreadPool(unsigned threads, const CpuTopology &topology,
-             Schedule schedule = Schedule::kRanges);
+             Schedule schedule = Schedule::kRanges,
+             std::chrono::microseconds spin = kDefaultSpin);
   ~ThreadPool();
   ThreadPool(const ThreadPool &) = delete;
   ThreadPool &operator=(const ThreadPool &) = delete;
@@ -91,6 +111,9 @@ public:
   /// Workers pinned to one CPU each.
   unsigned pinnedWorkers() const { return pinned_; }
   Schedule schedule() const { return schedule_; }
+  /// How long idle threads spin before sleeping (workers sleep at once when
+  /// there are more threads than CPUs).
+  std::chrono::microseconds spin() const { return spin_; }
 
   /// Calls body(context, i, threadIndex) exactly once for every i in
   /// [0, count) and returns when all calls are done. Only min(count,
@@ -144,7 +167,8 @@ private:
   std::vector<int> coreCpu_;
   std::vector<unsigned> coreWorker_;
   std::chrono::steady_clock::time_point lastMove_{};
-  bool spin_ = true;     // off when there are more threads than CPUs
+  std::chrono::microseconds spin_;
+  bool workersSpin_ = true; // off when there are more threads than CPUs
   std::mutex callMutex_; // one loop at a time
 
   Schedule schedule_;
@@ -183,12 +207,12 @@ private:
 
 /// A pool of `threads` threads (0: defaultThreadCount()), pinned to this
 /// process's cores (hostCpuTopology()) unless defaultPinning() says not to,
-/// with defaultSchedule(). Pools are shared: every caller asking for the
-/// same thread count, pinning and schedule while such a pool is alive gets
-/// that pool, so all cpu devices created with the defaults share one pool.
-/// A pool lives as long as its last holder. An invalid TESSEL_CPU_THREADS,
-/// TESSEL_CPU_PIN or TESSEL_CPU_SCHEDULE, or a count above kMaxThreads, is
-/// an error.
+/// with defaultSchedule() and defaultSpin(). Pools are shared: every caller
+/// asking for the same thread count, pinning, schedule and spin while such
+/// a pool is alive gets that pool, so all cpu devices created with the
+/// defaults share one pool. A pool lives as long as its last holder. An
+/// invalid TESSEL_CPU_THREADS, TESSEL_CPU_PIN, TESSEL_CPU_SCHEDULE or
+/// TESSEL_CPU_SPIN_US, or a count above kMaxThreads, is an error.
 StatusOr<std::shared_ptr<ThreadPool>> sharedThreadPool(unsigned threads = 0);
 
 } // namespace tessel::rt::hal::cpu

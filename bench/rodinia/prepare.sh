@@ -8,7 +8,8 @@
 # binaries take their sizes at run time, so one build each serves every size)
 # and copies what the GPU machine needs into DIR: the binaries (debug info
 # stripped), the Rodinia sources (OpenMP and nvcc builds happen there), the
-# harness (run_reference.py: inputs, checks), the shims and run.py. Then
+# harness (run_reference.py: inputs, checks), the shims, the bandwidth
+# probe and run.py. Then
 #   python3 DIR/run.py --dir=DIR          (there; or bench/rodinia/run.py)
 #
 # Environment:
@@ -57,7 +58,7 @@ echo "tessel-cc: $tessel_cc"
 echo "cudart:    $cudart_desc"
 echo "into:      $dir"
 rm -rf "$dir" "$dir.tar.xz"
-mkdir -p "$dir/bin" "$dir/rodinia" "$dir/shims"
+mkdir -p "$dir/bin" "$dir/rodinia" "$dir/shims" "$dir/bandwidth"
 
 # Variants: "" (everything on) plus VARIANTS.
 names=("")
@@ -113,6 +114,7 @@ fi
 # What the other machine needs besides the binaries.
 cp "$here/run.py" "$here/README.md" "$dir/"
 cp "$here"/shims/*.c "$dir/shims/"
+cp "$here"/bandwidth/triad.c "$dir/bandwidth/"
 (cd "$repo/test/rodinia" && cp -r run_reference.py LICENSE SOURCE.md CENSUS.md common cuda openmp \
   harness golden "$dir/rodinia/")
 find "$dir/rodinia" -name '__pycache__' -prune -exec rm -rf {} +

@@ -960,10 +960,14 @@ def main():
             (p.stdout.strip().splitlines() or [p.stderr.strip()[-300:]])
         log("\n".join(launch_cost))
 
+    bandwidth = memory_bandwidth(rr, out, tmax)
+    log("\n".join(bandwidth))
+
     def write_tables(final=False):
         text = tables(runner, tests, counts, tmax, header if final else
                       header + ["", "**Partial: the run is still going (or was killed).**"])
         text += "\n".join([""] + launch_cost) if launch_cost else ""
+        text += "\n".join([""] + bandwidth) if bandwidth else ""
         with open(os.path.join(out, "results.md"), "w") as f:
             f.write(text + "\n")
         return text
@@ -985,6 +989,41 @@ def main():
     fails = any(r.get("status") == "FAIL" for c in runner.checks.values()
                 for i, r in c.items() if i not in ("omp",))
     return 1 if fails else 0
+
+
+def memory_bandwidth(rr, out, tmax):
+    """Lines on the host's memory bandwidth at 1 and tmax threads (bandwidth/triad.c
+    built with the OpenMP compiler): their ratio is the most a kernel bound by
+    memory bandwidth can scale, whoever compiled it."""
+    src = os.path.join(os.path.dirname(os.path.realpath(__file__)), "bandwidth", "triad.c")
+    exe = os.path.join(out, "build", "triad")
+    os.makedirs(os.path.dirname(exe), exist_ok=True)
+    p = subprocess.run([rr.CC, "-O3", "-fopenmp", "-march=native", src, "-o", exe],
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        return ["", "Memory bandwidth: triad.c did not build: " + p.stderr.strip()[-300:]]
+    rows, best = [], {}
+    for n in sorted({1, tmax}):
+        env = dict(os.environ, OMP_NUM_THREADS=str(n), OMP_PROC_BIND="close", OMP_PLACES="cores")
+        try:
+            q = subprocess.run([exe, "512", "10"], capture_output=True, text=True, env=env,
+                               timeout=120)
+        except subprocess.TimeoutExpired:
+            rows.append("| %d | timed out | | |" % n)
+            continue
+        f = dict(kv.split("=", 1) for kv in q.stdout.split()[1:] if "=" in kv)
+        if q.returncode != 0 or "best_gbs" not in f:
+            rows.append("| %d | exit %d: %s | | |" % (n, q.returncode, (q.stderr or q.stdout).strip()[-200:]))
+            continue
+        best[n] = float(f["best_gbs"])
+        rows.append("| %d | %s | %s | %s |" % (n, f["best_gbs"], f["median_gbs"], f.get("check", "?")))
+    lines = ["", "Memory bandwidth (`bandwidth/triad.c`, a[i] = b[i] + s c[i] over 3 x 512 MB, "
+             "gcc -O3 -fopenmp, 10 reps, 24 bytes per element):", "",
+             "| threads | best GB/s | median GB/s | check |", "| --- | --- | --- | --- |"] + rows
+    if 1 in best and tmax in best and tmax != 1:
+        lines += ["", "Bandwidth ratio %d / 1 threads: %.1fx, the most a kernel bound by DRAM "
+                  "bandwidth (data beyond the last-level cache) can scale on this host." % (tmax, best[tmax] / best[1])]
+    return lines
 
 
 if __name__ == "__main__":

@@ -94,6 +94,14 @@ std::string shown(const std::string &s) {
   return out;
 }
 
+// `s` as a decimal integer of at most `maxDigits` digits and nothing else,
+// or std::nullopt.
+std::optional<unsigned long> decimal(const std::string &s, size_t maxDigits) {
+  if (s.empty() || s.size() > maxDigits || s.find_first_not_of("0123456789") != std::string::npos)
+    return std::nullopt;
+  return std::stoul(s);
+}
+
 bool pinToCpu(std::thread &t, int cpu) {
   if (cpu < 0)
     return false;
@@ -114,13 +122,12 @@ StatusOr<std::optional<unsigned>> parseThreadCount(const char *value) {
   if (!value || !*value)
     return std::optional<unsigned>();
   std::string s(value);
-  bool digits = s.size() <= 6 && s.find_first_not_of("0123456789") == std::string::npos;
-  unsigned long n = digits ? std::stoul(s) : 0;
-  if (!digits || n == 0 || n > kMaxThreads)
+  std::optional<unsigned long> n = decimal(s, 6);
+  if (!n || *n == 0 || *n > kMaxThreads)
     return invalidArgument("TESSEL_CPU_THREADS='" + shown(s) +
                            "' is not a positive integer between 1 and " +
                            std::to_string(kMaxThreads));
-  return std::optional<unsigned>(static_cast<unsigned>(n));
+  return std::optional<unsigned>(static_cast<unsigned>(*n));
 }
 
 StatusOr<std::optional<bool>> parsePinning(const char *value) {
@@ -153,15 +160,14 @@ StatusOr<std::optional<std::chrono::microseconds>> parseSpin(const char *value) 
   if (!value || !*value)
     return Result();
   std::string s(value);
-  bool digits = s.size() <= 7 && s.find_first_not_of("0123456789") == std::string::npos;
-  unsigned long n = digits ? std::stoul(s) : 0;
-  if (!digits || n > kMaxSpinMicroseconds)
+  std::optional<unsigned long> n = decimal(s, 7);
+  if (!n || *n > kMaxSpinMicroseconds)
     return invalidArgument("TESSEL_CPU_SPIN_US='" + shown(s) +
                            "' is not a whole number of microseconds from 0 to " +
                            std::to_string(kMaxSpinMicroseconds) +
                            " (how long idle cpu worker threads spin before they sleep; "
                            "default " + std::to_string(kDefaultSpin.count()) + ")");
-  return Result(std::chrono::microseconds(n));
+  return Result(std::chrono::microseconds(*n));
 }
 
 StatusOr<std::chrono::microseconds> defaultSpin() {

@@ -2,9 +2,12 @@
 
 #include "tessel/Input/SourceGuards.h"
 
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Location.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
@@ -288,6 +291,31 @@ mlir::tessel::checkSourceForParserHazards(const llvm::SourceMgr &sourceMgr,
   return success(ok);
 }
 
+LogicalResult mlir::tessel::checkForVerifierHazards(ModuleOp module) {
+  bool ok = true;
+  module->walk([&](Operation *op) {
+    if (op->getName().getStringRef() != "linalg.broadcast")
+      return;
+    // A missing or mistyped attribute is the verifier's to report.
+    auto dimensions = dyn_cast_or_null<DenseI64ArrayAttr>(
+        op->getInherentAttr("dimensions").value_or(Attribute()));
+    if (!dimensions)
+      return;
+    llvm::SmallDenseSet<int64_t> seen;
+    for (int64_t dimension : dimensions.asArrayRef()) {
+      if (seen.insert(dimension).second)
+        continue;
+      op->emitError() << "'linalg.broadcast' lists dimension " << dimension
+                      << " twice in 'dimensions' " << dimensions
+                      << ": each added dimension of the result is listed "
+                         "once";
+      ok = false;
+      break;
+    }
+  });
+  return success(ok);
+}
+
 OwningOpRef<ModuleOp>
 mlir::tessel::parseInputSource(llvm::SourceMgr &sourceMgr,
                                MLIRContext *context) {
@@ -301,7 +329,9 @@ mlir::tessel::parseInputSource(llvm::SourceMgr &sourceMgr,
       reported |= d.getSeverity() == DiagnosticSeverity::Error;
       return failure();
     });
-    module = parseSourceFile<ModuleOp>(sourceMgr, context);
+    // Verified below, once the hazards the verifier crashes on are out.
+    module = parseSourceFile<ModuleOp>(
+        sourceMgr, ParserConfig(context, /*verifyAfterParse=*/false));
   }
   if (!module && !reported) {
     const llvm::MemoryBuffer *buffer =
@@ -313,5 +343,8 @@ mlir::tessel::parseInputSource(llvm::SourceMgr &sourceMgr,
            "check the syntax of the custom-form ops, e.g. by writing them in "
            "generic form";
   }
+  if (module && (failed(checkForVerifierHazards(*module)) ||
+                 failed(verify(*module))))
+    return nullptr;
   return module;
 }

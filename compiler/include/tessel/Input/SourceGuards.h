@@ -1,8 +1,9 @@
 //===- SourceGuards.h - source checks run before the MLIR parser -*- C++ -*-===//
 //
 // Upstream MLIR 22 crashes on some malformed inputs instead of reporting
-// them (a parse failure its custom parsers do not check). These checks
-// find such inputs in the source text first and report them with a
+// them (a parse failure its custom parsers do not check, a verifier that
+// trusts an attribute). These checks find such inputs first, in the source
+// text or in the parsed IR before it is verified, and report them with a
 // location, so that tessel-compile never crashes on them.
 //
 //===----------------------------------------------------------------------===//
@@ -35,7 +36,13 @@ namespace mlir::tessel {
 LogicalResult checkSourceForParserHazards(const llvm::SourceMgr &sourceMgr,
                                           MLIRContext *context);
 
-/// The guards above, then the MLIR parser (with the verifier). A parse
+/// Emits an error (at the op) and fails for parsed, not yet verified IR
+/// that crashes MLIR 22's verifier: a linalg.broadcast whose `dimensions`
+/// list a dimension twice (its verifier then reads past the input's shape).
+LogicalResult checkForVerifierHazards(ModuleOp module);
+
+/// The source guards, the MLIR parser, the verifier hazards, then the
+/// verifier. A parse
 /// that fails without an error (an upstream custom parser that does not
 /// report its failure) gets one at the start of the input saying so:
 /// every rejected input is told why. Null on failure.

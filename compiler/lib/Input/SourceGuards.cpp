@@ -1,4 +1,4 @@
-//===- SourceGuards.cpp - source checks run before the MLIR parser --------===//
+//===- SourceGuards.cpp - input checks around the MLIR parser ----------===//
 
 #include "tessel/Input/SourceGuards.h"
 

@@ -1,4 +1,4 @@
-//===- SourceGuards.h - source checks run before the MLIR parser -*- C++ -*-===//
+//===- SourceGuards.h - input checks around the MLIR parser -----*- C++ -*-===//
 //
 // Upstream MLIR 22 crashes on some malformed inputs instead of reporting
 // them (a parse failure its custom parsers do not check, a verifier that
@@ -42,10 +42,9 @@ LogicalResult checkSourceForParserHazards(const llvm::SourceMgr &sourceMgr,
 LogicalResult checkForVerifierHazards(ModuleOp module);
 
 /// The source guards, the MLIR parser, the verifier hazards, then the
-/// verifier. A parse
-/// that fails without an error (an upstream custom parser that does not
-/// report its failure) gets one at the start of the input saying so:
-/// every rejected input is told why. Null on failure.
+/// verifier. A parse that fails without an error (an upstream custom parser
+/// that does not report its failure) gets one at the start of the input
+/// saying so: every rejected input is told why. Null on failure.
 OwningOpRef<ModuleOp> parseInputSource(llvm::SourceMgr &sourceMgr,
                                        MLIRContext *context);
 

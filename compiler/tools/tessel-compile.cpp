@@ -36,6 +36,11 @@
 using namespace mlir;
 using namespace mlir::tessel;
 
+/// Tessel's own options: the only ones --help lists (LLVM's and MLIR's,
+/// --mlir-print-ir-after-all and --mlir-timing among them, are still
+/// accepted and listed by --help-hidden).
+static llvm::cl::OptionCategory tesselOptions("tessel-compile options");
+
 static llvm::cl::opt<std::string> inputFile(llvm::cl::Positional,
                                             llvm::cl::desc("<input.mlir>"),
                                             llvm::cl::init("-"));
@@ -63,9 +68,16 @@ static llvm::cl::opt<std::string>
             llvm::cl::init("host"));
 static llvm::cl::opt<bool> printStrategy(
     "tessel-print-strategy",
-    llvm::cl::desc("Print each GPU kernel's strategy (a remark per kernel) "
-                   "and, for a contraction without tensor cores, why"),
+    llvm::cl::desc("Print each GPU kernel's strategy (a remark per kernel: "
+                   "its #tessel.strategy, what runs, and why the strategies "
+                   "asked before it declined)"),
     llvm::cl::init(false));
+static llvm::cl::opt<std::string> strategyFile(
+    "tessel-strategy-file",
+    llvm::cl::desc("Force the strategies of chosen dispatches: a JSON file "
+                   "{\"strategies\": [{\"dispatch\": NAME, \"strategy\": "
+                   "KIND or #tessel.strategy<...>, \"target\": optional}]}"),
+    llvm::cl::value_desc("file"), llvm::cl::init(""));
 static llvm::cl::opt<bool> cudaTF32(
     "cuda-tf32",
     llvm::cl::desc("Let f32 contractions run on TF32 tensor cores (inputs "
@@ -109,6 +121,20 @@ static llvm::cl::opt<std::string> dumpDir(
     "dump-intermediates",
     llvm::cl::desc("Write every stage (MLIR, LLVM IR) into this directory"),
     llvm::cl::value_desc("dir"), llvm::cl::init(""));
+
+/// Moves every option that is not Tessel's (LLVM's 400 backend flags,
+/// MLIR's) behind --help-hidden; --help and --version stay.
+static void hideOtherOptions() {
+  for (auto &entry : llvm::cl::getRegisteredOptions()) {
+    llvm::cl::Option *option = entry.second;
+    StringRef name = entry.first;
+    if (llvm::is_contained(option->Categories, &tesselOptions) ||
+        name == "help" || name == "help-hidden" || name == "version")
+      continue;
+    if (option->getOptionHiddenFlag() == llvm::cl::NotHidden)
+      option->setHiddenFlag(llvm::cl::Hidden);
+  }
+}
 
 static LogicalResult dump(ModuleOp module, StringRef name) {
   if (dumpDir.empty())
@@ -226,6 +252,10 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
   for (StringRef t : targetList) {
     FailureOr<std::vector<ExecutableImage>> images = failure();
     if (t == "cpu") {
+      if (!strategyFile.empty())
+        llvm::errs() << "tessel-compile: warning: --tessel-strategy-file "
+                        "applies to cuda executables only; the cpu target "
+                        "chooses its own strategies\n";
       CPUTargetOptions options;
       options.cpu = cpuName;
       options.dumpDir = dumpDir;
@@ -242,6 +272,7 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
       options.printStrategy = printStrategy;
       options.tf32 = cudaTF32;
       options.wgmmaMinTiles = wgmmaMinTiles;
+      options.strategyFile = strategyFile;
       options.parallelBuilds = !printsIR;
       options.configurePassManager = configure;
       images = buildCUDAExecutables(*module, options);
@@ -269,10 +300,18 @@ int main(int argc, char **argv) {
   registerMLIRContextCLOptions();
   registerPassManagerCLOptions();
   registerDefaultTimingManagerCLOptions();
+  for (llvm::cl::Option *option : std::initializer_list<llvm::cl::Option *>{
+           &inputFile, &outputFile, &targets, &cudaArchs, &cpuName,
+           &printStrategy, &strategyFile, &cudaTF32, &splitKTargetBlocks,
+           &wgmmaMinTiles, &fuseEpilogues, &fusedAttention, &dumpDir})
+    option->addCategory(tesselOptions);
+  hideOtherOptions();
   llvm::cl::ParseCommandLineOptions(
       argc, argv,
       "tessel-compile: compile a tensor program (linalg, tensor, arith, math "
-      "on static-shape tensors) into a Tessel module (.tmod)\n");
+      "on static-shape tensors) into a Tessel module (.tmod)\n\n"
+      "  MLIR's debugging flags (--mlir-print-ir-after-all, --mlir-timing, "
+      "...) apply to every pass manager; --help-hidden lists them.\n");
   if (outputFile.empty()) {
     llvm::errs() << "tessel-compile: error: no output file (use -o OUT.tmod)\n";
     return 2;

@@ -342,33 +342,53 @@ def CPULowerToLLVM : Pass<"tessel-cpu-lower-to-llvm", "ModuleOp"> {
 // GPU codegen
 //===----------------------------------------------------------------------===//
 
-def GPUTileAndVectorize : Pass<"tessel-gpu-tile-and-vectorize", "ModuleOp"> {
-  let summary = "Tile each kernel's root op to blocks and threads, vectorize";
+def GPUSelectStrategy : Pass<"tessel-gpu-select-strategy", "ModuleOp"> {
+  let summary = "Choose each kernel's strategy and write it as an attribute";
   let description = [{
-    Pre: kernels over tensors with the `pointers` ABI. Picks a strategy per
-    kernel (GPUKernelConfig): an scf.forall of blocks (producers fused), a
-    nested scf.forall of threads (producers fused), sequential reduction
-    steps per thread, then vectorizes the per-thread tiles (128-bit along
-    the innermost loop where the shape allows). Kernels whose root cannot be
-    tiled run as one thread of one block. Hand-built strategies (row
-    fusion, warp reduction, SIMT and tensor-core matmuls) replace the
-    kernel's computation by code on its bindings instead. With
-    `print-strategy`, a remark per kernel names its strategy and, for a
-    contraction without tensor cores, why.
+    Pre: kernels over tensors with the `pointers` ABI, in a module whose
+    `tessel.target` is a #tessel.cuda_target (else the registry's
+    description of `arch`). Asks the cuda strategies in order
+    (GPUStrategyTable.h) and writes the first that takes each kernel as
+    `tessel.strategy = #tessel.strategy<...>` on the kernel, marking the op
+    it applies to with `tessel.strategy_root`. A kernel named in
+    `strategy-file` gets the strategy given there, or an error saying why
+    it does not apply. With `print-strategy`, a remark per kernel gives the
+    attribute, what it runs and why the strategies asked before it
+    declined.
   }];
   let options = [
-    Option<"tensorCores", "tensor-cores", "bool", /*default=*/"true",
-           "Use tensor cores (mma.sync, sm_80+) for qualifying contractions">,
+    Option<"arch", "arch", "std::string", /*default=*/"\"sm_80\"",
+           "The target when the module has no tessel.target attribute">,
     Option<"printStrategy", "print-strategy", "bool", /*default=*/"false",
-           "Emit a remark per kernel naming its strategy">,
+           "Emit a remark per kernel with its strategy and the strategies "
+           "that declined it">,
     Option<"tf32", "tf32", "bool", /*default=*/"false",
            "Let f32 contractions use TF32 tensor cores (10-bit mantissa "
            "products, f32 accumulation)">,
-    Option<"wgmma", "wgmma", "bool", /*default=*/"false",
-           "Use wgmma + TMA (sm_90a) for the contractions it takes">,
     Option<"wgmmaMinTiles", "wgmma-min-tiles", "int64_t", /*default=*/"66",
-           "Fewer 128x128 output tiles than this keep mma.sync">,
+           "The cost model keeps contractions with fewer 128x128 output "
+           "tiles than this on mma.sync">,
+    Option<"strategyFile", "strategy-file", "std::string", /*default=*/"",
+           "JSON file of strategies forced per dispatch "
+           "(tessel/Codegen/Common/StrategyFile.h)">,
   ];
+  let dependentDialects = ["tessel::TesselDialect"];
+}
+
+def GPUTileAndVectorize : Pass<"tessel-gpu-tile-and-vectorize", "ModuleOp"> {
+  let summary = "Lower each kernel as its #tessel.strategy says";
+  let description = [{
+    Pre: kernels over tensors with the `pointers` ABI, each with a
+    `tessel.strategy` (tessel-gpu-select-strategy, or written in a test) and
+    its root op marked `tessel.strategy_root`; reads nothing else to decide.
+    `tiled` and `primitive_tiles`: an scf.forall of blocks (producers
+    fused), a nested scf.forall of threads (producers fused), sequential
+    reduction steps per thread, then the per-thread tiles vectorized
+    (128-bit along the innermost loop where the shape allows). `serial`:
+    one thread of one block. The hand-built strategies (row fusion, warp
+    reduction, the matmuls, flash attention, the primitives' grid kernels)
+    replace the kernel's computation by code on its bindings instead.
+  }];
   let dependentDialects = ["scf::SCFDialect", "vector::VectorDialect",
                            "affine::AffineDialect", "linalg::LinalgDialect",
                            "gpu::GPUDialect", "nvgpu::NVGPUDialect",

@@ -166,9 +166,10 @@ void mlir::tessel::buildCUDAKernelPipeline(OpPassManager &pm,
                                            const CUDACodegenOptions &options) {
   pm.addPass(createMaterializeKernelABI({"pointers"}));
   pm.addPass(createCanonicalizerPass());
-  pm.addPass(createGPUTileAndVectorize(
-      {options.tensorCores, options.printStrategy, options.tf32,
-       options.wgmma, options.wgmmaMinTiles}));
+  pm.addPass(createGPUSelectStrategy(
+      {options.chip, options.printStrategy, options.tf32,
+       options.wgmmaMinTiles, options.strategyFile}));
+  pm.addPass(createGPUTileAndVectorize());
   addBufferizationPasses(pm);
   pm.addPass(createGPUDistributeToBlocksAndThreads());
   // Kernel-local temporaries live in registers/local memory.

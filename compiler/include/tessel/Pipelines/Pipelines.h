@@ -77,9 +77,12 @@ void buildCPUCodegenPipeline(OpPassManager &pm,
                              const CPUCodegenOptions &options);
 
 struct CUDACodegenOptions : PassPipelineOptions<CUDACodegenOptions> {
-  Option<std::string> chip{*this, "chip",
-                           llvm::cl::desc("GPU architecture of the PTX"),
-                           llvm::cl::init("sm_80")};
+  Option<std::string> chip{
+      *this, "chip",
+      llvm::cl::desc("GPU architecture of the PTX, and the target the "
+                     "strategies are chosen for when the module has no "
+                     "tessel.target"),
+      llvm::cl::init("sm_80")};
   Option<std::string> features{*this, "features",
                                llvm::cl::desc("PTX features, e.g. +ptx80"),
                                llvm::cl::init("+ptx80")};
@@ -87,11 +90,6 @@ struct CUDACodegenOptions : PassPipelineOptions<CUDACodegenOptions> {
       *this, "libdevice",
       llvm::cl::desc("Path of libdevice.10.bc to link (empty: none)"),
       llvm::cl::init("")};
-  Option<bool> tensorCores{
-      *this, "tensor-cores",
-      llvm::cl::desc("Use tensor cores (mma.sync) for qualifying "
-                     "contractions; every target must be sm_80 or newer"),
-      llvm::cl::init(true)};
   Option<bool> printStrategy{
       *this, "print-strategy",
       llvm::cl::desc("Emit a remark per kernel naming its strategy"),
@@ -100,15 +98,14 @@ struct CUDACodegenOptions : PassPipelineOptions<CUDACodegenOptions> {
       *this, "tf32",
       llvm::cl::desc("Let f32 contractions use TF32 tensor cores"),
       llvm::cl::init(false)};
-  Option<bool> wgmma{
-      *this, "wgmma",
-      llvm::cl::desc("Use wgmma + TMA for qualifying contractions; the "
-                     "chip must be sm_90a"),
-      llvm::cl::init(false)};
   Option<int64_t> wgmmaMinTiles{
       *this, "wgmma-min-tiles",
       llvm::cl::desc("Fewer 128x128 output tiles than this keep mma.sync"),
       llvm::cl::init(66)};
+  Option<std::string> strategyFile{
+      *this, "strategy-file",
+      llvm::cl::desc("JSON file of strategies forced per dispatch"),
+      llvm::cl::init("")};
 };
 
 /// Dispatch functions -> distributed kernels (func.func with

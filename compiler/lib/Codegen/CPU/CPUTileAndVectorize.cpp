@@ -201,9 +201,14 @@ struct CPUTileAndVectorizePass
     : impl::CPUTileAndVectorizeBase<CPUTileAndVectorizePass> {
   using Base::Base;
   void runOnOperation() override {
+    // The executable's target description, where the CPU target attached
+    // one, decides the vector width.
+    int64_t bits = vectorBits;
+    if (auto target = getOperation()->getAttrOfType<CPUTargetAttr>(kTargetAttr))
+      bits = target.getVectorBits();
     for (auto fn : getOperation().getOps<func::FuncOp>())
       if (fn->hasAttr(kKernelAttr))
-        if (failed(tileAndVectorizeCPUKernel(fn, vectorBits)))
+        if (failed(tileAndVectorizeCPUKernel(fn, bits)))
           return signalPassFailure();
   }
 };

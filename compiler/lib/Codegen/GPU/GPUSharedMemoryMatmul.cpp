@@ -51,11 +51,10 @@ using namespace mlir::tessel;
 namespace {
 
 /// Block tile of M and N (square): kLargeBlock, or kSmallBlock when the
-/// large one would leave fewer than kMinLargeBlocks blocks (a grid that
+/// large one would leave fewer blocks than the target has SMs (a grid that
 /// does not fill the GPU: 1024^3 has 64 blocks of 128x128 for 132 SMs).
 constexpr int64_t kLargeBlock = 128;
 constexpr int64_t kSmallBlock = 64;
-constexpr int64_t kMinLargeBlocks = 128;
 constexpr int64_t kBlockK = 8;
 /// Side of a thread's sub-tiles; each thread owns 2x2 of them (8x8), at a
 /// stride of half the block along M and along N.
@@ -76,7 +75,7 @@ constexpr int64_t kLargeBlockStoreAfterK = 4;
 /// ptxas caps registers so that this many blocks fit on an SM.
 constexpr int32_t kMinBlocksPerSM = 2;
 
-struct MatmulPlan {
+struct SimtPlan {
   Value a, b, c;      // binding memrefs
   SmallVector<MatmulEpilogueOp> epilogue;
   /// Whether k is the contiguous (last) index of A, of B.
@@ -96,7 +95,7 @@ struct MatmulPlan {
   int64_t threadsPerSide() const { return block / kThreadTile; }
 };
 
-FailureOr<MatmulPlan> planMatmul(Operation *rootOp) {
+FailureOr<SimtPlan> planMatmul(Operation *rootOp) {
   auto root = dyn_cast_or_null<linalg::LinalgOp>(rootOp);
   if (!root || !root.hasPureTensorSemantics() ||
       root.getNumDpsInputs() != 2 || root.getNumDpsInits() != 1 ||
@@ -144,7 +143,7 @@ FailureOr<MatmulPlan> planMatmul(Operation *rootOp) {
     return pos;
   };
   SmallVector<AffineMap> maps = root.getIndexingMapsArray();
-  MatmulPlan plan;
+  SimtPlan plan;
   std::optional<unsigned> aPos = batchPosition(maps[0], m, k);
   plan.aKContiguous = aPos.has_value();
   if (!aPos)
@@ -186,16 +185,13 @@ FailureOr<MatmulPlan> planMatmul(Operation *rootOp) {
   plan.m = ranges[m];
   plan.n = ranges[n];
   plan.k = ranges[k];
-  int64_t largeBlocks = plan.batch * llvm::divideCeil(plan.m, kLargeBlock) *
-                        llvm::divideCeil(plan.n, kLargeBlock);
-  plan.block = largeBlocks < kMinLargeBlocks ? kSmallBlock : kLargeBlock;
   return plan;
 }
 
 /// Builds the kernel body; `b` is set before the result's store.
 class MatmulEmitter : GPUIndexMath {
 public:
-  MatmulEmitter(OpBuilder &b, Location loc, const MatmulPlan &plan)
+  MatmulEmitter(OpBuilder &b, Location loc, const SimtPlan &plan)
       : GPUIndexMath(b, loc), plan(plan), f32(b.getF32Type()),
         vec4(VectorType::get({kSub}, f32)),
         tile(VectorType::get({kSub, kSub}, f32)) {}
@@ -264,7 +260,7 @@ private:
     return add(add(n0, mul(tx, kSub)), (s % 2) * (plan.block / 2));
   }
 
-  const MatmulPlan &plan;
+  const SimtPlan &plan;
   Type f32;
   VectorType vec4, tile;
   Value tx, ty, m0, n0, batchId;
@@ -532,16 +528,34 @@ Value MatmulEmitter::applyEpilogue(Value vec, Value row, Value col) {
 
 } // namespace
 
-bool mlir::tessel::canUseSharedMemoryMatmul(func::FuncOp kernel,
-                                            Operation *root) {
-  return kernel->getParentOfType<ModuleOp>() && succeeded(planMatmul(root));
+FailureOr<MatmulTiles>
+mlir::tessel::chooseSimtMatmulTiles(Operation *root, CUDATargetAttr target,
+                                    std::string &why) {
+  FailureOr<SimtPlan> plan = planMatmul(root);
+  if (failed(plan)) {
+    why = "not an f32 matmul or batch matmul reading row-major or "
+          "transposed operands from bindings into a row-major result";
+    return failure();
+  }
+  int64_t largeBlocks = plan->batch * llvm::divideCeil(plan->m, kLargeBlock) *
+                        llvm::divideCeil(plan->n, kLargeBlock);
+  int64_t side = largeBlocks < target.getSms() ? kSmallBlock : kLargeBlock;
+  MatmulTiles tiles;
+  tiles.blockM = tiles.blockN = side;
+  tiles.blockK = kBlockK;
+  return tiles;
 }
 
 LogicalResult mlir::tessel::emitSharedMemoryMatmul(func::FuncOp kernel,
-                                                   Operation *root) {
-  FailureOr<MatmulPlan> plan = planMatmul(root);
-  if (failed(plan) || !kernel->getParentOfType<ModuleOp>())
-    return failure();
+                                                   Operation *root,
+                                                   const MatmulTiles &tiles) {
+  FailureOr<SimtPlan> plan = planMatmul(root);
+  if (failed(plan))
+    return root->emitError("SIMT matmul: not an f32 matmul reading its "
+                           "operands from bindings");
+  if (!kernel->getParentOfType<ModuleOp>())
+    return kernel.emitError("SIMT matmul: the kernel is not in a module");
+  plan->block = tiles.blockM;
   OpBuilder b(plan->store);
   MatmulEmitter(b, root->getLoc(), *plan).emit(kernel);
   plan->store.erase();

@@ -7,14 +7,16 @@
 // accumulates in f16, i32 for i8).
 //
 // Each block computes a BMxBN tile of C with 4 warps (2x2), each warp a
-// (BM/2)x(BN/2) tile as 16x8 mma tiles. BMxBN is 128x128 (64 along a side
-// of at most 64), or 64x64 when that would not fill the GPU. K advances 64
-// bytes at a time (32 f16, 64 i8, 16 tf32 values: two mma steps) through a
-// ring of 4 shared-memory stages per operand:
+// (BM/2)x(BN/2) tile as 16x8 mma tiles. BM and BN are each 64 or 128, the
+// stages 2 to 8, as the kernel's #tessel.strategy says; the cost model
+// (chooseMmaSyncTiles) picks 128x128 (64 along a side of at most 64), or
+// 64x64 when that gives fewer blocks than the target has SMs, and 4
+// stages. K advances 64 bytes at a time (32 f16, 64 i8, 16 tf32 values: two
+// mma steps) through a ring of shared-memory stages per operand:
 // - copies: each stage of A and B is copied with 16-byte cp.async (L2
 //   only) in the operand's own layout (k-contiguous rows of 64 bytes, or
-//   mn-contiguous rows of BM/BN values); the ring keeps three stages in
-//   flight while the warps compute on the fourth. One barrier per stage.
+//   mn-contiguous rows of BM/BN values); the ring keeps all stages but
+//   one in flight while the warps compute on the last. One barrier per stage.
 //   Edges are zero-filled by cp.async's source size, so any M, N, K works;
 //   an operand whose rows are not 16-byte aligned is copied through
 //   registers with masked loads instead (correct, slower);
@@ -75,14 +77,11 @@ constexpr int64_t kChunkBytes = kMatmulChunkBytes;
 /// 4 stages measured 3-5% faster than 3 at 4096^3 on an H200, 5 no
 /// better than 4 (bench/RESULTS.md); 128x128 blocks then need 64 KiB of
 /// dynamic shared memory.
-constexpr int64_t kStages = 4;
+constexpr int64_t kDefaultStages = 4;
 /// Static shared memory per block (more needs dynamic shared memory).
 constexpr int64_t kStaticSharedLimit = 48 * 1024;
 constexpr int64_t kLargeBlock = 128;
 constexpr int64_t kSmallBlock = 64;
-/// 128x128 blocks when that gives at least this many blocks (the GPU has
-/// 108-132 SMs), else 64x64.
-constexpr int64_t kMinLargeBlocks = 128;
 /// Warps of a block along M and N.
 constexpr int64_t kWarpsM = 2, kWarpsN = 2;
 constexpr int64_t kThreads = kWarpsM * kWarpsN * kGPUWarpSize;
@@ -95,6 +94,7 @@ struct TensorCorePlan : MatmulPlan {
   int64_t blockK() const { return kBlockKBytes / elemBytes(); }
   int64_t mmaK() const { return kMmaKBytes / elemBytes(); }
   int64_t blockM = kLargeBlock, blockN = kLargeBlock;
+  int64_t stages = kDefaultStages;
   int64_t warpM() const { return blockM / kWarpsM; }
   int64_t warpN() const { return blockN / kWarpsN; }
   int64_t stageBytes(int64_t blockExtent) const {
@@ -102,7 +102,7 @@ struct TensorCorePlan : MatmulPlan {
   }
   /// Shared memory of both rings.
   int64_t sharedBytes() const {
-    return kStages * (stageBytes(blockM) + stageBytes(blockN));
+    return stages * (stageBytes(blockM) + stageBytes(blockN));
   }
 };
 
@@ -113,16 +113,13 @@ FailureOr<TensorCorePlan> planMmaSyncMatmul(Operation *root, bool allowTF32,
     return failure();
   TensorCorePlan plan;
   static_cast<MatmulPlan &>(plan) = std::move(*shared);
-  // 128 along M and N, but 64 along a side of at most 64 (a 128-wide
-  // block would compute half a tile of zeros); 64x64 when that gives too
-  // few blocks to fill the GPU.
-  plan.blockM = plan.m <= kSmallBlock ? kSmallBlock : kLargeBlock;
-  plan.blockN = plan.n <= kSmallBlock ? kSmallBlock : kLargeBlock;
-  int64_t blocks = plan.batch * llvm::divideCeil(plan.m, plan.blockM) *
-                   llvm::divideCeil(plan.n, plan.blockN);
-  if (blocks < kMinLargeBlocks)
-    plan.blockM = plan.blockN = kSmallBlock;
   return plan;
+}
+
+void applyTiles(TensorCorePlan &plan, const MatmulTiles &tiles) {
+  plan.blockM = tiles.blockM;
+  plan.blockN = tiles.blockN;
+  plan.stages = tiles.stages;
 }
 
 /// Builds the kernel body; `b` is set before the result's store.
@@ -252,7 +249,7 @@ void TensorCoreEmitter::setUpOperand(Operand &op, func::FuncOp kernel,
   op.blockStart = blockStart;
   op.rows = operandPlan.kContiguous ? blockExtent : plan.blockK();
   op.cols = operandPlan.kContiguous ? plan.blockK() : blockExtent;
-  SmallVector<int64_t> shape = {kStages, op.rows, op.cols};
+  SmallVector<int64_t> shape = {plan.stages, op.rows, op.cols};
   if (plan.sharedBytes() <= kStaticSharedLimit) {
     op.shared = workgroupBuffer(b, loc, kernel, suffix, shape, plan.inType);
   } else {
@@ -265,7 +262,7 @@ void TensorCoreEmitter::setUpOperand(Operand &op, func::FuncOp kernel,
           MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
                           MemRefLayoutAttrInterface(), space));
     int64_t offset =
-        suffix == "_a" ? 0 : kStages * plan.stageBytes(plan.blockM);
+        suffix == "_a" ? 0 : plan.stages * plan.stageBytes(plan.blockM);
     op.shared = memref::ViewOp::create(
         b, loc,
         MemRefType::get(shape, plan.inType, MemRefLayoutAttrInterface(),
@@ -561,10 +558,10 @@ void TensorCoreEmitter::emit(func::FuncOp kernel) {
   // Prologue: k-tiles 0 .. stages-2 in flight (a tile past K is a
   // repeated last tile, never computed).
   Value group;
-  for (int64_t s = 0; s + 1 < kStages; ++s)
+  for (int64_t s = 0; s + 1 < plan.stages; ++s)
     group = commit(
         copyStage(cIndex(std::min<int64_t>(s, tilesK - 1)), cIndex(s)));
-  wait(group, kStages - 2);
+  wait(group, plan.stages - 2);
   gpu::BarrierOp::create(b, loc);
 
   // A k-tile is two mma steps (64 bytes of K). Iteration t starts with the
@@ -587,16 +584,16 @@ void TensorCoreEmitter::emit(func::FuncOp kernel) {
     b.setInsertionPointToStart(loop.getBody());
     Value t = loop.getInductionVar();
     ValueRange args = loop.getRegionIterArgs();
-    Value ahead = add(t, kStages - 1);
+    Value ahead = add(t, plan.stages - 1);
     Value kTile = minU(ahead, tilesK - 1);
-    Value group = commit(copyStage(kTile, rem(ahead, kStages)));
-    SmallVector<Value> second = loadFragments(rem(t, kStages), plan.mmaK());
+    Value group = commit(copyStage(kTile, rem(ahead, plan.stages)));
+    SmallVector<Value> second = loadFragments(rem(t, plan.stages), plan.mmaK());
     SmallVector<Value> next = mmaStep(args.drop_front(numAcc),
                                       args.take_front(numAcc));
-    wait(group, kStages - 2);
+    wait(group, plan.stages - 2);
     gpu::BarrierOp::create(b, loc);
     // Past the last tile this reads a stage nobody uses (never multiplied).
-    SmallVector<Value> first = loadFragments(rem(add(t, 1), kStages), 0);
+    SmallVector<Value> first = loadFragments(rem(add(t, 1), plan.stages), 0);
     next = mmaStep(second, next);
     llvm::append_range(next, first);
     scf::YieldOp::create(b, loc, next);
@@ -609,21 +606,71 @@ void TensorCoreEmitter::emit(func::FuncOp kernel) {
 
 } // namespace
 
-bool mlir::tessel::canUseTensorCoreMatmul(func::FuncOp kernel, Operation *root,
-                                          bool allowTF32, std::string &why) {
-  if (!kernel->getParentOfType<ModuleOp>()) {
-    why = "kernel is not in a module";
-    return false;
+FailureOr<MatmulTiles>
+mlir::tessel::chooseMmaSyncTiles(Operation *root, CUDATargetAttr target,
+                                 bool allowTF32, std::string &why) {
+  FailureOr<TensorCorePlan> plan = planMmaSyncMatmul(root, allowTF32, why);
+  if (failed(plan))
+    return failure();
+  // 128 along M and N, but 64 along a side of at most 64 (a 128-wide
+  // block would compute half a tile of zeros); 64x64 when that gives
+  // fewer blocks than the target has SMs.
+  MatmulTiles tiles;
+  tiles.blockM = plan->m <= kSmallBlock ? kSmallBlock : kLargeBlock;
+  tiles.blockN = plan->n <= kSmallBlock ? kSmallBlock : kLargeBlock;
+  int64_t blocks = plan->batch * llvm::divideCeil(plan->m, tiles.blockM) *
+                   llvm::divideCeil(plan->n, tiles.blockN);
+  if (blocks < target.getSms())
+    tiles.blockM = tiles.blockN = kSmallBlock;
+  tiles.blockK = plan->blockK();
+  tiles.stages = kDefaultStages;
+  if (failed(checkMmaSyncTiles(root, tiles, target, allowTF32, why)))
+    return failure();
+  return tiles;
+}
+
+LogicalResult mlir::tessel::checkMmaSyncTiles(Operation *root,
+                                              const MatmulTiles &tiles,
+                                              CUDATargetAttr target,
+                                              bool allowTF32,
+                                              std::string &why) {
+  FailureOr<TensorCorePlan> plan = planMmaSyncMatmul(root, allowTF32, why);
+  if (failed(plan))
+    return failure();
+  if (!target.hasMma("mma_sync")) {
+    why = ("the target (" + target.getArch().getValue() +
+           ") has no mma.sync tensor cores (sm_80 or newer)")
+              .str();
+    return failure();
   }
-  return succeeded(planMmaSyncMatmul(root, allowTF32, why));
+  if (tiles.blockK != plan->blockK()) {
+    why = llvm::formatv("tile K {0}: the kernel takes {1} values (64 bytes) "
+                        "of K per stage",
+                        tiles.blockK, plan->blockK())
+              .str();
+    return failure();
+  }
+  applyTiles(*plan, tiles);
+  if (plan->sharedBytes() > target.getSharedPerBlock()) {
+    why = llvm::formatv("{0} stages of {1}x{2} need {3} bytes of shared "
+                        "memory, more than the {4} a block has on {5}",
+                        tiles.stages, tiles.blockM, tiles.blockN,
+                        plan->sharedBytes(), target.getSharedPerBlock(),
+                        target.getArch().getValue())
+              .str();
+    return failure();
+  }
+  return success();
 }
 
 std::string mlir::tessel::describeTensorCoreMatmul(Operation *root,
-                                                   bool allowTF32) {
+                                                   const MatmulTiles &tiles) {
   std::string why;
-  FailureOr<TensorCorePlan> plan = planMmaSyncMatmul(root, allowTF32, why);
+  FailureOr<TensorCorePlan> plan =
+      planMmaSyncMatmul(root, /*allowTF32=*/true, why);
   if (failed(plan))
     return "not a tensor-core matmul: " + why;
+  applyTiles(*plan, tiles);
   auto typeName = [&](Type t, bool operand) {
     std::string s;
     llvm::raw_string_ostream os(s);
@@ -654,18 +701,23 @@ std::string mlir::tessel::describeTensorCoreMatmul(Operation *root,
                        typeName(plan->inType, true),
                        typeName(plan->accType, false),
                        layout(plan->a), layout(plan->b), plan->blockM,
-                       plan->blockN, plan->blockK(), kStages, copies,
+                       plan->blockN, plan->blockK(), plan->stages, copies,
                        plan->out.epilogue.size(), plan->mmaK())
       .str();
 }
 
 LogicalResult mlir::tessel::emitTensorCoreMatmul(func::FuncOp kernel,
                                                  Operation *root,
-                                                 bool allowTF32) {
+                                                 const MatmulTiles &tiles) {
   std::string why;
-  FailureOr<TensorCorePlan> plan = planMmaSyncMatmul(root, allowTF32, why);
-  if (failed(plan) || !kernel->getParentOfType<ModuleOp>())
-    return failure();
+  FailureOr<TensorCorePlan> plan =
+      planMmaSyncMatmul(root, /*allowTF32=*/true, why);
+  if (failed(plan))
+    return root->emitError("tensor-core matmul: ") << why;
+  if (!kernel->getParentOfType<ModuleOp>())
+    return kernel.emitError("tensor-core matmul: the kernel is not in a "
+                            "module");
+  applyTiles(*plan, tiles);
   OpBuilder b(plan->out.store);
   TensorCoreEmitter(b, root->getLoc(), *plan).emit(kernel);
   plan->out.store.erase();

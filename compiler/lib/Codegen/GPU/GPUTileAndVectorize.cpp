@@ -1,8 +1,10 @@
 //===- GPUTileAndVectorize.cpp - tessel-gpu-tile-and-vectorize -*- C++ -*-===//
 //
-// Applies a kernel's GPUKernelConfig on tensors: block tiles (scf.forall),
-// thread tiles (nested scf.forall), sequential reduction steps (scf.for),
-// each fusing producers, then vectorizes the per-thread tiles.
+// Lowers each kernel as its #tessel.strategy says: the hand-built kernels
+// of the matmuls, row fusion, flash attention and the primitives, or, for
+// `tiled` and `primitive_tiles`, block tiles (scf.forall), thread tiles
+// (nested scf.forall) and sequential reduction steps (scf.for) on tensors,
+// each fusing producers; then vectorizes what is left in the threads.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,15 +12,15 @@
 
 #include "tessel/Codegen/Common/TileAndVectorize.h"
 #include "tessel/Codegen/GPU/GPUFlashAttention.h"
-#include "tessel/Codegen/GPU/GPUKernelConfig.h"
 #include "tessel/Codegen/GPU/GPURowFusion.h"
 #include "tessel/Codegen/GPU/GPUSharedMemoryMatmul.h"
+#include "tessel/Codegen/GPU/GPUStrategyTable.h"
 #include "tessel/Codegen/GPU/GPUTensorCoreMatmul.h"
-#include "tessel/Codegen/GPU/GPUWgmmaMatmul.h"
 #include "tessel/Codegen/GPU/GPUWarpReduction.h"
+#include "tessel/Codegen/GPU/GPUWgmmaMatmul.h"
 #include "tessel/Codegen/Primitives/GridGather.h"
-#include "tessel/Codegen/Primitives/GridScan.h"
 #include "tessel/Codegen/Primitives/GridRadixSort.h"
+#include "tessel/Codegen/Primitives/GridScan.h"
 #include "tessel/Codegen/Primitives/GridScatter.h"
 #include "tessel/Codegen/Primitives/WarpTopk.h"
 
@@ -46,70 +48,156 @@ static SmallVector<Attribute> mappingFor(MLIRContext *ctx,
   return mapping;
 }
 
-namespace mlir::tessel {
+namespace {
 
-/// Tiles and vectorizes one kernel as its GPUKernelConfig says.
-LogicalResult tileAndVectorizeGPUKernel(func::FuncOp kernel,
-                                        const GPUStrategyOptions &options,
-                                        bool printStrategy) {
-  GPUKernelConfig config = getGPUKernelConfig(kernel, options);
-  if (printStrategy)
-    kernel.emitRemark() << "kernel " << kernel.getSymName() << ": "
-                        << config.strategy;
+/// The op marked as the strategy's root, or null.
+Operation *findStrategyRoot(func::FuncOp kernel) {
+  Operation *root = nullptr;
+  kernel.walk([&](Operation *op) {
+    if (op->hasAttr(kStrategyRootAttr)) {
+      root = op;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return root;
+}
+
+/// The root as `OpTy`, or an error naming what the strategy needs.
+template <typename OpTy>
+FailureOr<OpTy> rootAs(func::FuncOp kernel, Operation *root,
+                       StrategyAttr strategy, StringRef what) {
+  if (auto op = dyn_cast_or_null<OpTy>(root))
+    return op;
+  return kernel.emitError()
+         << "strategy '" << stringifyStrategyKind(strategy.getKind())
+         << "' needs its root (the op marked " << kStrategyRootAttr
+         << ") to be " << what;
+}
+
+/// Block tiles, thread tiles and reduction steps of `root` on tensors.
+LogicalResult tileToBlocksAndThreads(func::FuncOp kernel, TilingInterface root,
+                                     StrategyAttr strategy) {
   IRRewriter rewriter(kernel.getContext());
   using LoopType = scf::SCFTilingOptions::LoopType;
-  if (config.attention) {
-    if (failed(emitFlashAttention(kernel, config.attention)))
+  MLIRContext *ctx = kernel.getContext();
+  ArrayRef<int64_t> blockTiles = strategy.getWorkgroup();
+  ArrayRef<int64_t> threadTiles = strategy.getThread();
+  if (blockTiles.size() != root.getLoopIteratorTypes().size())
+    return kernel.emitError()
+           << "strategy tiles " << blockTiles.size() << " loops, its root has "
+           << root.getLoopIteratorTypes().size();
+  FailureOr<Operation *> block = tileAndFuse(
+      rewriter, root, blockTiles, LoopType::ForallOp, kWorkgroupsAttr,
+      mappingFor<gpu::GPUBlockMappingAttr>(ctx, blockTiles));
+  if (failed(block))
+    return kernel.emitError("tiling to blocks failed");
+  FailureOr<Operation *> thread = tileAndFuse(
+      rewriter, cast<TilingInterface>(*block), threadTiles, LoopType::ForallOp,
+      "", mappingFor<gpu::GPUThreadMappingAttr>(ctx, threadTiles));
+  if (failed(thread))
+    return kernel.emitError("tiling to threads failed");
+  SmallVector<int64_t> reductionTiles(strategy.getReduction());
+  reductionTiles.resize(blockTiles.size(), 0);
+  if (failed(tileReductions(rewriter, cast<TilingInterface>(*thread),
+                            reductionTiles)))
+    return kernel.emitError("tiling reductions failed");
+  return success();
+}
+
+/// Emits the strategy's kernel, or tiles its root.
+LogicalResult lowerStrategy(func::FuncOp kernel, StrategyAttr strategy) {
+  Operation *root = findStrategyRoot(kernel);
+  MatmulTiles tiles = getMatmulTiles(strategy);
+  switch (strategy.getKind()) {
+  case StrategyKind::Serial:
+    return success();
+  case StrategyKind::Tiled:
+  case StrategyKind::PrimitiveTiles: {
+    FailureOr<TilingInterface> op =
+        rootAs<TilingInterface>(kernel, root, strategy, "a tileable op");
+    if (failed(op))
       return failure();
-  } else if (config.rowFusion) {
+    return tileToBlocksAndThreads(kernel, *op, strategy);
+  }
+  case StrategyKind::FlashAttention: {
+    FailureOr<AttentionOp> op =
+        rootAs<AttentionOp>(kernel, root, strategy, "a tessel.attention");
+    return failed(op) ? failure() : emitFlashAttention(kernel, *op);
+  }
+  case StrategyKind::RowFusion:
     if (failed(emitRowFusion(kernel)))
       return kernel.emitError("row fusion failed");
-  } else if (config.warpReduction) {
-    if (failed(emitWarpReduction(kernel, config.root)))
+    return success();
+  case StrategyKind::WarpReduction:
+    if (!root)
+      return rootAs<linalg::LinalgOp>(kernel, root, strategy, "a linalg op");
+    if (failed(emitWarpReduction(kernel, root)))
       return kernel.emitError("warp reduction failed");
-  } else if (config.wgmmaMatmul) {
-    if (failed(emitWgmmaMatmul(kernel, config.root, options.tf32)))
-      return kernel.emitError("wgmma matmul failed");
-  } else if (config.tensorCoreMatmul) {
-    if (failed(emitTensorCoreMatmul(kernel, config.root, options.tf32)))
-      return kernel.emitError("tensor-core matmul failed");
-  } else if (config.sharedMemoryMatmul) {
-    if (failed(emitSharedMemoryMatmul(kernel, config.root)))
-      return kernel.emitError("shared-memory matmul failed");
-  } else if (config.gridScan) {
-    if (failed(emitGridScan(kernel, cast<ScanOp>(config.primitive))))
-      return kernel.emitError("grid scan failed");
-  } else if (config.gridGather) {
-    if (failed(emitGridGather(kernel, cast<GatherOp>(config.primitive))))
-      return kernel.emitError("grid gather failed");
-  } else if (config.gridRadixSort) {
-    if (failed(emitGridRadixSort(kernel, cast<SortOp>(config.primitive))))
-      return kernel.emitError("grid radix sort failed");
-  } else if (config.warpTopk) {
-    if (failed(emitWarpTopk(kernel, cast<TopkOp>(config.primitive))))
-      return kernel.emitError("warp top-k failed");
-  } else if (config.gridScatter) {
-    if (failed(emitGridScatter(kernel, cast<ScatterOp>(config.primitive))))
-      return kernel.emitError("grid scatter failed");
-  } else if (config.root || config.primitive) {
-    auto root = cast<TilingInterface>(
-        config.primitive ? config.primitive : config.root.getOperation());
-    MLIRContext *ctx = kernel.getContext();
-    FailureOr<Operation *> block = tileAndFuse(
-        rewriter, root, config.blockTiles, LoopType::ForallOp, kWorkgroupsAttr,
-        mappingFor<gpu::GPUBlockMappingAttr>(ctx, config.blockTiles));
-    if (failed(block))
-      return kernel.emitError("tiling to blocks failed");
-    FailureOr<Operation *> thread =
-        tileAndFuse(rewriter, cast<TilingInterface>(*block),
-                    config.threadTiles, LoopType::ForallOp, "",
-                    mappingFor<gpu::GPUThreadMappingAttr>(ctx, config.threadTiles));
-    if (failed(thread))
-      return kernel.emitError("tiling to threads failed");
-    if (failed(tileReductions(rewriter, cast<TilingInterface>(*thread),
-                              config.reductionTiles)))
-      return kernel.emitError("tiling reductions failed");
+    return success();
+  case StrategyKind::WgmmaMatmul:
+  case StrategyKind::MmaSyncMatmul:
+  case StrategyKind::SimtMatmul: {
+    FailureOr<linalg::LinalgOp> op = rootAs<linalg::LinalgOp>(
+        kernel, root, strategy, "a contraction or convolution");
+    if (failed(op))
+      return failure();
+    if (strategy.getKind() == StrategyKind::WgmmaMatmul)
+      return emitWgmmaMatmul(kernel, *op, tiles);
+    if (strategy.getKind() == StrategyKind::MmaSyncMatmul)
+      return emitTensorCoreMatmul(kernel, *op, tiles);
+    return emitSharedMemoryMatmul(kernel, *op, tiles);
   }
+  case StrategyKind::GridScan: {
+    FailureOr<ScanOp> op =
+        rootAs<ScanOp>(kernel, root, strategy, "a tessel.scan");
+    if (failed(op) || failed(emitGridScan(kernel, *op)))
+      return kernel.emitError("grid scan failed");
+    return success();
+  }
+  case StrategyKind::GridGather: {
+    FailureOr<GatherOp> op =
+        rootAs<GatherOp>(kernel, root, strategy, "a tessel.gather");
+    if (failed(op) || failed(emitGridGather(kernel, *op)))
+      return kernel.emitError("grid gather failed");
+    return success();
+  }
+  case StrategyKind::GridRadixSort: {
+    FailureOr<SortOp> op =
+        rootAs<SortOp>(kernel, root, strategy, "a tessel.sort");
+    if (failed(op) || failed(emitGridRadixSort(kernel, *op)))
+      return kernel.emitError("grid radix sort failed");
+    return success();
+  }
+  case StrategyKind::WarpTopk: {
+    FailureOr<TopkOp> op =
+        rootAs<TopkOp>(kernel, root, strategy, "a tessel.topk");
+    if (failed(op) || failed(emitWarpTopk(kernel, *op)))
+      return kernel.emitError("warp top-k failed");
+    return success();
+  }
+  case StrategyKind::GridScatter: {
+    FailureOr<ScatterOp> op =
+        rootAs<ScatterOp>(kernel, root, strategy, "a tessel.scatter");
+    if (failed(op) || failed(emitGridScatter(kernel, *op)))
+      return kernel.emitError("grid scatter failed");
+    return success();
+  }
+  }
+  llvm_unreachable("unknown strategy kind");
+}
+
+/// Lowers one kernel, then vectorizes what its threads run.
+LogicalResult tileAndVectorizeGPUKernel(func::FuncOp kernel) {
+  auto strategy = kernel->getAttrOfType<StrategyAttr>(kStrategyAttr);
+  if (!strategy)
+    return kernel.emitError()
+           << "kernel " << kernel.getSymName() << " has no " << kStrategyAttr
+           << " (run tessel-gpu-select-strategy first)";
+  if (failed(lowerStrategy(kernel, strategy)))
+    return failure();
+  kernel.walk([](Operation *op) { op->removeAttr(kStrategyRootAttr); });
+  IRRewriter rewriter(kernel.getContext());
   cleanupAfterTiling(kernel);
   vectorizeSmallOps(rewriter, kernel, kGPUMaxVectorElements,
                     /*maskReductions=*/true);
@@ -119,24 +207,15 @@ LogicalResult tileAndVectorizeGPUKernel(func::FuncOp kernel,
   return success();
 }
 
-namespace {
 struct GPUTileAndVectorizePass
-    : impl::GPUTileAndVectorizeBase<GPUTileAndVectorizePass> {
+    : mlir::tessel::impl::GPUTileAndVectorizeBase<GPUTileAndVectorizePass> {
   using Base::Base;
   void runOnOperation() override {
-    GPUStrategyOptions options;
-    options.tensorCores = tensorCores;
-    options.tf32 = tf32;
-    options.wgmma = wgmma;
-    options.wgmmaMinTiles = wgmmaMinTiles;
-    options.noTensorCoresReason =
-        "disabled (tensor-cores=false: a target architecture is older than "
-        "sm_80)";
     for (auto fn : getOperation().getOps<func::FuncOp>())
       if (fn->hasAttr(kKernelAttr))
-        if (failed(tileAndVectorizeGPUKernel(fn, options, printStrategy)))
+        if (failed(tileAndVectorizeGPUKernel(fn)))
           return signalPassFailure();
   }
 };
+
 } // namespace
-} // namespace mlir::tessel

@@ -8,7 +8,8 @@
 // - 384 threads: warpgroup 0 is the producer (setmaxnreg.dec 40; one
 //   thread issues everything), warpgroups 1 and 2 the consumers
 //   (setmaxnreg.inc 232), each owning 64 rows of the tile;
-// - a ring of `stages` shared-memory stages (as many as fit in 227 KiB:
+// - a ring of `stages` shared-memory stages (as many as fit in the
+//   target's shared memory per block; on sm_90's 227 KiB:
 //   4 of 48 KiB for 128x256, 5 of 40 KiB for 128x192, 7 of 32 KiB for
 //   128x128), each holding A's
 //   and B's slice as TMA boxes with the 128-byte swizzle; per stage a
@@ -25,7 +26,7 @@
 //   is done and releases that stage; accumulators stay in registers (an
 //   !llvm.struct of BN/2 f32 or i32); the first k-slice of a tile starts
 //   with scale-d = 0 (no zero-filled accumulators);
-// - persistent: grid = min(tiles, 132 SMs), tiles taken in a grouped
+// - persistent: grid = min(tiles, the target's SMs), tiles taken in a grouped
 //   raster order (8 tile rows at a time) for L2 reuse, batch outermost;
 //   the producer runs ahead into the next tile while the consumers store;
 // - epilogue: the initial C value, the fused elementwise ops
@@ -76,12 +77,7 @@ constexpr int64_t kSwizzleBytes = 128;
 constexpr int64_t kWgmmaKBytes = 32;
 /// Shared-memory rows per 1024-byte swizzle atom (8 rows of 128 bytes).
 constexpr int64_t kAtomBytes = 1024;
-/// Dynamic shared memory a block may use on sm_90 (227 KiB).
-constexpr int64_t kSharedLimit = 227 * 1024;
 constexpr int64_t kMaxStages = 8;
-/// SMs of an H100 SXM / H200: the persistent grid. A GPU with fewer runs
-/// the extra blocks later (correct, a little slower).
-constexpr int64_t kPersistentBlocks = 132;
 /// Fixed cost of a tile in columns of work (chooseBlockN).
 constexpr int64_t kTileOverhead = 32;
 constexpr unsigned kProducerRegisters = 40, kConsumerRegisters = 232;
@@ -119,25 +115,27 @@ struct WgmmaPlan : MatmulPlan {
   }
 };
 
-int64_t stagesFor(int64_t stageBytes) {
+/// As many stages as fit in `sharedPerBlock` bytes of dynamic shared
+/// memory (4 of 48 KiB for 128x256 in sm_90's 227 KiB).
+int64_t stagesFor(int64_t stageBytes, int64_t sharedPerBlock) {
   return std::min(kMaxStages,
-                  (kSharedLimit - kAtomBytes - 2 * kMaxStages * 8) /
+                  (sharedPerBlock - kAtomBytes - 2 * kMaxStages * 8) /
                       stageBytes);
 }
 
-/// The tile width: the fewest waves of tiles over the persistent grid,
-/// each wave costing its tile width plus a fixed overhead (prologue,
-/// epilogue; 32 columns' worth, a guess). 128x256 for large problems;
-/// 128x192 or 128x128 when that avoids a partial last wave (4096x768:
-/// 128 tiles of 128x192 are one wave, 192 of 128x128 are 1.45).
-int64_t chooseBlockN(int64_t rowTiles, int64_t n) {
+/// The tile width: the fewest waves of tiles over the persistent grid
+/// (`sms` blocks), each wave costing its tile width plus a fixed overhead
+/// (prologue, epilogue; 32 columns' worth, a guess). 128x256 for large
+/// problems; 128x192 or 128x128 when that avoids a partial last wave
+/// (4096x768 on 132 SMs: 128 tiles of 128x192 are one wave, 192 of
+/// 128x128 are 1.45).
+int64_t chooseBlockN(int64_t rowTiles, int64_t n, int64_t sms) {
   int64_t best = 0, bestCost = 0;
   for (int64_t blockN : {256, 192, 128}) {
     if (blockN > 128 && n <= blockN - 64)
       continue;
     int64_t tiles = rowTiles * llvm::divideCeil(n, blockN);
-    int64_t cost =
-        llvm::divideCeil(tiles, kPersistentBlocks) * (blockN + kTileOverhead);
+    int64_t cost = llvm::divideCeil(tiles, sms) * (blockN + kTileOverhead);
     if (!best || cost < bestCost) {
       best = blockN;
       bestCost = cost;
@@ -146,9 +144,12 @@ int64_t chooseBlockN(int64_t rowTiles, int64_t n) {
   return best;
 }
 
-FailureOr<WgmmaPlan> planWgmmaMatmul(Operation *root, bool allowTF32,
-                                     std::string &why) {
-  FailureOr<MatmulPlan> shared = planTensorCoreMatmul(root, allowTF32, why);
+/// What qualifies `root` for wgmma (GPUMatmulPlan's rules plus TMA's), with
+/// the tile-independent part of the plan.
+/// f32 operands pass the shared plan (as TF32) and are refused here.
+FailureOr<WgmmaPlan> planWgmmaMatmul(Operation *root, std::string &why) {
+  FailureOr<MatmulPlan> shared =
+      planTensorCoreMatmul(root, /*allowTF32=*/true, why);
   if (failed(shared))
     return failure();
   auto fail = [&](const Twine &reason) {
@@ -161,7 +162,7 @@ FailureOr<WgmmaPlan> planWgmmaMatmul(Operation *root, bool allowTF32,
     return fail("a convolution (implicit GEMM stays on mma.sync: TMA "
                 "im2col mode is not implemented)");
   if (plan.inType.isF32())
-    return fail("tf32 on wgmma is not implemented");
+    return fail("f32 operands (tf32 on wgmma is not implemented)");
   for (auto [op, name] :
        {std::pair<OperandPlan *, StringRef>{&plan.a, "A"}, {&plan.b, "B"}}) {
     if (!op->mem)
@@ -184,12 +185,16 @@ FailureOr<WgmmaPlan> planWgmmaMatmul(Operation *root, bool allowTF32,
   }
   plan.tilesM = llvm::divideCeil(plan.m, kBlockM);
   plan.tilesK = llvm::divideCeil(plan.k, plan.blockK());
-  plan.blockN = chooseBlockN(plan.batch * plan.tilesM, plan.n);
+  return plan;
+}
+
+/// `plan` with the strategy's tiles, which checkWgmmaTiles accepted.
+void applyTiles(WgmmaPlan &plan, const MatmulTiles &tiles) {
+  plan.blockN = tiles.blockN;
+  plan.stages = tiles.stages;
   plan.tilesN = llvm::divideCeil(plan.n, plan.blockN);
   plan.tiles = plan.batch * plan.tilesM * plan.tilesN;
-  plan.grid = std::min(plan.tiles, kPersistentBlocks);
-  plan.stages = stagesFor(plan.stageBytes());
-  return plan;
+  plan.grid = std::min(plan.tiles, tiles.grid);
 }
 
 /// Builds the kernel body; `b` is set before the result's store.
@@ -648,34 +653,80 @@ void WgmmaEmitter::emit(func::FuncOp kernel) {
 
 } // namespace
 
-bool mlir::tessel::canUseWgmmaMatmul(func::FuncOp kernel, Operation *root,
-                                     bool allowTF32, int64_t minTiles,
-                                     std::string &why) {
-  if (!kernel->getParentOfType<ModuleOp>()) {
-    why = "kernel is not in a module";
-    return false;
-  }
-  FailureOr<WgmmaPlan> plan = planWgmmaMatmul(root, allowTF32, why);
+FailureOr<MatmulTiles>
+mlir::tessel::chooseWgmmaTiles(Operation *root, CUDATargetAttr target,
+                               int64_t minTiles, std::string &why) {
+  FailureOr<WgmmaPlan> plan = planWgmmaMatmul(root, why);
   if (failed(plan))
-    return false;
-  int64_t tiles = plan->batch * plan->tilesM * llvm::divideCeil(plan->n, 128);
-  if (tiles < minTiles) {
+    return failure();
+  int64_t tiles128 =
+      plan->batch * plan->tilesM * llvm::divideCeil(plan->n, 128);
+  if (tiles128 < minTiles) {
     why = llvm::formatv("{0} output tiles of 128x128, fewer than {1} "
                         "(--tessel-wgmma-min-tiles): mma.sync's 64x64 "
                         "blocks fill the GPU better",
-                        tiles, minTiles)
+                        tiles128, minTiles)
               .str();
-    return false;
+    return failure();
   }
-  return true;
+  MatmulTiles tiles;
+  tiles.blockM = kBlockM;
+  tiles.blockN =
+      chooseBlockN(plan->batch * plan->tilesM, plan->n, target.getSms());
+  tiles.blockK = plan->blockK();
+  plan->blockN = tiles.blockN;
+  tiles.stages = stagesFor(plan->stageBytes(), target.getSharedPerBlock());
+  tiles.grid = target.getSms();
+  if (failed(checkWgmmaTiles(root, tiles, target, why)))
+    return failure();
+  return tiles;
+}
+
+LogicalResult mlir::tessel::checkWgmmaTiles(Operation *root,
+                                            const MatmulTiles &tiles,
+                                            CUDATargetAttr target,
+                                            std::string &why) {
+  FailureOr<WgmmaPlan> plan = planWgmmaMatmul(root, why);
+  if (failed(plan))
+    return failure();
+  if (!target.hasMma("wgmma") || !target.getTma().getValue()) {
+    why = ("the target (" + target.getArch().getValue() +
+           ") has no wgmma and TMA")
+              .str();
+    return failure();
+  }
+  if (tiles.blockM != kBlockM || tiles.blockK != plan->blockK()) {
+    why = llvm::formatv("tile {0}x{1}x{2}: the kernel's block is {3} rows "
+                        "and {4} values of K (128 bytes) per stage",
+                        tiles.blockM, tiles.blockN, tiles.blockK, kBlockM,
+                        plan->blockK())
+              .str();
+    return failure();
+  }
+  if (tiles.grid < 1) {
+    why = "a persistent grid needs at least one block";
+    return failure();
+  }
+  applyTiles(*plan, tiles);
+  if (plan->sharedBytes() > target.getSharedPerBlock()) {
+    why = llvm::formatv("{0} stages of 128x{1} need {2} bytes of shared "
+                        "memory, more than the {3} a block has on {4}",
+                        tiles.stages, tiles.blockN, plan->sharedBytes(),
+                        target.getSharedPerBlock(),
+                        target.getArch().getValue())
+              .str();
+    return failure();
+  }
+  return success();
 }
 
 std::string mlir::tessel::describeWgmmaMatmul(Operation *root,
-                                              bool allowTF32) {
+                                              const MatmulTiles &tiles) {
   std::string why;
-  FailureOr<WgmmaPlan> plan = planWgmmaMatmul(root, allowTF32, why);
+  FailureOr<WgmmaPlan> plan = planWgmmaMatmul(root, why);
   if (failed(plan))
     return "not a wgmma matmul: " + why;
+  applyTiles(*plan, tiles);
   std::string type;
   llvm::raw_string_ostream os(type);
   if (plan->inType.isInteger(8))
@@ -698,11 +749,14 @@ std::string mlir::tessel::describeWgmmaMatmul(Operation *root,
 
 LogicalResult mlir::tessel::emitWgmmaMatmul(func::FuncOp kernel,
                                             Operation *root,
-                                            bool allowTF32) {
+                                            const MatmulTiles &tiles) {
   std::string why;
-  FailureOr<WgmmaPlan> plan = planWgmmaMatmul(root, allowTF32, why);
-  if (failed(plan) || !kernel->getParentOfType<ModuleOp>())
-    return failure();
+  FailureOr<WgmmaPlan> plan = planWgmmaMatmul(root, why);
+  if (failed(plan))
+    return root->emitError("wgmma matmul: ") << why;
+  if (!kernel->getParentOfType<ModuleOp>())
+    return kernel.emitError("wgmma matmul: the kernel is not in a module");
+  applyTiles(*plan, tiles);
   OpBuilder b(plan->out.store);
   WgmmaEmitter(b, root->getLoc(), *plan).emit(kernel);
   plan->out.store.erase();

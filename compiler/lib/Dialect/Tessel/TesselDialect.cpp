@@ -16,6 +16,7 @@ void TesselDialect::initialize() {
 #define GET_OP_LIST
 #include "tessel/Dialect/Tessel/TesselOps.cpp.inc"
       >();
+  registerAttributes();
 }
 
 LogicalResult DispatchOp::verifySymbolUses(SymbolTableCollection &symbols) {

@@ -14,6 +14,7 @@
 
 #include "tessel/Dialect/Tessel/TesselDialect.h"
 #include "tessel/Pipelines/Pipelines.h"
+#include "tessel/Target/TargetDescription.h"
 #include "tessel/Target/TargetUtils.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -484,6 +485,9 @@ mlir::tessel::buildCPUExecutables(ModuleOp module,
     std::vector<KernelExport> &variantExports = exports.emplace_back();
     OwningOpRef<ModuleOp> kernels =
         cloneDispatchFunctions(module, variantExports);
+    (*kernels)->setAttr(kTargetAttr,
+                        getCPUTargetDescription(module.getContext(), sel.cpu,
+                                                sel.vectorBits));
     PassManager pm(module.getContext());
     if (options.configurePassManager &&
         failed(options.configurePassManager(pm)))

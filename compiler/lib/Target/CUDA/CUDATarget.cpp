@@ -12,6 +12,7 @@
 
 #include "tessel/Dialect/Tessel/TesselDialect.h"
 #include "tessel/Pipelines/Pipelines.h"
+#include "tessel/Target/TargetDescription.h"
 #include "tessel/Target/TargetUtils.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -228,26 +229,29 @@ emitBinaries(ModuleOp kernels, const CUDATargetOptions &options,
 }
 
 /// Compiles the kernels once for `archs` (PTX for the first, a cubin for
-/// each); `wgmma` when they are all sm_90a.
+/// each), with the strategies of the description of them all.
 FailureOr<ExecutableImage> buildForArchs(ModuleOp module,
                                          const CUDATargetOptions &options,
                                          ArrayRef<std::string> archs,
-                                         bool wgmma) {
+                                         bool hopper) {
   Location loc = module.getLoc();
   ExecutableImage image;
   image.target = "cuda";
   OwningOpRef<ModuleOp> kernels = cloneDispatchFunctions(module, image.exports);
 
-  // One kernel serves every architecture of the module, so tensor cores
-  // (mma.sync) only when all of them are sm_80 or newer.
+  // One kernel serves every architecture of the executable: the
+  // strategies see what all of them have.
+  std::string why;
+  FailureOr<CUDATargetAttr> target =
+      getCUDAExecutableDescription(module.getContext(), archs, why);
+  if (failed(target))
+    return emitError(loc) << why;
+  (*kernels)->setAttr(kTargetAttr, *target);
   CUDACodegenOptions codegen;
   codegen.printStrategy = options.printStrategy;
   codegen.tf32 = options.tf32;
   codegen.wgmmaMinTiles = options.wgmmaMinTiles;
-  codegen.wgmma = wgmma;
-  for (const std::string &arch : archs)
-    if (archNumber(arch) < 80)
-      codegen.tensorCores = false;
+  codegen.strategyFile = options.strategyFile;
   if (failed(runPipeline(*kernels, options, [&](PassManager &pm) {
         buildCUDAKernelPipeline(pm, codegen);
       })))
@@ -278,7 +282,7 @@ FailureOr<ExecutableImage> buildForArchs(ModuleOp module,
   }
 
   if (failed(emitBinaries(*kernels, options, archs,
-                          wgmma ? "-" + archs.front() : std::string(),
+                          hopper ? "-" + archs.front() : std::string(),
                           codegen, buildCUDALoweringPipeline, image)))
     return failure();
   return image;
@@ -303,9 +307,10 @@ mlir::tessel::buildCUDAExecutables(ModuleOp module,
   for (const std::string &arch : options.archs)
     (arch == "sm_90a" ? hopper : others).push_back(arch);
   SmallVector<std::pair<std::vector<std::string> *, bool>> builds;
-  for (auto [archs, wgmma] : {std::pair{&hopper, true}, {&others, false}})
+  for (auto [archs, isHopper] :
+       {std::pair{&hopper, true}, {&others, false}})
     if (!archs->empty())
-      builds.push_back({archs, wgmma});
+      builds.push_back({archs, isHopper});
   // The two executables compile in parallel (diagnostics come out in
   // build order). Dialects are loaded first: none
   // may be loaded while pass managers run on several threads.

@@ -1,4 +1,4 @@
-// RUN: tessel-opt %s --tessel-gpu-tile-and-vectorize --split-input-file | FileCheck %s
+// RUN: tessel-opt %s --tessel-gpu-select-strategy --tessel-gpu-tile-and-vectorize --split-input-file | FileCheck %s
 
 // A fused softmax dispatch (rows of 256: two 128-element chunks per warp)
 // runs as one warp per row: the row is loaded once (two 128-bit loads per

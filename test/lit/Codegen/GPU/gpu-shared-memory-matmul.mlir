@@ -1,4 +1,4 @@
-// RUN: tessel-opt %s --tessel-gpu-tile-and-vectorize --split-input-file | FileCheck %s
+// RUN: tessel-opt %s --tessel-gpu-select-strategy --tessel-gpu-tile-and-vectorize --split-input-file | FileCheck %s
 
 // GPUSharedMemoryMatmul, chosen by GPUKernelConfig for f32 matmuls and
 // batch matmuls (row-major C; A and B row-major or transposed). Inputs are

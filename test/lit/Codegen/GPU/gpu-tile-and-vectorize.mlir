@@ -1,4 +1,4 @@
-// RUN: tessel-opt %s --tessel-gpu-tile-and-vectorize --split-input-file | FileCheck %s
+// RUN: tessel-opt %s --tessel-gpu-select-strategy --tessel-gpu-tile-and-vectorize --split-input-file | FileCheck %s
 
 // Inputs are kernels in the `pointers` ABI (the output of
 // --tessel-materialize-kernel-abi=abi=pointers --canonicalize).

@@ -1,5 +1,5 @@
-// RUN: tessel-opt %s --tessel-add-primitive-workspaces --tessel-form-dispatches --tessel-materialize-kernel-abi=abi=pointers --canonicalize --tessel-gpu-tile-and-vectorize=print-strategy --split-input-file 2>/dev/null | FileCheck %s
-// RUN: tessel-opt %s --tessel-add-primitive-workspaces --tessel-form-dispatches --tessel-materialize-kernel-abi=abi=pointers --canonicalize --tessel-gpu-tile-and-vectorize=print-strategy --split-input-file 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
+// RUN: tessel-opt %s --tessel-add-primitive-workspaces --tessel-form-dispatches --tessel-materialize-kernel-abi=abi=pointers --canonicalize --tessel-gpu-select-strategy=print-strategy --tessel-gpu-tile-and-vectorize --split-input-file 2>/dev/null | FileCheck %s
+// RUN: tessel-opt %s --tessel-add-primitive-workspaces --tessel-form-dispatches --tessel-materialize-kernel-abi=abi=pointers --canonicalize --tessel-gpu-select-strategy=print-strategy --tessel-gpu-tile-and-vectorize --split-input-file 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
 
 // The grid level on the GPU, by strategy (the element loops are
 // lower-primitives-to-loops.mlir; the levels are described in
@@ -8,7 +8,7 @@
 // A long single row: decoupled look-back. Warp 0 reads 32 predecessors
 // at a time (atomic reads, subgroup min/max, down-shuffles); tiles are
 // scanned with up-shuffles and shared memory, 128-bit loads and stores.
-// REMARK: remark: kernel long_dispatch_1: grid scan: decoupled look-back
+// REMARK: remark: kernel long_dispatch_1: #tessel.strategy<grid_scan>: grid scan: decoupled look-back
 // CHECK: func.func private @long_dispatch_1({{.*}}tessel.workgroup_count = array<i64: 25, 1, 1>, tessel.workgroup_size = array<i64: 256, 1, 1>
 // CHECK: memref.atomic_rmw addi
 // CHECK: vector.load {{.+}} {alignment = 16 : i64} : memref<100000xf32>, vector<4xf32>
@@ -36,8 +36,8 @@ func.func @long(%x: tensor<100000xf32>) -> tensor<100000xf32> {
 
 // Rows: a block per row carrying the running value across tiles; a scan
 // along an outer dimension stays a thread per column (the reason printed).
-// REMARK: remark: kernel rows_dispatch_0: grid scan: a block per row
-// REMARK: remark: kernel rows_dispatch_1: element loops (tessel.scan: a thread per point of the parallel loops, 9 steps each); no grid scan: scans a dimension that is not the innermost
+// REMARK: remark: kernel rows_dispatch_0: #tessel.strategy<grid_scan>: grid scan: a block per row
+// REMARK: remark: kernel rows_dispatch_1: #tessel.strategy<primitive_tiles, workgroup = [{{.+}}], thread = [{{.+}}]>: element loops (tessel.scan: a thread per point of the parallel loops, 9 steps each); not grid_scan: scans a dimension that is not the innermost
 func.func @rows(%x: tensor<9x5000xi32>) -> (tensor<9x5000xi32>, tensor<9x5000xi32>) {
   %o = tensor.empty() : tensor<9x5000xi32>
   %a = tensor.empty() : tensor<9xi32>
@@ -59,7 +59,7 @@ func.func @rows(%x: tensor<9x5000xi32>) -> (tensor<9x5000xi32>, tensor<9x5000xi3
 
 // Scatter-add: persistent grid, original copied, grid barrier (membar,
 // counter, trap after too many polls), hardware atomic add.
-// REMARK: remark: kernel add_dispatch_1: grid scatter: 528 persistent blocks x 256 threads, original written, grid barrier, updates grid-stride with atomic addf
+// REMARK: remark: kernel add_dispatch_1: #tessel.strategy<grid_scatter>: grid scatter: 528 persistent blocks x 256 threads, original written, grid barrier, updates grid-stride with atomic addf
 // CHECK: func.func private @add_dispatch_1({{.*}}nvvm.minctasm = 5 : i32{{.*}}tessel.workgroup_count = array<i64: 528, 1, 1>
 // CHECK: nvvm.memory.barrier <gpu>
 // CHECK: memref.atomic_rmw addi
@@ -78,7 +78,7 @@ func.func @add(%dst: tensor<1000xf32>, %idx: tensor<5000xi32>, %src: tensor<5000
 // -----
 
 // A combiner with no hardware atomic: a compare-and-swap loop.
-// REMARK: remark: kernel mul_dispatch_1: grid scatter: {{.+}} compare-and-swap loop
+// REMARK: remark: kernel mul_dispatch_1: #tessel.strategy<grid_scatter>: grid scatter: {{.+}} compare-and-swap loop
 // CHECK: memref.generic_atomic_rmw
 func.func @mul(%dst: tensor<100xf32>, %idx: tensor<300xi32>, %src: tensor<300xf32>) -> tensor<100xf32> {
   %s = tessel.scatter dimension_map = [0] unique_indices(false) ins(%src, %idx : tensor<300xf32>, tensor<300xi32>) outs(%dst : tensor<100xf32>) {
@@ -92,7 +92,7 @@ func.func @mul(%dst: tensor<100xf32>, %idx: tensor<300xi32>, %src: tensor<300xf3
 // -----
 
 // Embedding rows: 128-bit copies of each selected row, indices clamped.
-// REMARK: remark: kernel rows_dispatch_0: grid gather: slices copied grid-stride, 8 elements per thread access (128-bit)
+// REMARK: remark: kernel rows_dispatch_0: #tessel.strategy<grid_gather>: grid gather: slices copied grid-stride, 8 elements per thread access (128-bit)
 // CHECK: arith.maxsi
 // CHECK: arith.minsi
 // CHECK: vector.load {{.+}} : memref<1000x64xf16>, vector<8xf16>
@@ -110,7 +110,7 @@ func.func @rows(%t: tensor<1000x64xf16>, %ids: tensor<77xi32>) -> tensor<77x64xf
 // counted with shared atomics, a grid barrier publishes the counts, and
 // each tile is ranked with ballots and population counts and scattered
 // (a warp barrier before the ranks' slots are cleared).
-// REMARK: remark: kernel radix_dispatch_3: grid radix sort: 4 passes of 8 bits, 35 persistent blocks
+// REMARK: remark: kernel radix_dispatch_3: #tessel.strategy<grid_radix_sort>: grid radix sort: 4 passes of 8 bits, 35 persistent blocks
 // CHECK: func.func private @radix_dispatch_3({{.*}}nvvm.minctasm = 4 : i32{{.*}}tessel.workgroup_count = array<i64: 35, 1, 1>, tessel.workgroup_size = array<i64: 256, 1, 1>
 // CHECK: memref.atomic_rmw addi {{.+}} : (i32, memref<256xi32, #gpu.address_space<workgroup>>)
 // CHECK: scf.while
@@ -135,7 +135,7 @@ func.func @radix(%k: tensor<70001xi32>, %v: tensor<70001xf32>) -> (tensor<70001x
 // each lane keeps its 8 best in registers (the loop carries 8 values, 8
 // positions and a count), then 8 rounds of xor-shuffle butterflies merge
 // the lanes and lane 0 stores the winners.
-// REMARK: remark: kernel topk_dispatch_0: warp top-k: a warp per row, 8 best per lane
+// REMARK: remark: kernel topk_dispatch_0: #tessel.strategy<warp_topk>: warp top-k: a warp per row, 8 best per lane
 // CHECK: func.func private @topk_dispatch_0({{.*}}tessel.workgroup_count = array<i64: 3, 1, 1>, tessel.workgroup_size = array<i64: 32, 8, 1>
 // CHECK: scf.for {{.+}} step %c128 iter_args({{.+}}) -> (f32, f32, f32, f32, f32, f32, f32, f32, i32, i32, i32, i32, i32, i32, i32, i32, i32)
 // CHECK: arith.cmpf ogt

@@ -1,12 +1,12 @@
-// RUN: tessel-opt %s --tessel-add-primitive-workspaces --tessel-form-dispatches=fuse-primitives=true --tessel-materialize-kernel-abi=abi=pointers --canonicalize --tessel-gpu-tile-and-vectorize=print-strategy 2>/dev/null | FileCheck %s
-// RUN: tessel-opt %s --tessel-add-primitive-workspaces --tessel-form-dispatches=fuse-primitives=true --tessel-materialize-kernel-abi=abi=pointers --canonicalize --tessel-gpu-tile-and-vectorize=print-strategy 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
+// RUN: tessel-opt %s --tessel-add-primitive-workspaces --tessel-form-dispatches=fuse-primitives=true --tessel-materialize-kernel-abi=abi=pointers --canonicalize --tessel-gpu-select-strategy=print-strategy --tessel-gpu-tile-and-vectorize 2>/dev/null | FileCheck %s
+// RUN: tessel-opt %s --tessel-add-primitive-workspaces --tessel-form-dispatches=fuse-primitives=true --tessel-materialize-kernel-abi=abi=pointers --canonicalize --tessel-gpu-select-strategy=print-strategy --tessel-gpu-tile-and-vectorize 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
 
 // Stream compaction fused into the look-back scan (Dispatch/ScanGroups.h,
 // Grid/GridScan.cpp): x is read once, 128-bit, the predicate evaluated on
 // the loaded registers, the flags scanned, and each selected element
 // stored from the same registers to its position (an index out of range
 // is skipped); the count is the scan's total. No tensor op is left.
-// REMARK: remark: kernel compact_dispatch_0: grid scan: decoupled look-back{{.*}}; fused in registers: its producer, 1 elementwise consumer(s), a scatter of its elements
+// REMARK: remark: kernel compact_dispatch_0: #tessel.strategy<grid_scan>: grid scan: decoupled look-back{{.*}}; fused in registers: its producer, 1 elementwise consumer(s), a scatter of its elements
 // CHECK: func.func private @compact_dispatch_0(%{{.+}}: memref<100003xf32>, %{{.+}}: memref<26xi64>, %{{.+}}: memref<1xi64>, %{{.+}}: memref<i32>, %{{.+}}: memref<100003xf32>)
 // CHECK-SAME: tessel.workgroup_count = array<i64: 25, 1, 1>
 // CHECK: memref.atomic_rmw addi

@@ -72,6 +72,14 @@ struct MatmulPlan {
   int64_t chunk() const { return kMatmulChunkBytes / elemBytes(); }
 };
 
+/// A matmul strategy's parameters (#tessel.strategy's tile, stages and
+/// grid): the block tile of C (blockM x blockN), the values of K per stage,
+/// the shared-memory ring's stages and, for a persistent kernel, its
+/// blocks; 0 where the strategy has no such parameter.
+struct MatmulTiles {
+  int64_t blockM = 0, blockN = 0, blockK = 0, stages = 0, grid = 0;
+};
+
 /// Whether `root` (a contraction or conv_2d_nhwc_hwcf with an elementwise
 /// epilogue chain to its store) can run on tensor cores, and from where:
 /// see GPUTensorCoreMatmul.h for the rules. Failure sets `why`.

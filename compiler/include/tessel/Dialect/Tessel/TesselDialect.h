@@ -20,6 +20,10 @@
 #include "mlir/Interfaces/TilingInterface.h"
 
 #include "tessel/Dialect/Tessel/TesselDialect.h.inc"
+#include "tessel/Dialect/Tessel/TesselEnums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "tessel/Dialect/Tessel/TesselAttrs.h.inc"
 
 #define GET_OP_CLASSES
 #include "tessel/Dialect/Tessel/TesselOps.h.inc"
@@ -33,6 +37,16 @@ bool isPrimitiveOp(Operation *op);
 /// its consumer, and its value (unique per workspace) keeps CSE from
 /// sharing one workspace between two scans.
 inline constexpr llvm::StringLiteral kWorkspaceAttr = "tessel.workspace";
+/// A kernel's strategy (#tessel.strategy), written by the target's
+/// select-strategy pass and read by its lowering.
+inline constexpr llvm::StringLiteral kStrategyAttr = "tessel.strategy";
+/// Marks the op of a kernel that its strategy applies to (the contraction,
+/// the primitive, the op whose tiles define the workgroups).
+inline constexpr llvm::StringLiteral kStrategyRootAttr =
+    "tessel.strategy_root";
+/// The target description (#tessel.cuda_target, #tessel.cpu_target) on the
+/// module of one executable's kernels.
+inline constexpr llvm::StringLiteral kTargetAttr = "tessel.target";
 /// Marks a private func.func that is the body of one dispatch.
 inline constexpr llvm::StringLiteral kDispatchFunctionAttr =
     "tessel.dispatch_function";

@@ -16,6 +16,10 @@ def Tessel_Dialect : Dialect {
   let name = "tessel";
   let cppNamespace = "::mlir::tessel";
   let summary = "Host programs and dispatch kernels of the Tessel compiler";
+  let useDefaultAttributePrinterParser = 1;
+  let extraClassDeclaration = [{
+    void registerAttributes();
+  }];
 }
 
 class Tessel_Op<string mnemonic, list<Trait> traits = []>
@@ -59,6 +63,7 @@ def Tessel_BindingOp : Tessel_Op<"binding", [Pure]> {
   let assemblyFormat = "$table `[` $index `]` attr-dict `:` type($table) `->` type($result)";
 }
 
+include "tessel/Dialect/Tessel/TesselAttrs.td"
 include "tessel/Dialect/Tessel/TesselPrimitiveOps.td"
 include "tessel/Dialect/Tessel/TesselCUDAOps.td"
 include "tessel/Dialect/Tessel/TesselAttentionOp.td"

@@ -33,6 +33,8 @@ struct CUDATargetOptions {
   /// sm_90a: fewer 128x128 output tiles than this keep mma.sync
   /// (--tessel-wgmma-min-tiles).
   int64_t wgmmaMinTiles = 66;
+  /// Strategies forced per dispatch (--tessel-strategy-file; "" = none).
+  std::string strategyFile;
   /// The sm_90a and the other executable compile on two threads (when the
   /// context has threads); off where IR is printed after passes, which
   /// would interleave.

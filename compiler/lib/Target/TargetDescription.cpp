@@ -1,0 +1,150 @@
+//===- TargetDescription.cpp - registry of target descriptions -*- C++ -*-===//
+//
+// CUDA architectures, each with a representative datacenter GPU's figures
+// (the CUDA C Programming Guide's tables of compute capabilities):
+//   sm_70 V100 (80 SMs), sm_75 T4 (40), sm_80 A100 (108), sm_86 A10 (72),
+//   sm_89 L40S (142), sm_90 / sm_90a H100 SXM and H200 (132).
+// SM counts feed cost models only (waves of tiles); grids that must be
+// resident are checked at run time on the device that runs them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessel/Target/TargetDescription.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Regex.h"
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+namespace {
+
+struct CUDAEntry {
+  const char *arch;
+  unsigned number;
+  bool archSpecific; ///< the "a" variant (sm_90a)
+  int64_t sms, sharedPerBlock, sharedPerSm, registersPerSm;
+  bool mmaSync, wgmma, tma, clusters;
+};
+
+constexpr int64_t KiB = 1024;
+
+/// Oldest first; an unlisted architecture takes the nearest older entry.
+constexpr CUDAEntry kCUDAArchs[] = {
+    {"sm_70", 70, false, 80, 96 * KiB, 96 * KiB, 65536, false, false, false,
+     false},
+    {"sm_75", 75, false, 40, 64 * KiB, 64 * KiB, 65536, false, false, false,
+     false},
+    {"sm_80", 80, false, 108, 163 * KiB, 164 * KiB, 65536, true, false, false,
+     false},
+    {"sm_86", 86, false, 72, 99 * KiB, 100 * KiB, 65536, true, false, false,
+     false},
+    {"sm_89", 89, false, 142, 99 * KiB, 100 * KiB, 65536, true, false, false,
+     false},
+    {"sm_90", 90, false, 132, 227 * KiB, 228 * KiB, 65536, true, false, true,
+     true},
+    {"sm_90a", 90, true, 132, 227 * KiB, 228 * KiB, 65536, true, true, true,
+     true},
+};
+
+CUDATargetAttr describe(MLIRContext *ctx, StringRef name, const CUDAEntry &e) {
+  ctx->getOrLoadDialect<TesselDialect>();
+  Builder b(ctx);
+  SmallVector<Attribute> mma;
+  if (e.mmaSync)
+    mma.push_back(b.getStringAttr("mma_sync"));
+  if (e.wgmma)
+    mma.push_back(b.getStringAttr("wgmma"));
+  return CUDATargetAttr::get(ctx, b.getStringAttr(name), e.sms,
+                             e.sharedPerBlock, e.sharedPerSm, e.registersPerSm,
+                             b.getArrayAttr(mma), b.getBoolAttr(e.tma),
+                             b.getBoolAttr(e.clusters));
+}
+
+} // namespace
+
+FailureOr<CUDATargetAttr>
+mlir::tessel::getCUDATargetDescription(MLIRContext *ctx, StringRef arch,
+                                       std::string &why) {
+  SmallVector<StringRef> match;
+  if (!llvm::Regex("^sm_([0-9]+)(a?)$").match(arch, &match)) {
+    why = ("invalid CUDA architecture '" + arch +
+           "' (expected e.g. sm_80, sm_90, sm_90a)")
+              .str();
+    return failure();
+  }
+  unsigned number = 0;
+  (void)match[1].getAsInteger(10, number);
+  const CUDAEntry *nearest = nullptr;
+  for (const CUDAEntry &e : kCUDAArchs) {
+    if (e.arch == arch)
+      return describe(ctx, arch, e);
+    // An unlisted architecture: what the nearest older one has, never the
+    // arch-specific instructions of another (sm_100a has no wgmma).
+    if (e.number <= number && !e.archSpecific)
+      nearest = &e;
+  }
+  if (!nearest) {
+    why = ("CUDA architecture '" + arch + "' is older than " +
+           kCUDAArchs[0].arch + ", the oldest Tessel knows")
+              .str();
+    return failure();
+  }
+  return describe(ctx, arch, *nearest);
+}
+
+FailureOr<CUDATargetAttr> mlir::tessel::getCUDAExecutableDescription(
+    MLIRContext *ctx, ArrayRef<std::string> archs, std::string &why) {
+  if (archs.empty()) {
+    why = "no CUDA architecture";
+    return failure();
+  }
+  SmallVector<CUDATargetAttr> all;
+  for (const std::string &arch : archs) {
+    FailureOr<CUDATargetAttr> d =
+        getCUDATargetDescription(ctx, StringRef(arch), why);
+    if (failed(d))
+      return failure();
+    all.push_back(*d);
+  }
+  CUDATargetAttr first = all.front();
+  int64_t sharedPerBlock = first.getSharedPerBlock();
+  int64_t sharedPerSm = first.getSharedPerSm();
+  int64_t registers = first.getRegistersPerSm();
+  bool tma = first.getTma().getValue(),
+       clusters = first.getClusters().getValue();
+  SmallVector<Attribute> mma(first.getMma().begin(), first.getMma().end());
+  for (CUDATargetAttr d : ArrayRef(all).drop_front()) {
+    sharedPerBlock = std::min(sharedPerBlock, d.getSharedPerBlock());
+    sharedPerSm = std::min(sharedPerSm, d.getSharedPerSm());
+    registers = std::min(registers, d.getRegistersPerSm());
+    tma &= d.getTma().getValue();
+    clusters &= d.getClusters().getValue();
+    llvm::erase_if(mma, [&](Attribute kind) {
+      return !d.hasMma(cast<StringAttr>(kind).getValue());
+    });
+  }
+  Builder b(ctx);
+  return CUDATargetAttr::get(ctx, first.getArch(), first.getSms(),
+                             sharedPerBlock, sharedPerSm, registers,
+                             b.getArrayAttr(mma), b.getBoolAttr(tma),
+                             b.getBoolAttr(clusters));
+}
+
+std::vector<std::string> mlir::tessel::getRegisteredCUDAArchs() {
+  std::vector<std::string> names;
+  for (const CUDAEntry &e : kCUDAArchs)
+    names.push_back(e.arch);
+  return names;
+}
+
+CPUTargetAttr mlir::tessel::getCPUTargetDescription(MLIRContext *ctx,
+                                                    StringRef cpu,
+                                                    int64_t vectorBits,
+                                                    int64_t cores) {
+  ctx->getOrLoadDialect<TesselDialect>();
+  Builder b(ctx);
+  return CPUTargetAttr::get(ctx, b.getStringAttr(cpu), vectorBits, cores,
+                            48 * KiB, 2048 * KiB, 32768 * KiB);
+}

@@ -1,0 +1,47 @@
+// Matmuls compiled with strategies a user forced (matmul_forced_strategies.json,
+// --tessel-strategy-file): parameters the cost model would not choose
+// for these shapes, on odd M, N and K. On an H100/H200 the sm_90a
+// executable runs the wgmma entries (128x192, 128x256 and 128x128 tiles,
+// 2 to 5 stages, persistent grids of 7 to 132 blocks) and mma.sync with
+// 8 stages of 64x64; with TESSEL_CUDA_ARCH=sm_80 the sm_80 entries
+// (mma.sync 64x128, 128x64, 128x128 blocks, 2 to 6 stages). The f32
+// matmul takes 128x128 SIMT blocks. The cpu ignores the file.
+#mk = affine_map<(m, n, k) -> (m, k)>
+#nk = affine_map<(m, n, k) -> (n, k)>
+#kn = affine_map<(m, n, k) -> (k, n)>
+#mn = affine_map<(m, n, k) -> (m, n)>
+func.func @mm_a(%a: tensor<333x200xf16>, %b: tensor<200x520xf16>) -> tensor<333x520xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<333x520xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<333x520xf32>) -> tensor<333x520xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<333x200xf16>, tensor<200x520xf16>) outs(%z : tensor<333x520xf32>) -> tensor<333x520xf32>
+  return %r : tensor<333x520xf32>
+}
+func.func @mm_b(%a: tensor<333x200xf16>, %b: tensor<200x520xf16>) -> tensor<333x520xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<333x520xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<333x520xf32>) -> tensor<333x520xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<333x200xf16>, tensor<200x520xf16>) outs(%z : tensor<333x520xf32>) -> tensor<333x520xf32>
+  return %r : tensor<333x520xf32>
+}
+func.func @mm_c(%a: tensor<333x200xf16>, %b: tensor<200x520xf16>) -> tensor<333x520xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<333x520xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<333x520xf32>) -> tensor<333x520xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<333x200xf16>, tensor<200x520xf16>) outs(%z : tensor<333x520xf32>) -> tensor<333x520xf32>
+  return %r : tensor<333x520xf32>
+}
+func.func @linear_d(%x: tensor<301x136xbf16>, %w: tensor<259x136xbf16>) -> tensor<301x259xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<301x259xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<301x259xf32>) -> tensor<301x259xf32>
+  %r = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%x, %w : tensor<301x136xbf16>, tensor<259x136xbf16>) outs(%z : tensor<301x259xf32>) -> tensor<301x259xf32>
+  return %r : tensor<301x259xf32>
+}
+func.func @mm_f32(%a: tensor<301x77xf32>, %b: tensor<77x259xf32>) -> tensor<301x259xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<301x259xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<301x259xf32>) -> tensor<301x259xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<301x77xf32>, tensor<77x259xf32>) outs(%z : tensor<301x259xf32>) -> tensor<301x259xf32>
+  return %r : tensor<301x259xf32>
+}

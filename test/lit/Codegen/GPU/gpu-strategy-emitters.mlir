@@ -1,0 +1,110 @@
+// RUN: tessel-opt %s --tessel-gpu-tile-and-vectorize --split-input-file --verify-diagnostics | FileCheck %s
+
+// tessel-gpu-tile-and-vectorize reads only the kernel's #tessel.strategy
+// (and the op marked tessel.strategy_root): every emitter runs from an
+// attribute written here, with parameters the cost model would not choose.
+// No CUDA toolkit needed.
+
+// mma.sync with 64x128 blocks and 3 stages: a grid of 1024/128 x 2048/64
+// blocks of 4 warps; the 3-stage rings of A (64 rows x 64 bytes) and B (64
+// k-rows x 256 bytes) fit in static shared memory (36 KiB).
+// CHECK-DAG: memref.global "private" @{{.+}}_a : memref<3x{{.+}}, #gpu.address_space<workgroup>>
+// CHECK-DAG: memref.global "private" @{{.+}}_b : memref<3x{{.+}}, #gpu.address_space<workgroup>>
+// CHECK-LABEL: func.func private @mma_dispatch_0
+// CHECK-SAME: tessel.kernel, tessel.strategy = #tessel.strategy<mma_sync_matmul, tile = [64, 128, 32], stages = 3>, tessel.workgroup_count = array<i64: 8, 32, 1>, tessel.workgroup_size = array<i64: 128, 1, 1>
+// CHECK: nvvm.mma.sync
+// CHECK-NOT: tessel.strategy_root
+func.func private @mma_dispatch_0(%arg0: memref<2048x64xf16>, %arg1: memref<64x1024xf16>, %arg2: memref<2048x1024xf32>) attributes {tessel.dispatch_function, tessel.kernel, tessel.strategy = #tessel.strategy<mma_sync_matmul, tile = [64, 128, 32], stages = 3>} {
+  %cst = arith.constant 0.000000e+00 : f32
+  %a = memref.assume_alignment %arg0, 64 : memref<2048x64xf16>
+  %0 = bufferization.to_tensor %a restrict : memref<2048x64xf16> to tensor<2048x64xf16>
+  %b = memref.assume_alignment %arg1, 64 : memref<64x1024xf16>
+  %1 = bufferization.to_tensor %b restrict : memref<64x1024xf16> to tensor<64x1024xf16>
+  %c = memref.assume_alignment %arg2, 64 : memref<2048x1024xf32>
+  %2 = tensor.empty() : tensor<2048x1024xf32>
+  %3 = linalg.fill ins(%cst : f32) outs(%2 : tensor<2048x1024xf32>) -> tensor<2048x1024xf32>
+  %4 = linalg.matmul {tessel.strategy_root} ins(%0, %1 : tensor<2048x64xf16>, tensor<64x1024xf16>) outs(%3 : tensor<2048x1024xf32>) -> tensor<2048x1024xf32>
+  bufferization.materialize_in_destination %4 in restrict writable %c : (tensor<2048x1024xf32>, memref<2048x1024xf32>) -> ()
+  return
+}
+
+// -----
+
+// wgmma with 128x192 tiles, 5 stages and a persistent grid of 7 blocks of
+// 3 warpgroups: 1024 + 5 x (16 + 24) KiB + 80 bytes of barriers of
+// dynamic shared memory, two tensor maps after the bindings.
+// CHECK-LABEL: func.func private @wgmma_dispatch_0
+// CHECK-SAME: %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr)
+// CHECK-SAME: tessel.shared_memory_bytes = 205904 : i64
+// CHECK-SAME: tessel.workgroup_count = array<i64: 7, 1, 1>, tessel.workgroup_size = array<i64: 384, 1, 1>
+// CHECK: nvvm.wgmma.mma_async
+func.func private @wgmma_dispatch_0(%arg0: memref<2048x64xf16>, %arg1: memref<64x1024xf16>, %arg2: memref<2048x1024xf32>) attributes {tessel.dispatch_function, tessel.kernel, tessel.strategy = #tessel.strategy<wgmma_matmul, tile = [128, 192, 64], stages = 5, grid = 7>} {
+  %cst = arith.constant 0.000000e+00 : f32
+  %a = memref.assume_alignment %arg0, 64 : memref<2048x64xf16>
+  %0 = bufferization.to_tensor %a restrict : memref<2048x64xf16> to tensor<2048x64xf16>
+  %b = memref.assume_alignment %arg1, 64 : memref<64x1024xf16>
+  %1 = bufferization.to_tensor %b restrict : memref<64x1024xf16> to tensor<64x1024xf16>
+  %c = memref.assume_alignment %arg2, 64 : memref<2048x1024xf32>
+  %2 = tensor.empty() : tensor<2048x1024xf32>
+  %3 = linalg.fill ins(%cst : f32) outs(%2 : tensor<2048x1024xf32>) -> tensor<2048x1024xf32>
+  %4 = linalg.matmul {tessel.strategy_root} ins(%0, %1 : tensor<2048x64xf16>, tensor<64x1024xf16>) outs(%3 : tensor<2048x1024xf32>) -> tensor<2048x1024xf32>
+  bufferization.materialize_in_destination %4 in restrict writable %c : (tensor<2048x1024xf32>, memref<2048x1024xf32>) -> ()
+  return
+}
+
+// -----
+
+// The SIMT matmul with 128x128 blocks (the cost model takes 64x64 at
+// this size): 8x8 blocks of 16x16 threads.
+// CHECK-LABEL: func.func private @simt_dispatch_0
+// CHECK-SAME: tessel.workgroup_count = array<i64: 8, 8, 1>, tessel.workgroup_size = array<i64: 16, 16, 1>
+func.func private @simt_dispatch_0(%arg0: memref<1024x64xf32>, %arg1: memref<64x1024xf32>, %arg2: memref<1024x1024xf32>) attributes {tessel.dispatch_function, tessel.kernel, tessel.strategy = #tessel.strategy<simt_matmul, tile = [128, 128, 8]>} {
+  %cst = arith.constant 0.000000e+00 : f32
+  %a = memref.assume_alignment %arg0, 64 : memref<1024x64xf32>
+  %0 = bufferization.to_tensor %a restrict : memref<1024x64xf32> to tensor<1024x64xf32>
+  %b = memref.assume_alignment %arg1, 64 : memref<64x1024xf32>
+  %1 = bufferization.to_tensor %b restrict : memref<64x1024xf32> to tensor<64x1024xf32>
+  %c = memref.assume_alignment %arg2, 64 : memref<1024x1024xf32>
+  %2 = tensor.empty() : tensor<1024x1024xf32>
+  %3 = linalg.fill ins(%cst : f32) outs(%2 : tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
+  %4 = linalg.matmul {tessel.strategy_root} ins(%0, %1 : tensor<1024x64xf32>, tensor<64x1024xf32>) outs(%3 : tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
+  bufferization.materialize_in_destination %4 in restrict writable %c : (tensor<1024x1024xf32>, memref<1024x1024xf32>) -> ()
+  return
+}
+
+// -----
+
+// Tiled with the test's tiles: blocks of 8x128, 1x4 per thread.
+// CHECK-LABEL: func.func private @ew_dispatch_0
+// CHECK: scf.forall ({{.+}}) = (0, 0) to (64, 256) step (8, 128)
+// CHECK: scf.forall ({{.+}}) = (0, 0) to (8, 128) step (1, 4)
+// CHECK: math.exp %{{.+}} : vector<1x4xf32>
+func.func private @ew_dispatch_0(%arg0: memref<64x256xf32>, %arg1: memref<64x256xf32>) attributes {tessel.dispatch_function, tessel.kernel, tessel.strategy = #tessel.strategy<tiled, workgroup = [8, 128], thread = [1, 4], reduction = [0, 0]>} {
+  %a = memref.assume_alignment %arg0, 64 : memref<64x256xf32>
+  %0 = bufferization.to_tensor %a restrict : memref<64x256xf32> to tensor<64x256xf32>
+  %b = memref.assume_alignment %arg1, 64 : memref<64x256xf32>
+  %1 = tensor.empty() : tensor<64x256xf32>
+  %2 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"], tessel.strategy_root} ins(%0 : tensor<64x256xf32>) outs(%1 : tensor<64x256xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %3 = math.exp %in : f32
+    linalg.yield %3 : f32
+  } -> tensor<64x256xf32>
+  bufferization.materialize_in_destination %2 in restrict writable %b : (tensor<64x256xf32>, memref<64x256xf32>) -> ()
+  return
+}
+
+// -----
+
+// A kernel without a strategy is an error naming the pass that writes it.
+// expected-error @+1 {{kernel none_dispatch_0 has no tessel.strategy (run tessel-gpu-select-strategy first)}}
+func.func private @none_dispatch_0(%arg0: memref<4xf32>) attributes {tessel.dispatch_function, tessel.kernel} {
+  return
+}
+
+// -----
+
+// A matmul strategy without a marked root.
+// expected-error @+1 {{strategy 'simt_matmul' needs its root (the op marked tessel.strategy_root) to be a contraction or convolution}}
+func.func private @noroot_dispatch_0(%arg0: memref<4xf32>) attributes {tessel.dispatch_function, tessel.kernel, tessel.strategy = #tessel.strategy<simt_matmul, tile = [64, 64, 8]>} {
+  return
+}

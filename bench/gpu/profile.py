@@ -33,6 +33,8 @@ CASES = {
     "layernorm": [(8192, 4096), (4096,), (4096,)],
     "transpose": [(8192, 8192)],
     "matmul_4096": [(4096, 4096), (4096, 4096)],
+    "matmul_f16_3000x5000x2000": [((3000, 2000), np.float16), ((2000, 5000), np.float16)],
+    "matmul_f16_3000x5000x2000__w256s4": [((3000, 2000), np.float16), ((2000, 5000), np.float16)],
 }
 METRICS = [
     "gpu__time_duration.sum",

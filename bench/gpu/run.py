@@ -189,6 +189,13 @@ TC_CASES = [
     # Split-K: 16 tiles of 128x128, K = 8192 in 8 chunks; and split-K off.
     ("matmul_f16_512x512x8192", 512, 512, 8192, "f16", False, None, None),
     ("matmul_f16_512x512x8192_nosplit", 512, 512, 8192, "f16", False, None, None),
+    # Issue 38: shapes nobody tuned for, and the same program with forced
+    # strategies (bench/programs/gpu/strategies/; module suffix __NAME).
+    ("matmul_f16_3000x5000x2000", 3000, 5000, 2000, "f16", False, None, None),
+    ("matmul_f16_3000x5000x2000__w256s4", 3000, 5000, 2000, "f16", False, None, None),
+    ("matmul_f16_3000x5000x2000__w128s7", 3000, 5000, 2000, "f16", False, None, None),
+    ("matmul_f16_3000x5000x2000__mma128", 3000, 5000, 2000, "f16", False, None, None),
+    ("matmul_f16_16x4096x4096", 16, 4096, 4096, "f16", False, None, None),
 ]
 
 
@@ -208,7 +215,8 @@ for module, m, n, k, dtype, transb, batch, target in TC_CASES:
     CASES.append(dict(
         name=f"matmul {dtype} " + (f"{batch} x " if batch else "") + f"{m}x{n}x{k}"
              + (" (B^T)" if transb else "") + (" (no split-K)" if module.endswith("_nosplit") else "")
-             + (" (sm_90: mma.sync)" if module.endswith("_sm90") else ""),
+             + (" (sm_90: mma.sync)" if module.endswith("_sm90") else "")
+             + (" [forced " + module.split("__")[1] + "]" if "__" in module else ""),
         module=module, fn="matmul",
         inputs=lambda r, a=(m, n, k, dtype, transb, batch): _tc_inputs(r, *a),
         ref=("cublas",), transb=transb, tf32=dtype == "tf32",

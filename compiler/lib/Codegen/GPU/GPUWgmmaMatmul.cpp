@@ -278,6 +278,9 @@ private:
   /// One stage of wgmma: waits for k-slice `it`, multiplies it into `acc`.
   Value consumeStage(Value it, Value acc, Value consumer, bool first);
   void storeTile(Value acc, Value row, Value col, Value batch);
+  /// The stores of storeTile, masked at the matrix edges or not.
+  void storeTileAs(Value acc, Value row, Value col, Value batch,
+                   bool inBounds);
   SmallVector<Value> outIndices(Value row, Value col, Value batch) {
     SmallVector<Value> indices;
     for (AffineExpr e : plan.cMap.getResults()) {
@@ -526,9 +529,27 @@ void WgmmaEmitter::emitConsumer(Value consumer, Value localTid) {
 
 void WgmmaEmitter::storeTile(Value acc, Value rowBase, Value colBase,
                              Value batch) {
+  if (plan.m % kBlockM == 0 && plan.n % plan.blockN == 0)
+    return storeTileAs(acc, rowBase, colBase, batch, /*inBounds=*/true);
+  // Only the threads of tiles on the bottom or right edge store with
+  // masks: a masked pair is two predicated scalar stores and clamped
+  // indices, which cost 3000x5000x2000 f16 half its speed when every tile
+  // took that path (bench/RESULTS.md, issue 38).
+  Value inside = arith::AndIOp::create(
+      b, loc, ult(add(rowBase, 8), plan.m),
+      ult(add(colBase, plan.blockN - 7), plan.n));
+  auto branch = scf::IfOp::create(b, loc, inside, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(branch.thenBlock());
+  storeTileAs(acc, rowBase, colBase, batch, /*inBounds=*/true);
+  b.setInsertionPointToStart(branch.elseBlock());
+  storeTileAs(acc, rowBase, colBase, batch, /*inBounds=*/false);
+}
+
+void WgmmaEmitter::storeTileAs(Value acc, Value rowBase, Value colBase,
+                               Value batch, bool inBounds) {
   Value c = plan.out.c;
   Type outElem = getElementTypeOrSelf(c.getType());
-  bool inBounds = plan.m % kBlockM == 0 && plan.n % plan.blockN == 0;
   auto clamp = [&](Value v, int64_t size) -> Value {
     return inBounds ? v : minU(v, size - 1);
   };

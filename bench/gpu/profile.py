@@ -35,6 +35,7 @@ CASES = {
     "matmul_4096": [(4096, 4096), (4096, 4096)],
     "matmul_f16_3000x5000x2000": [((3000, 2000), np.float16), ((2000, 5000), np.float16)],
     "matmul_f16_3000x5000x2000__w256s4": [((3000, 2000), np.float16), ((2000, 5000), np.float16)],
+    "matmul_f16_3072x5120x2048": [((3072, 2048), np.float16), ((2048, 5120), np.float16)],
 }
 METRICS = [
     "gpu__time_duration.sum",

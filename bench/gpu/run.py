@@ -196,6 +196,9 @@ TC_CASES = [
     ("matmul_f16_3000x5000x2000__w128s7", 3000, 5000, 2000, "f16", False, None, None),
     ("matmul_f16_3000x5000x2000__mma128", 3000, 5000, 2000, "f16", False, None, None),
     ("matmul_f16_16x4096x4096", 16, 4096, 4096, "f16", False, None, None),
+    # Its twins: all dimensions tile-aligned, and K alone aligned.
+    ("matmul_f16_3072x5120x2048", 3072, 5120, 2048, "f16", False, None, None),
+    ("matmul_f16_3000x5000x2048", 3000, 5000, 2048, "f16", False, None, None),
 ]
 
 

@@ -78,6 +78,18 @@ static llvm::cl::opt<std::string> strategyFile(
                    "{\"strategies\": [{\"dispatch\": NAME, \"strategy\": "
                    "KIND or #tessel.strategy<...>, \"target\": optional}]}"),
     llvm::cl::value_desc("file"), llvm::cl::init(""));
+static llvm::cl::opt<std::string> tuningDb(
+    "tuning-db",
+    llvm::cl::desc("Take each dispatch's strategy from this tuning database "
+                   "(written by tessel-tune) where it has an entry for the "
+                   "dispatch and the executable's target"),
+    llvm::cl::value_desc("file"), llvm::cl::init(""));
+static llvm::cl::opt<std::string> strategyReport(
+    "tessel-strategy-report",
+    llvm::cl::desc("Write, per cuda executable, PREFIX.ARCH.json: each "
+                   "dispatch's key, strategy and the candidates a tuner "
+                   "times (tessel-tune reads it)"),
+    llvm::cl::value_desc("prefix"), llvm::cl::init(""));
 static llvm::cl::opt<bool> cudaTF32(
     "cuda-tf32",
     llvm::cl::desc("Let f32 contractions run on TF32 tensor cores (inputs "
@@ -273,6 +285,8 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
       options.tf32 = cudaTF32;
       options.wgmmaMinTiles = wgmmaMinTiles;
       options.strategyFile = strategyFile;
+      options.tuningDb = tuningDb;
+      options.strategyReport = strategyReport;
       options.parallelBuilds = !printsIR;
       options.configurePassManager = configure;
       images = buildCUDAExecutables(*module, options);
@@ -302,7 +316,8 @@ int main(int argc, char **argv) {
   registerDefaultTimingManagerCLOptions();
   for (llvm::cl::Option *option : std::initializer_list<llvm::cl::Option *>{
            &inputFile, &outputFile, &targets, &cudaArchs, &cpuName,
-           &printStrategy, &strategyFile, &cudaTF32, &splitKTargetBlocks,
+           &printStrategy, &strategyFile, &tuningDb, &strategyReport,
+           &cudaTF32, &splitKTargetBlocks,
            &wgmmaMinTiles, &fuseEpilogues, &fusedAttention, &dumpDir})
     option->addCategory(tesselOptions);
   hideOtherOptions();

@@ -352,7 +352,9 @@ def GPUSelectStrategy : Pass<"tessel-gpu-select-strategy", "ModuleOp"> {
     `tessel.strategy = #tessel.strategy<...>` on the kernel, marking the op
     it applies to with `tessel.strategy_root`. A kernel named in
     `strategy-file` gets the strategy given there, or an error saying why
-    it does not apply. With `print-strategy`, a remark per kernel gives the
+    it does not apply; else a kernel the `tuning-db` has an entry for gets
+    that entry's strategy (a warning and the cost model's where it no
+    longer applies). With `print-strategy`, a remark per kernel gives the
     attribute, what it runs and why the strategies asked before it
     declined.
   }];
@@ -371,6 +373,13 @@ def GPUSelectStrategy : Pass<"tessel-gpu-select-strategy", "ModuleOp"> {
     Option<"strategyFile", "strategy-file", "std::string", /*default=*/"",
            "JSON file of strategies forced per dispatch "
            "(tessel/Codegen/Common/StrategyFile.h)">,
+    Option<"tuningDb", "tuning-db", "std::string", /*default=*/"",
+           "Tuning database (tessel-tune): its strategy for each dispatch "
+           "it has an entry for (tessel/Codegen/Common/TuningDatabase.h)">,
+    Option<"strategyReport", "strategy-report", "std::string",
+           /*default=*/"",
+           "Write each kernel's key, strategy and tuning candidates to this "
+           "JSON file">,
   ];
   let dependentDialects = ["tessel::TesselDialect"];
 }

@@ -168,7 +168,8 @@ void mlir::tessel::buildCUDAKernelPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createGPUSelectStrategy(
       {options.chip, options.printStrategy, options.tf32,
-       options.wgmmaMinTiles, options.strategyFile}));
+       options.wgmmaMinTiles, options.strategyFile, options.tuningDb,
+       options.strategyReport}));
   pm.addPass(createGPUTileAndVectorize());
   addBufferizationPasses(pm);
   pm.addPass(createGPUDistributeToBlocksAndThreads());

@@ -106,6 +106,15 @@ struct CUDACodegenOptions : PassPipelineOptions<CUDACodegenOptions> {
       *this, "strategy-file",
       llvm::cl::desc("JSON file of strategies forced per dispatch"),
       llvm::cl::init("")};
+  Option<std::string> tuningDb{
+      *this, "tuning-db",
+      llvm::cl::desc("Tuning database (tessel-tune) to take strategies from"),
+      llvm::cl::init("")};
+  Option<std::string> strategyReport{
+      *this, "strategy-report",
+      llvm::cl::desc("Write the kernels' keys, strategies and tuning "
+                     "candidates to this JSON file"),
+      llvm::cl::init("")};
 };
 
 /// Dispatch functions -> distributed kernels (func.func with

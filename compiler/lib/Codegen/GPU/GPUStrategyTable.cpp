@@ -597,3 +597,66 @@ mlir::tessel::selectGPUStrategy(func::FuncOp kernel,
   }
   llvm_unreachable("the serial strategy takes every kernel");
 }
+
+SmallVector<StrategyAttr>
+mlir::tessel::enumerateGPUStrategies(func::FuncOp kernel,
+                                     const GPUStrategyOptions &options) {
+  SmallVector<StrategyAttr> strategies;
+  std::string why;
+  // The cost model's choice (the serial strategy takes every kernel).
+  for (const Entry &entry : kStrategies) {
+    FailureOr<GPUStrategyChoice> choice =
+        entry.take(kernel, options, nullptr, why);
+    if (succeeded(choice)) {
+      strategies.push_back(choice->strategy);
+      break;
+    }
+  }
+  constexpr StrategyKind kMatmulKinds[] = {StrategyKind::WgmmaMatmul,
+                                           StrategyKind::MmaSyncMatmul,
+                                           StrategyKind::SimtMatmul};
+  if (!llvm::is_contained(kMatmulKinds, strategies.front().getKind()))
+    return strategies;
+  MLIRContext *ctx = kernel.getContext();
+  for (StrategyKind kind : kMatmulKinds) {
+    const Entry *entry = llvm::find_if(
+        kStrategies, [&](const Entry &e) { return e.kind == kind; });
+    // The kind's own parameters for this kernel (K per stage, grid).
+    ForcedStrategy kindOnly{kind, StrategyAttr()};
+    FailureOr<GPUStrategyChoice> base =
+        entry->take(kernel, options, &kindOnly, why);
+    if (failed(base))
+      continue;
+    MatmulTiles chosen = getMatmulTiles(base->strategy);
+    SmallVector<MatmulTiles> variants;
+    auto add = [&](int64_t m, int64_t n, int64_t stages) {
+      MatmulTiles t = chosen;
+      t.blockM = m;
+      t.blockN = n;
+      t.stages = stages;
+      variants.push_back(t);
+    };
+    if (kind == StrategyKind::WgmmaMatmul) {
+      for (int64_t n : {128, 192, 256})
+        for (int64_t stages = 2; stages <= 8; ++stages)
+          add(128, n, stages);
+    } else if (kind == StrategyKind::MmaSyncMatmul) {
+      for (int64_t m : {64, 128})
+        for (int64_t n : {64, 128})
+          for (int64_t stages = 2; stages <= 6; ++stages)
+            add(m, n, stages);
+    } else {
+      for (int64_t side : {64, 128})
+        add(side, side, 0);
+    }
+    for (const MatmulTiles &tiles : variants) {
+      ForcedStrategy forced{kind, getMatmulStrategy(ctx, kind, tiles)};
+      FailureOr<GPUStrategyChoice> choice =
+          entry->take(kernel, options, &forced, why);
+      if (succeeded(choice) &&
+          !llvm::is_contained(strategies, choice->strategy))
+        strategies.push_back(choice->strategy);
+    }
+  }
+  return strategies;
+}

@@ -533,7 +533,7 @@ void WgmmaEmitter::storeTile(Value acc, Value rowBase, Value colBase,
     return storeTileAs(acc, rowBase, colBase, batch, /*inBounds=*/true);
   // Only the threads of tiles on the bottom or right edge store with
   // masks: a masked pair is two predicated scalar stores and clamped
-  // indices, which cost 3000x5000x2000 f16 half its speed when every tile
+  // indices, which cost 3000x5000x2000 f16 15% of its time when every tile
   // took that path (bench/RESULTS.md, issue 38).
   Value inside = arith::AndIOp::create(
       b, loc, ult(add(rowBase, 8), plan.m),

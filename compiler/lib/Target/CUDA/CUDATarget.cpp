@@ -252,6 +252,10 @@ FailureOr<ExecutableImage> buildForArchs(ModuleOp module,
   codegen.tf32 = options.tf32;
   codegen.wgmmaMinTiles = options.wgmmaMinTiles;
   codegen.strategyFile = options.strategyFile;
+  codegen.tuningDb = options.tuningDb;
+  if (!options.strategyReport.empty())
+    codegen.strategyReport =
+        options.strategyReport + "." + archs.front() + ".json";
   if (failed(runPipeline(*kernels, options, [&](PassManager &pm) {
         buildCUDAKernelPipeline(pm, codegen);
       })))

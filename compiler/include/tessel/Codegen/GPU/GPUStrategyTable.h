@@ -61,6 +61,15 @@ FailureOr<GPUStrategySelection>
 selectGPUStrategy(func::FuncOp kernel, const GPUStrategyOptions &options,
                   const ForcedStrategy *forced = nullptr);
 
+/// The strategies a tuner should time for `kernel`: the cost model's
+/// choice first, then, where that is a matmul kind, every matmul kind that
+/// takes the kernel with each block tile, stage count and grid the target
+/// allows (wgmma 128 x {128, 192, 256} with 2-8 stages; mma.sync {64,
+/// 128}^2 with 2-6 stages; SIMT 64 or 128), each checked as a forced
+/// strategy would be. Other kinds have nothing to vary yet.
+SmallVector<StrategyAttr>
+enumerateGPUStrategies(func::FuncOp kernel, const GPUStrategyOptions &options);
+
 /// The tiles a matmul kind's attribute holds, and the attribute of tiles.
 MatmulTiles getMatmulTiles(StrategyAttr strategy);
 StrategyAttr getMatmulStrategy(MLIRContext *ctx, StrategyKind kind,

@@ -35,6 +35,12 @@ struct CUDATargetOptions {
   int64_t wgmmaMinTiles = 66;
   /// Strategies forced per dispatch (--tessel-strategy-file; "" = none).
   std::string strategyFile;
+  /// Tuned strategies (--tuning-db; "" = none).
+  std::string tuningDb;
+  /// Where each executable's strategy report goes: PREFIX.ARCH.json, ARCH
+  /// the first of the executable's architectures (--tessel-strategy-report;
+  /// "" = none).
+  std::string strategyReport;
   /// The sm_90a and the other executable compile on two threads (when the
   /// context has threads); off where IR is printed after passes, which
   /// would interleave.

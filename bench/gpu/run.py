@@ -196,6 +196,10 @@ TC_CASES = [
     ("matmul_f16_3000x5000x2000__w128s7", 3000, 5000, 2000, "f16", False, None, None),
     ("matmul_f16_3000x5000x2000__mma128", 3000, 5000, 2000, "f16", False, None, None),
     ("matmul_f16_16x4096x4096", 16, 4096, 4096, "f16", False, None, None),
+    # With tessel-tune's database (bench/programs/gpu/tuning/h200.json).
+    ("matmul_f16_3000x5000x2000__tuned", 3000, 5000, 2000, "f16", False, None, None),
+    ("matmul_f16_4096x3072x768__tuned", 4096, 3072, 768, "f16", False, None, None),
+    ("matmul_f16_16x4096x4096__tuned", 16, 4096, 4096, "f16", False, None, None),
     # Its twins: all dimensions tile-aligned, and K alone aligned.
     ("matmul_f16_3072x5120x2048", 3072, 5120, 2048, "f16", False, None, None),
     ("matmul_f16_3000x5000x2048", 3000, 5000, 2048, "f16", False, None, None),
@@ -219,7 +223,8 @@ for module, m, n, k, dtype, transb, batch, target in TC_CASES:
         name=f"matmul {dtype} " + (f"{batch} x " if batch else "") + f"{m}x{n}x{k}"
              + (" (B^T)" if transb else "") + (" (no split-K)" if module.endswith("_nosplit") else "")
              + (" (sm_90: mma.sync)" if module.endswith("_sm90") else "")
-             + (" [forced " + module.split("__")[1] + "]" if "__" in module else ""),
+             + ((" [tuned]" if module.endswith("__tuned") else
+                 " [forced " + module.split("__")[1] + "]") if "__" in module else ""),
         module=module, fn="matmul",
         inputs=lambda r, a=(m, n, k, dtype, transb, batch): _tc_inputs(r, *a),
         ref=("cublas",), transb=transb, tf32=dtype == "tf32",

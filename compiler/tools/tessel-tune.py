@@ -39,7 +39,7 @@ import subprocess
 import sys
 import time
 
-DTYPES = {"f16": "float16", "f32": "float32", "f64": "float64",
+DTYPES = {"f16": "float16", "bf16": "bfloat16", "f32": "float32", "f64": "float64",
           "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64"}
 
 
@@ -173,6 +173,8 @@ def same_outputs(np, got_paths, ref_paths):
     """None if every output matches the default's, else why not."""
     for g, r in zip(got_paths, ref_paths):
         got, ref = np.load(g), np.load(r)
+        if ref.dtype == np.uint16:  # bf16 results, as their 16 bits
+            got, ref = [(x.astype(np.uint32) << 16).view(np.float32) for x in (got, ref)]
         if got.shape != ref.shape:
             return f"shape {got.shape} != {ref.shape}"
         if np.issubdtype(ref.dtype, np.floating):
@@ -198,6 +200,14 @@ def measure(args):
     rng = np.random.default_rng(0)
     inputs = []
     for i, spec in enumerate(plan["inputs"]):
+        if spec["dtype"] == "bfloat16":
+            # bf16 travels as its 16 bits (uint16), as tessel-run reads it.
+            f = rng.standard_normal(spec["shape"]).astype(np.float32)
+            a = (f.view(np.uint32) >> 16).astype(np.uint16)
+            path = os.path.join(work, f"in{i}.npy")
+            np.save(path, a)
+            inputs.append(path)
+            continue
         dtype = np.dtype(spec["dtype"])
         if np.issubdtype(dtype, np.floating):
             a = rng.standard_normal(spec["shape"]).astype(dtype)

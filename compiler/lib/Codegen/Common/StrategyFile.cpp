@@ -12,12 +12,21 @@
 using namespace mlir;
 using namespace mlir::tessel;
 
-/// The strategy text of an entry: a kind alone or a whole attribute.
-static FailureOr<ForcedStrategy> parseForced(StringRef text, MLIRContext *ctx,
-                                             std::string &why) {
-  text = text.trim();
-  if (std::optional<StrategyKind> kind = symbolizeStrategyKind(text))
-    return ForcedStrategy{*kind, StrategyAttr()};
+FailureOr<llvm::json::Value> mlir::tessel::readJSONFile(
+    StringRef path, function_ref<InFlightDiagnostic(const Twine &)> fail) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      llvm::MemoryBuffer::getFile(path);
+  if (!buffer)
+    return fail("cannot read it: " + buffer.getError().message());
+  llvm::Expected<llvm::json::Value> json =
+      llvm::json::parse((*buffer)->getBuffer());
+  if (!json)
+    return fail("not JSON: " + llvm::toString(json.takeError()));
+  return std::move(*json);
+}
+
+StrategyAttr mlir::tessel::parseStrategy(StringRef text, MLIRContext *ctx,
+                                         std::string &why) {
   // The parser's own message (what is wrong, where in the text) becomes
   // the reason.
   std::string message;
@@ -26,14 +35,22 @@ static FailureOr<ForcedStrategy> parseForced(StringRef text, MLIRContext *ctx,
       message = diag.str();
     return success();
   });
-  Attribute attr = parseAttribute(text, ctx);
-  auto strategy = dyn_cast_or_null<StrategyAttr>(attr);
-  if (!strategy) {
-    why = "'" + text.str() + "' is neither a strategy kind nor a " +
-          "#tessel.strategy attribute" +
+  auto strategy = dyn_cast_or_null<StrategyAttr>(parseAttribute(text, ctx));
+  if (!strategy)
+    why = "'" + text.str() + "' is not a #tessel.strategy" +
           (message.empty() ? std::string() : ": " + message);
+  return strategy;
+}
+
+/// The strategy text of an entry: a kind alone or a whole attribute.
+static FailureOr<ForcedStrategy> parseForced(StringRef text, MLIRContext *ctx,
+                                             std::string &why) {
+  text = text.trim();
+  if (std::optional<StrategyKind> kind = symbolizeStrategyKind(text))
+    return ForcedStrategy{*kind, StrategyAttr()};
+  StrategyAttr strategy = parseStrategy(text, ctx, why);
+  if (!strategy)
     return failure();
-  }
   return ForcedStrategy{strategy.getKind(), strategy};
 }
 
@@ -44,14 +61,9 @@ mlir::tessel::readStrategyFile(StringRef path, ModuleOp module,
   auto fail = [&](const Twine &what) {
     return emitError(loc) << "strategy file '" << path << "': " << what;
   };
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
-      llvm::MemoryBuffer::getFile(path);
-  if (!buffer)
-    return fail("cannot read it: " + buffer.getError().message());
-  llvm::Expected<llvm::json::Value> json =
-      llvm::json::parse((*buffer)->getBuffer());
-  if (!json)
-    return fail("not JSON: " + llvm::toString(json.takeError()));
+  FailureOr<llvm::json::Value> json = readJSONFile(path, fail);
+  if (failed(json))
+    return failure();
   const llvm::json::Object *root = json->getAsObject();
   const llvm::json::Array *entries =
       root ? root->getArray("strategies") : nullptr;

@@ -2,13 +2,13 @@
 
 #include "tessel/Codegen/Common/TuningDatabase.h"
 
-#include "mlir/AsmParser/AsmParser.h"
+#include "tessel/Codegen/Common/StrategyFile.h"
+
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/xxhash.h"
 
 using namespace mlir;
@@ -47,14 +47,9 @@ mlir::tessel::readTuningDatabase(StringRef path, Attribute target,
   auto fail = [&](const Twine &what) {
     return emitError(loc) << "tuning database '" << path << "': " << what;
   };
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
-      llvm::MemoryBuffer::getFile(path);
-  if (!buffer)
-    return fail("cannot read it: " + buffer.getError().message());
-  llvm::Expected<llvm::json::Value> json =
-      llvm::json::parse((*buffer)->getBuffer());
-  if (!json)
-    return fail("not JSON: " + llvm::toString(json.takeError()));
+  FailureOr<llvm::json::Value> json = readJSONFile(path, fail);
+  if (failed(json))
+    return failure();
   const llvm::json::Object *root = json->getAsObject();
   const llvm::json::Array *entries = root ? root->getArray("entries") : nullptr;
   if (!root || root->getInteger("tessel_tuning_db") != 1 || !entries)
@@ -74,18 +69,10 @@ mlir::tessel::readTuningDatabase(StringRef path, Attribute target,
                   " needs \"target\", \"key\" and \"strategy\" strings");
     if (*entryTarget != targetText)
       continue;
-    std::string message;
-    ScopedDiagnosticHandler capture(loc.getContext(), [&](Diagnostic &diag) {
-      if (message.empty())
-        message = diag.str();
-      return success();
-    });
-    auto attr = dyn_cast_or_null<StrategyAttr>(
-        parseAttribute(*strategy, loc.getContext()));
+    std::string why;
+    StrategyAttr attr = parseStrategy(*strategy, loc.getContext(), why);
     if (!attr)
-      return fail("entry " + Twine(i) + ": '" + *strategy +
-                  "' is not a #tessel.strategy" +
-                  (message.empty() ? "" : ": " + message));
+      return fail("entry " + Twine(i) + ": " + why);
     strategies[*key] = attr;
   }
   return strategies;

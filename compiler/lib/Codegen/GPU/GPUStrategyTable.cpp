@@ -209,17 +209,6 @@ FailureOr<GPUStrategyChoice> takeGridScan(func::FuncOp kernel,
   return choose(strategy, scan, describeGridScan(scan));
 }
 
-FailureOr<GPUStrategyChoice> takeGridScatter(func::FuncOp kernel,
-                                             const GPUStrategyOptions &,
-                                             const ForcedStrategy *,
-                                             std::string &why) {
-  auto scatter = primitiveRoot<ScatterOp>(kernel);
-  if (!scatter || !canUseGridScatter(kernel, scatter, why))
-    return failure();
-  return choose(plain(kernel, StrategyKind::GridScatter), scatter,
-                describeGridScatter(scatter));
-}
-
 FailureOr<GPUStrategyChoice> takeGridRadixSort(func::FuncOp kernel,
                                                const GPUStrategyOptions &,
                                                const ForcedStrategy *,
@@ -236,26 +225,18 @@ FailureOr<GPUStrategyChoice> takeGridRadixSort(func::FuncOp kernel,
                     : "grid radix sort (not applicable: " + whyNot + ")");
 }
 
-FailureOr<GPUStrategyChoice> takeWarpTopk(func::FuncOp kernel,
-                                          const GPUStrategyOptions &,
-                                          const ForcedStrategy *,
-                                          std::string &why) {
-  auto topk = primitiveRoot<TopkOp>(kernel);
-  if (!topk || !canUseWarpTopk(kernel, topk, why))
+/// A primitive's own kernel (grid scatter, warp top-k, grid gather): taken
+/// where the primitive is the kernel's root and `canUse` says yes.
+template <StrategyKind kind, typename OpTy,
+          bool (*canUse)(func::FuncOp, OpTy, std::string &),
+          std::string (*describe)(OpTy)>
+FailureOr<GPUStrategyChoice>
+takePrimitiveKernel(func::FuncOp kernel, const GPUStrategyOptions &,
+                    const ForcedStrategy *, std::string &why) {
+  auto op = primitiveRoot<OpTy>(kernel);
+  if (!op || !canUse(kernel, op, why))
     return failure();
-  return choose(plain(kernel, StrategyKind::WarpTopk), topk,
-                describeWarpTopk(topk));
-}
-
-FailureOr<GPUStrategyChoice> takeGridGather(func::FuncOp kernel,
-                                            const GPUStrategyOptions &,
-                                            const ForcedStrategy *,
-                                            std::string &why) {
-  auto gather = primitiveRoot<GatherOp>(kernel);
-  if (!gather || !canUseGridGather(kernel, gather, why))
-    return failure();
-  return choose(plain(kernel, StrategyKind::GridGather), gather,
-                describeGridGather(gather));
+  return choose(plain(kernel, kind), op, describe(op));
 }
 
 /// Checks loop tiles a user gave for `op` (`loops` loops).
@@ -543,10 +524,16 @@ constexpr Entry kStrategies[] = {
     {StrategyKind::FlashAttention, takeFlashAttention},
     {StrategyKind::RowFusion, takeRowFusion},
     {StrategyKind::GridScan, takeGridScan},
-    {StrategyKind::GridScatter, takeGridScatter},
+    {StrategyKind::GridScatter,
+     takePrimitiveKernel<StrategyKind::GridScatter, ScatterOp,
+                         canUseGridScatter, describeGridScatter>},
     {StrategyKind::GridRadixSort, takeGridRadixSort},
-    {StrategyKind::WarpTopk, takeWarpTopk},
-    {StrategyKind::GridGather, takeGridGather},
+    {StrategyKind::WarpTopk,
+     takePrimitiveKernel<StrategyKind::WarpTopk, TopkOp, canUseWarpTopk,
+                         describeWarpTopk>},
+    {StrategyKind::GridGather,
+     takePrimitiveKernel<StrategyKind::GridGather, GatherOp, canUseGridGather,
+                         describeGridGather>},
     {StrategyKind::PrimitiveTiles, takePrimitiveTiles},
     {StrategyKind::WgmmaMatmul, takeWgmmaMatmul},
     {StrategyKind::MmaSyncMatmul, takeMmaSyncMatmul},

@@ -23,6 +23,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/JSON.h"
 
 #include <string>
 
@@ -34,6 +35,16 @@ struct ForcedStrategy {
   StrategyKind kind = StrategyKind::Serial;
   StrategyAttr strategy;
 };
+
+/// The JSON document in the file at `path`; failure reported by `fail`
+/// (the file cannot be read, or is not JSON).
+FailureOr<llvm::json::Value>
+readJSONFile(StringRef path,
+             function_ref<InFlightDiagnostic(const Twine &)> fail);
+
+/// `text` as a #tessel.strategy, or null with the parser's or verifier's
+/// message in `why`.
+StrategyAttr parseStrategy(StringRef text, MLIRContext *ctx, std::string &why);
 
 /// Reads the entries of `path` that apply to an executable of `target`
 /// ("cuda" or "cpu") for `arch` (its description's architecture or CPU),

@@ -132,19 +132,12 @@ FailureOr<CUDATargetAttr> mlir::tessel::getCUDAExecutableDescription(
                              b.getBoolAttr(clusters));
 }
 
-std::vector<std::string> mlir::tessel::getRegisteredCUDAArchs() {
-  std::vector<std::string> names;
-  for (const CUDAEntry &e : kCUDAArchs)
-    names.push_back(e.arch);
-  return names;
-}
-
 CPUTargetAttr mlir::tessel::getCPUTargetDescription(MLIRContext *ctx,
                                                     StringRef cpu,
-                                                    int64_t vectorBits,
-                                                    int64_t cores) {
+                                                    int64_t vectorBits) {
+  constexpr int64_t kCores = 16;
   ctx->getOrLoadDialect<TesselDialect>();
   Builder b(ctx);
-  return CPUTargetAttr::get(ctx, b.getStringAttr(cpu), vectorBits, cores,
+  return CPUTargetAttr::get(ctx, b.getStringAttr(cpu), vectorBits, kCores,
                             48 * KiB, 2048 * KiB, 32768 * KiB);
 }

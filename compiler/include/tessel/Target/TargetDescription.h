@@ -13,7 +13,6 @@
 #include "tessel/Dialect/Tessel/TesselDialect.h"
 
 #include <string>
-#include <vector>
 
 namespace mlir::tessel {
 
@@ -31,15 +30,12 @@ FailureOr<CUDATargetAttr>
 getCUDAExecutableDescription(MLIRContext *ctx, ArrayRef<std::string> archs,
                              std::string &why);
 
-/// The architectures the registry lists, for --help and errors.
-std::vector<std::string> getRegisteredCUDAArchs();
-
 /// The description of a CPU executable: `cpu` (an LLVM CPU name), its
 /// widest vector register, and the machine the thread pool is expected to
-/// have (cores, caches): TESSEL's defaults, a 16-core server with 48 KiB
-/// L1, 2 MiB L2 per core and 32 MiB L3, unless given.
+/// have: a 16-core server with 48 KiB L1, 2 MiB L2 per core and 32 MiB L3
+/// (the machine the CPU strategies were tuned on).
 CPUTargetAttr getCPUTargetDescription(MLIRContext *ctx, StringRef cpu,
-                                      int64_t vectorBits, int64_t cores = 16);
+                                      int64_t vectorBits);
 
 } // namespace mlir::tessel
 

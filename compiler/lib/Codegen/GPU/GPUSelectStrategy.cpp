@@ -116,7 +116,10 @@ struct GPUSelectStrategyPass
     for (auto kernel : module.getOps<func::FuncOp>()) {
       if (!kernel->hasAttr(kKernelAttr))
         continue;
-      std::string key = getDispatchKey(kernel);
+      // The key prints the whole kernel: only for a database or a report.
+      std::string key = tuned.empty() && strategyReport.empty()
+                            ? std::string()
+                            : getDispatchKey(kernel);
       FailureOr<GPUStrategySelection> selection =
           select(kernel, key, options, forced, tuned);
       if (failed(selection))

@@ -75,6 +75,21 @@ FailureOr<OpTy> rootAs(func::FuncOp kernel, Operation *root,
          << ") to be " << what;
 }
 
+/// Runs `emit` on the root as an `OpTy`; `failureText` is the error when
+/// it cannot build the kernel.
+template <typename OpTy>
+LogicalResult emitOnRoot(func::FuncOp kernel, Operation *root,
+                         StrategyAttr strategy, StringRef what,
+                         LogicalResult (*emit)(func::FuncOp, OpTy),
+                         StringRef failureText) {
+  FailureOr<OpTy> op = rootAs<OpTy>(kernel, root, strategy, what);
+  if (failed(op))
+    return failure();
+  if (failed(emit(kernel, *op)))
+    return kernel.emitError(failureText);
+  return success();
+}
+
 /// Block tiles, thread tiles and reduction steps of `root` on tensors.
 LogicalResult tileToBlocksAndThreads(func::FuncOp kernel, TilingInterface root,
                                      StrategyAttr strategy) {
@@ -148,41 +163,21 @@ LogicalResult lowerStrategy(func::FuncOp kernel, StrategyAttr strategy) {
       return emitTensorCoreMatmul(kernel, *op, tiles);
     return emitSharedMemoryMatmul(kernel, *op, tiles);
   }
-  case StrategyKind::GridScan: {
-    FailureOr<ScanOp> op =
-        rootAs<ScanOp>(kernel, root, strategy, "a tessel.scan");
-    if (failed(op) || failed(emitGridScan(kernel, *op)))
-      return kernel.emitError("grid scan failed");
-    return success();
-  }
-  case StrategyKind::GridGather: {
-    FailureOr<GatherOp> op =
-        rootAs<GatherOp>(kernel, root, strategy, "a tessel.gather");
-    if (failed(op) || failed(emitGridGather(kernel, *op)))
-      return kernel.emitError("grid gather failed");
-    return success();
-  }
-  case StrategyKind::GridRadixSort: {
-    FailureOr<SortOp> op =
-        rootAs<SortOp>(kernel, root, strategy, "a tessel.sort");
-    if (failed(op) || failed(emitGridRadixSort(kernel, *op)))
-      return kernel.emitError("grid radix sort failed");
-    return success();
-  }
-  case StrategyKind::WarpTopk: {
-    FailureOr<TopkOp> op =
-        rootAs<TopkOp>(kernel, root, strategy, "a tessel.topk");
-    if (failed(op) || failed(emitWarpTopk(kernel, *op)))
-      return kernel.emitError("warp top-k failed");
-    return success();
-  }
-  case StrategyKind::GridScatter: {
-    FailureOr<ScatterOp> op =
-        rootAs<ScatterOp>(kernel, root, strategy, "a tessel.scatter");
-    if (failed(op) || failed(emitGridScatter(kernel, *op)))
-      return kernel.emitError("grid scatter failed");
-    return success();
-  }
+  case StrategyKind::GridScan:
+    return emitOnRoot<ScanOp>(kernel, root, strategy, "a tessel.scan",
+                              emitGridScan, "grid scan failed");
+  case StrategyKind::GridGather:
+    return emitOnRoot<GatherOp>(kernel, root, strategy, "a tessel.gather",
+                                emitGridGather, "grid gather failed");
+  case StrategyKind::GridRadixSort:
+    return emitOnRoot<SortOp>(kernel, root, strategy, "a tessel.sort",
+                              emitGridRadixSort, "grid radix sort failed");
+  case StrategyKind::WarpTopk:
+    return emitOnRoot<TopkOp>(kernel, root, strategy, "a tessel.topk",
+                              emitWarpTopk, "warp top-k failed");
+  case StrategyKind::GridScatter:
+    return emitOnRoot<ScatterOp>(kernel, root, strategy, "a tessel.scatter",
+                                 emitGridScatter, "grid scatter failed");
   }
   llvm_unreachable("unknown strategy kind");
 }

@@ -13,8 +13,9 @@
 #      x86-64-v4"), ONLY (space-separated program names), SWEEP
 #      (";"-separated LABEL=FLAGS: each program also compiled with
 #      --target=cpu FLAGS as NAME.LABEL.tmod, e.g.
-#      SWEEP="v4-kc128=--cpu=x86-64-v4 --tessel-cpu-packed-kc=128"; the
-#      hidden --tessel-cpu-packed-* knobs are in CPUKernelConfig.cpp).
+#      SWEEP="v4-kc128=--cpu=x86-64-v4 --tessel-strategy-file=kc128.json":
+#      a strategy file forces the packed_matmul panel per dispatch;
+#      --tessel-print-strategy shows the cost model's).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"

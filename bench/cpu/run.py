@@ -15,7 +15,7 @@ With --experiment (or --experiment-only), then issue 15's 16-thread
 experiments on matmul 2048^3 and 4096^3 (pack_experiment below): every
 module variant of the case in alternating rounds, a `diag-pack1` module
 (SWEEP="diag-pack1=--cpu=x86-64-v4
---tessel-cpu-packed-diagnostic-pack-first-k-block-only") giving the time
+--tessel-cpu-diagnostic-pack-first-k-block-only") giving the time
 without re-packing, and 16 single-thread processes at once.
 
 usage: python3 .carry/cpubench/run.py --out=DIR [--only=a,b] [--runs=N]

@@ -15,6 +15,7 @@
 #include "tessel/Target/CPU/CPUTarget.h"
 #include "tessel/Target/CUDA/CUDATarget.h"
 #include "tessel/Target/ModuleWriter.h"
+#include "tessel/Target/TargetDescription.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/MLIRContext.h"
@@ -68,9 +69,9 @@ static llvm::cl::opt<std::string>
             llvm::cl::init("host"));
 static llvm::cl::opt<bool> printStrategy(
     "tessel-print-strategy",
-    llvm::cl::desc("Print each GPU kernel's strategy (a remark per kernel: "
-                   "its #tessel.strategy, what runs, and why the strategies "
-                   "asked before it declined)"),
+    llvm::cl::desc("Print each kernel's strategy, per executable (a remark "
+                   "per kernel: its #tessel.strategy, what runs, and why "
+                   "the strategies asked before it declined)"),
     llvm::cl::init(false));
 static llvm::cl::opt<std::string> strategyFile(
     "tessel-strategy-file",
@@ -86,10 +87,17 @@ static llvm::cl::opt<std::string> tuningDb(
     llvm::cl::value_desc("file"), llvm::cl::init(""));
 static llvm::cl::opt<std::string> strategyReport(
     "tessel-strategy-report",
-    llvm::cl::desc("Write, per cuda executable, PREFIX.ARCH.json: each "
+    llvm::cl::desc("Write, per executable, PREFIX.ARCH.json (ARCH: its "
+                   "first cuda architecture or its --cpu entry): each "
                    "dispatch's key, strategy and the candidates a tuner "
                    "times (tessel-tune reads it)"),
     llvm::cl::value_desc("prefix"), llvm::cl::init(""));
+static llvm::cl::opt<bool> packFirstKBlockOnly(
+    "tessel-cpu-diagnostic-pack-first-k-block-only",
+    llvm::cl::desc("Timing experiment, WRONG RESULTS: the cpu's packed "
+                   "matmuls pack A and B in the first K block only (what "
+                   "re-packing costs is the difference in time)"),
+    llvm::cl::Hidden, llvm::cl::init(false));
 static llvm::cl::opt<bool> cudaTF32(
     "cuda-tf32",
     llvm::cl::desc("Let f32 contractions run on TF32 tensor cores (inputs "
@@ -146,6 +154,17 @@ static void hideOtherOptions() {
     if (option->getOptionHiddenFlag() == llvm::cl::NotHidden)
       option->setHiddenFlag(llvm::cl::Hidden);
   }
+}
+
+/// Where the strategies come from besides the cost models, for every
+/// target.
+static StrategySources strategySources() {
+  StrategySources sources;
+  sources.strategyFile = strategyFile;
+  sources.tuningDb = tuningDb;
+  sources.strategyReport = strategyReport;
+  sources.printStrategy = printStrategy;
+  return sources;
 }
 
 static LogicalResult dump(ModuleOp module, StringRef name) {
@@ -209,7 +228,7 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
   if (targetList.empty())
     return emitError(module->getLoc()) << "--target is empty";
   for (StringRef t : targetList)
-    if (t != "cpu" && t != "cuda")
+    if (failed(getTargetTraits(t)))
       return emitError(module->getLoc())
              << "unsupported target '" << t << "' (expected cpu or cuda)";
 
@@ -225,35 +244,16 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
   PassManager pm(&context);
   if (failed(configure(pm)))
     return failure();
-  bool cudaOnly = llvm::all_of(targetList,
-                               [](StringRef t) { return t == "cuda"; });
   // tessel.attention stays one op where every target has a kernel for it
   // (cuda: flash attention; cpu: the attention loop nest).
   InputOptions inputOptions;
   if (fusedAttention)
     inputOptions.attentionTargets = llvm::join(targetList, ",");
   buildInputPipeline(pm, inputOptions);
-  // Fused row dispatches (softmax, layernorm in one kernel) and matmul
-  // epilogues for every target: both backends run a row chain with each row
-  // read once (cpu: whole rows per register tile), and a matmul's C block
-  // with its epilogue applied before it is stored (cpu: each workgroup's
-  // block computed whole, packed or in register tiles; CPUKernelConfig).
   DispatchOptions dispatchOptions;
-  dispatchOptions.fuseRows = true;
-  // The cpu backend tiles a kernel by its one stored value: a row chain
-  // with several results (a layernorm that also returns its means) stays
-  // one dispatch per op when cpu is a target.
-  dispatchOptions.rowGroupsSingleResult = !cudaOnly;
-  // Likewise a scan's elementwise neighbours (the cpu backend runs one
-  // primitive per dispatch).
-  dispatchOptions.fusePrimitives = cudaOnly;
-  dispatchOptions.fuseEpilogues = fuseEpilogues;
-  // Split-K serves GPUs, whose grids must fill ~100+ SMs: on by default
-  // when cuda is a target (a cuda,cpu module shares the host program, and
-  // the cpu backend runs the split form too); for any target when asked.
-  if (llvm::is_contained(targetList, "cuda") ||
-      splitKTargetBlocks.getNumOccurrences())
-    dispatchOptions.splitKTargetBlocks = splitKTargetBlocks;
+  setDispatchOptions(dispatchOptions, targetList, fuseEpilogues,
+                     splitKTargetBlocks,
+                     splitKTargetBlocks.getNumOccurrences() > 0);
   buildDispatchPipeline(pm, dispatchOptions);
   if (failed(pm.run(*module)))
     return failure();
@@ -264,13 +264,11 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
   for (StringRef t : targetList) {
     FailureOr<std::vector<ExecutableImage>> images = failure();
     if (t == "cpu") {
-      if (!strategyFile.empty())
-        llvm::errs() << "tessel-compile: warning: --tessel-strategy-file "
-                        "applies to cuda executables only; the cpu target "
-                        "chooses its own strategies\n";
       CPUTargetOptions options;
       options.cpu = cpuName;
       options.dumpDir = dumpDir;
+      options.strategies = strategySources();
+      options.diagnosticPackFirstKBlockOnly = packFirstKBlockOnly;
       options.configurePassManager = configure;
       images = buildCPUExecutables(*module, options);
     } else {
@@ -281,12 +279,9 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
       for (StringRef a : archs)
         options.archs.push_back(a.trim().str());
       options.dumpDir = dumpDir;
-      options.printStrategy = printStrategy;
       options.tf32 = cudaTF32;
       options.wgmmaMinTiles = wgmmaMinTiles;
-      options.strategyFile = strategyFile;
-      options.tuningDb = tuningDb;
-      options.strategyReport = strategyReport;
+      options.strategies = strategySources();
       options.parallelBuilds = !printsIR;
       options.configurePassManager = configure;
       images = buildCUDAExecutables(*module, options);

@@ -268,14 +268,49 @@ def MaterializeKernelABI : Pass<"tessel-materialize-kernel-abi", "ModuleOp"> {
 // CPU codegen
 //===----------------------------------------------------------------------===//
 
-def CPUTileAndVectorize : Pass<"tessel-cpu-tile-and-vectorize", "ModuleOp"> {
-  let summary = "Tile each kernel's root op to workgroups and vectors";
+def CPUSelectStrategy : Pass<"tessel-cpu-select-strategy", "ModuleOp"> {
+  let summary = "Choose each CPU kernel's strategy and write it as an attribute";
   let description = [{
-    Pre: kernels over tensors (after tessel-materialize-kernel-abi). Picks a
-    strategy per kernel (CPUKernelConfig): tiles the root op's parallel loops
-    into an scf.forall of workgroups fusing its producers, tiles again to
-    register-sized tiles and vectorizes them (masked where tiles are
-    partial). Kernels whose root cannot be tiled keep a single workgroup.
+    Pre: kernels over tensors (after tessel-materialize-kernel-abi), in a
+    module whose `tessel.target` is a #tessel.cpu_target (else the
+    description of `cpu` with `vector-bits`). Asks the cpu strategies in
+    order (CPUStrategyTable.h) and writes the first that takes each kernel
+    as `tessel.strategy = #tessel.strategy<...>` on the kernel, marking the
+    op it applies to with `tessel.strategy_root`. `strategy-file`,
+    `tuning-db`, `strategy-report` and `print-strategy` as for
+    tessel-gpu-select-strategy.
+  }];
+  let options = [
+    Option<"cpu", "cpu", "std::string", /*default=*/"\"generic\"",
+           "The CPU when the module has no tessel.target attribute">,
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"256",
+           "Its vector width in bits (without a tessel.target attribute)">,
+    Option<"printStrategy", "print-strategy", "bool", /*default=*/"false",
+           "Emit a remark per kernel with its strategy and the strategies "
+           "that declined it">,
+    Option<"strategyFile", "strategy-file", "std::string", /*default=*/"",
+           "JSON file of strategies forced per dispatch "
+           "(tessel/Codegen/Common/StrategyFile.h)">,
+    Option<"tuningDb", "tuning-db", "std::string", /*default=*/"",
+           "Tuning database (tessel-tune): its strategy for each dispatch "
+           "it has an entry for (tessel/Codegen/Common/TuningDatabase.h)">,
+    Option<"strategyReport", "strategy-report", "std::string",
+           /*default=*/"",
+           "Write each kernel's key, strategy and tuning candidates to this "
+           "JSON file">,
+  ];
+  let dependentDialects = ["tessel::TesselDialect"];
+}
+
+def CPUTileAndVectorize : Pass<"tessel-cpu-tile-and-vectorize", "ModuleOp"> {
+  let summary = "Lower each CPU kernel as its #tessel.strategy says";
+  let description = [{
+    Pre: kernels over tensors with a `tessel.strategy` (after
+    tessel-cpu-select-strategy). Applies it: the root op's workgroup tiles
+    as an scf.forall fusing its producers, then register tiles (vectorized,
+    partial tiles peeled), the packed-matmul mark, the padding copy's
+    workgroups, or the flash-attention loop nest. Vector widths come from
+    the module's #tessel.cpu_target (else `vector-bits`).
     Post: at most one top-level scf.forall per kernel, marked
     `tessel.workgroups`.
   }];
@@ -283,7 +318,8 @@ def CPUTileAndVectorize : Pass<"tessel-cpu-tile-and-vectorize", "ModuleOp"> {
                            "affine::AffineDialect", "linalg::LinalgDialect"];
   let options = [
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"256",
-           "Width of the target's vector registers in bits">,
+           "Width of the target's vector registers in bits (without a "
+           "tessel.target attribute)">,
   ];
 }
 
@@ -314,6 +350,12 @@ def CPUPackedMatmul : Pass<"tessel-cpu-packed-matmul", "ModuleOp"> {
   }];
   let dependentDialects = ["scf::SCFDialect", "vector::VectorDialect",
                            "memref::MemRefDialect", "arith::ArithDialect"];
+  let options = [
+    Option<"diagnosticPackFirstKBlockOnly",
+           "diagnostic-pack-first-k-block-only", "bool", /*default=*/"false",
+           "Timing experiment, WRONG RESULTS: pack A and B in the first K "
+           "block only (the time saved is what re-packing costs)">,
+  ];
 }
 
 def CPULowerVectors : Pass<"tessel-cpu-lower-vectors", "ModuleOp"> {

@@ -21,9 +21,8 @@
 
 #include "tessel/Passes.h"
 
-#include "tessel/Codegen/CPU/CPUFlashAttention.h"
-#include "tessel/Codegen/GPU/GPUFlashAttention.h"
 #include "tessel/Dialect/Tessel/TesselDialect.h"
+#include "tessel/Target/TargetDescription.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -257,12 +256,8 @@ struct DecomposeAttentionPass
     auto kept = [&](AttentionOp op) {
       std::string why;
       return !targets.empty() && llvm::all_of(targets, [&](StringRef t) {
-        t = t.trim();
-        if (t == "cuda")
-          return canUseFlashAttention(op, why);
-        if (t == "cpu")
-          return canUseCPUFlashAttention(op, why);
-        return false;
+        FailureOr<TargetTraits> traits = getTargetTraits(t.trim());
+        return succeeded(traits) && traits->takesAttention(op, why);
       });
     };
     getOperation().walk([&](AttentionOp op) {

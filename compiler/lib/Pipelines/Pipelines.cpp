@@ -3,6 +3,7 @@
 #include "tessel/Pipelines/Pipelines.h"
 
 #include "tessel/Passes.h"
+#include "tessel/Target/TargetDescription.h"
 #include "tessel/Transpile/SinkThreadLoops.h"
 #include "tessel/Transpile/SkewSharedArrays.h"
 
@@ -141,10 +142,37 @@ static void addScalarLowering(OpPassManager &pm, bool expandBf16) {
   pm.addPass(createSCFToControlFlowPass());
 }
 
+void mlir::tessel::setDispatchOptions(DispatchOptions &options,
+                                      ArrayRef<StringRef> targets,
+                                      bool fuseEpilogues,
+                                      int64_t splitKTargetBlocks,
+                                      bool forceSplitK) {
+  // Both backends run a row chain with each row read once (cpu: whole rows
+  // per register tile) and a matmul's C block with its epilogue applied
+  // before it is stored (cpu: each workgroup's block computed whole).
+  options.fuseRows = true;
+  options.fuseEpilogues = fuseEpilogues;
+  bool severalResults = true, primitiveGroups = true, splitK = forceSplitK;
+  for (StringRef t : targets) {
+    FailureOr<TargetTraits> traits = getTargetTraits(t);
+    assert(succeeded(traits) && "targets are checked by the caller");
+    severalResults &= traits->rowChainsWithSeveralResults;
+    primitiveGroups &= traits->primitiveGroups;
+    splitK |= traits->splitKForParallelism;
+  }
+  options.rowGroupsSingleResult = !severalResults;
+  options.fusePrimitives = primitiveGroups;
+  if (splitK)
+    options.splitKTargetBlocks = splitKTargetBlocks;
+}
+
 void mlir::tessel::buildCPUCodegenPipeline(OpPassManager &pm,
                                            const CPUCodegenOptions &options) {
   pm.addPass(createMaterializeKernelABI());
   pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCPUSelectStrategy(
+      {/*cpu=*/"generic", options.vectorBits, options.printStrategy,
+       options.strategyFile, options.tuningDb, options.strategyReport}));
   pm.addPass(createCPUTileAndVectorize({options.vectorBits}));
   addBufferizationPasses(pm);
   pm.addPass(createCPUDistributeToWorkgroups());
@@ -153,7 +181,7 @@ void mlir::tessel::buildCPUCodegenPipeline(OpPassManager &pm,
   bufferization::BufferDeallocationPipelineOptions dealloc;
   bufferization::buildBufferDeallocationPipeline(pm, dealloc);
   // After deallocation: its heap pack buffers are freed by the pass itself.
-  pm.addPass(createCPUPackedMatmul());
+  pm.addPass(createCPUPackedMatmul({options.diagnosticPackFirstKBlockOnly}));
   addLoopAndTransferLowering(pm);
   pm.addPass(createCPULowerVectors());
   addScalarLowering(pm, /*expandBf16=*/true);

@@ -6,10 +6,15 @@
 //   sm_89 L40S (142), sm_90 / sm_90a H100 SXM and H200 (132).
 // SM counts feed cost models only (waves of tiles); grids that must be
 // resident are checked at run time on the device that runs them.
+// And each target's traits: what its backend takes beyond the strategies
+// of its kernels (fusions, attention, split-K).
 //
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Target/TargetDescription.h"
+
+#include "tessel/Codegen/CPU/CPUFlashAttention.h"
+#include "tessel/Codegen/GPU/GPUFlashAttention.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringExtras.h"
@@ -140,4 +145,20 @@ CPUTargetAttr mlir::tessel::getCPUTargetDescription(MLIRContext *ctx,
   Builder b(ctx);
   return CPUTargetAttr::get(ctx, b.getStringAttr(cpu), vectorBits, kCores,
                             48 * KiB, 2048 * KiB, 32768 * KiB);
+}
+
+FailureOr<TargetTraits> mlir::tessel::getTargetTraits(StringRef target) {
+  TargetTraits traits;
+  if (target == "cuda") {
+    traits.rowChainsWithSeveralResults = true;
+    traits.primitiveGroups = true;
+    traits.splitKForParallelism = true;
+    traits.takesAttention = canUseFlashAttention;
+    return traits;
+  }
+  if (target == "cpu") {
+    traits.takesAttention = canUseCPUFlashAttention;
+    return traits;
+  }
+  return failure();
 }

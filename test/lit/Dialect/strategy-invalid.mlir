@@ -53,3 +53,34 @@ func.func private @k() attributes {s = #tessel.strategy<simt_matmul, tile = [128
 // expected-error @+1 {{cuda_target: unknown MMA kind "tcgen05"}}
 module attributes {t = #tessel.cuda_target<arch = "sm_100a", sms = 148, shared_per_block = 232448, shared_per_sm = 233472, registers_per_sm = 65536, mma = ["tcgen05"], tma = true, clusters = true>} {
 }
+
+// -----
+
+// expected-error @+1 {{strategy 'packed_matmul' needs 'panel' = [MR, NR, KC, MC, NC], each positive}}
+func.func private @k() attributes {s = #tessel.strategy<packed_matmul, workgroup = [64, 128, 0], panel = [8, 32, 256]>}
+
+// -----
+
+// expected-error @+1 {{strategy 'register_tiles' needs 'vector' (a tile per loop)}}
+func.func private @k() attributes {s = #tessel.strategy<register_tiles, workgroup = [64, 128]>}
+
+// -----
+
+// expected-error @+1 {{strategy 'register_tiles': 'cache' has 2 entries, 'workgroup' 3}}
+func.func private @k() attributes {s = #tessel.strategy<register_tiles, workgroup = [64, 128, 0], vector = [8, 32, 0], cache = [0, 0]>}
+
+// -----
+
+// matmul_epilogue's register tiles are per loop of its contraction.
+// expected-error @+1 {{strategy 'matmul_epilogue': 'reduction' has 2 entries, 'vector' 3}}
+func.func private @k() attributes {s = #tessel.strategy<matmul_epilogue, workgroup = [64, 128], vector = [8, 32, 0], reduction = [0, 4]>}
+
+// -----
+
+// expected-error @+1 {{strategy 'wgmma_matmul' takes no 'panel' parameter}}
+func.func private @k() attributes {s = #tessel.strategy<wgmma_matmul, tile = [128, 128, 64], stages = 4, panel = [8, 32, 256, 64, 128]>}
+
+// -----
+
+// expected-error @+1 {{strategy 'row_fusion': 'workgroup' needs 'vector'}}
+func.func private @k() attributes {s = #tessel.strategy<row_fusion, workgroup = [4, 0]>}

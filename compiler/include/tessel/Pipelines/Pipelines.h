@@ -65,10 +65,45 @@ struct DispatchOptions : PassPipelineOptions<DispatchOptions> {
 void buildDispatchPipeline(OpPassManager &pm,
                            const DispatchOptions &options = {});
 
+/// Sets `options` to the dispatch options of a module compiled for every
+/// one of `targets`
+/// ("cuda", "cpu"; each known to getTargetTraits): fused row chains for
+/// every target, matmul epilogues when `fuseEpilogues`, row chains with
+/// several results and primitive groups only where every target takes
+/// them, split-K (`splitKTargetBlocks`) where any target asks for it, or
+/// for every target when `forceSplitK`.
+void setDispatchOptions(DispatchOptions &options,
+                        ArrayRef<StringRef> targets, bool fuseEpilogues,
+                        int64_t splitKTargetBlocks, bool forceSplitK);
+
 struct CPUCodegenOptions : PassPipelineOptions<CPUCodegenOptions> {
-  Option<int64_t> vectorBits{*this, "vector-bits",
-                             llvm::cl::desc("Vector register width in bits"),
-                             llvm::cl::init(256)};
+  Option<int64_t> vectorBits{
+      *this, "vector-bits",
+      llvm::cl::desc("Vector register width in bits, where the module has "
+                     "no tessel.target"),
+      llvm::cl::init(256)};
+  Option<bool> printStrategy{
+      *this, "print-strategy",
+      llvm::cl::desc("Emit a remark per kernel naming its strategy"),
+      llvm::cl::init(false)};
+  Option<std::string> strategyFile{
+      *this, "strategy-file",
+      llvm::cl::desc("JSON file of strategies forced per dispatch"),
+      llvm::cl::init("")};
+  Option<std::string> tuningDb{
+      *this, "tuning-db",
+      llvm::cl::desc("Tuning database (tessel-tune) to take strategies from"),
+      llvm::cl::init("")};
+  Option<std::string> strategyReport{
+      *this, "strategy-report",
+      llvm::cl::desc("Write the kernels' keys, strategies and tuning "
+                     "candidates to this JSON file"),
+      llvm::cl::init("")};
+  Option<bool> diagnosticPackFirstKBlockOnly{
+      *this, "diagnostic-pack-first-k-block-only",
+      llvm::cl::desc("Timing experiment, WRONG RESULTS: packed matmuls pack "
+                     "in the first K block only"),
+      llvm::cl::init(false)};
 };
 
 /// Dispatch functions -> LLVM dialect kernels with the CPU kernel ABI.

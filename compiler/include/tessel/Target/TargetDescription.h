@@ -37,6 +37,29 @@ getCUDAExecutableDescription(MLIRContext *ctx, ArrayRef<std::string> archs,
 CPUTargetAttr getCPUTargetDescription(MLIRContext *ctx, StringRef cpu,
                                       int64_t vectorBits);
 
+/// What a target's backend takes beyond the strategies of its kernels.
+/// The passes before code generation (dispatch formation, attention) serve
+/// every target of a module: they ask each target and form only what all
+/// of them take.
+struct TargetTraits {
+  /// A row chain (softmax, layernorm) with several stored results in one
+  /// dispatch (not cpu: its kernels are tiled by their one stored value).
+  bool rowChainsWithSeveralResults = false;
+  /// A scan with its elementwise producer, consumers and scatter in one
+  /// dispatch (not cpu: one primitive per dispatch).
+  bool primitiveGroups = false;
+  /// Contractions with too few output tiles to fill the device get their K
+  /// loop split (cuda: grids must fill ~100+ SMs). A module shares its host
+  /// program, so one target that asks splits K for all.
+  bool splitKForParallelism = false;
+  /// Whether a kernel of the target takes `op` whole (cuda: the flash
+  /// attention kernel; cpu: the attention loop nest), else why not.
+  bool (*takesAttention)(AttentionOp op, std::string &why) = nullptr;
+};
+
+/// The traits of target "cuda" or "cpu"; failure for any other name.
+FailureOr<TargetTraits> getTargetTraits(StringRef target);
+
 } // namespace mlir::tessel
 
 #endif

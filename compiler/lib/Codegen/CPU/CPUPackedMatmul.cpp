@@ -2,9 +2,9 @@
 //
 // The packed-panel contraction of the CPU backend, in the manner of Goto's
 // and BLIS's matrix products. A workgroup owns a block of C (rows x at most
-// NC, chosen by CPUKernelConfig: as many rows as the balance of workgroups
-// over threads allows, so that B is packed as few times as possible). For
-// each block of KC along K:
+// NC, from the packed_matmul strategy, CPUStrategyTable.h: as many rows as
+// the balance of workgroups over threads allows, so that B is packed as few
+// times as possible). For each block of KC along K:
 //   - B's KC x NC block is copied into panels NR wide, Bp[NC/NR][KC][NR]
 //     (columns past N zero), so that one panel (KC x NR, in L1) is read
 //     contiguously by every register tile of its column; once per K block
@@ -32,7 +32,7 @@
 
 #include "tessel/Passes.h"
 
-#include "tessel/Codegen/CPU/CPUKernelConfig.h"
+#include "tessel/Codegen/CPU/CPUStrategyTable.h"
 
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -43,7 +43,6 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
-#include "llvm/Support/CommandLine.h"
 
 namespace mlir::tessel {
 #define GEN_PASS_DEF_CPUPACKEDMATMUL
@@ -54,17 +53,6 @@ using namespace mlir;
 using namespace mlir::tessel;
 
 namespace {
-
-// A timing experiment, not a mode: with it the copies into the pack
-// buffers run in the first K block only, so later K blocks multiply stale
-// panels and the RESULT IS WRONG. The difference in time against the
-// default is what re-packing A and B costs (bench/cpu, issue 15's
-// 16-thread analysis).
-llvm::cl::opt<bool> clPackFirstKBlockOnly(
-    "tessel-cpu-packed-diagnostic-pack-first-k-block-only",
-    llvm::cl::desc("Timing experiment, wrong results: pack A and B in the "
-                   "first K block only"),
-    llvm::cl::init(false), llvm::cl::Hidden);
 
 /// The loops of a marked op, by role. A matmul has one M and one K loop; a
 /// convolution's M loops are its batch and output-image loops (one row of
@@ -115,9 +103,15 @@ FailureOr<PackedLoops> classifyLoops(linalg::LinalgOp op) {
 /// Builds the loops replacing one marked op (on memrefs).
 class PackedMatmulBuilder {
 public:
+  /// `packFirstKBlockOnly`: a timing experiment, not a mode: the copies
+  /// into the pack buffers run in the first K block only, so later K
+  /// blocks multiply stale panels and the RESULT IS WRONG. The difference
+  /// in time against the default is what re-packing A and B costs (issue
+  /// 15's 16-thread analysis).
   PackedMatmulBuilder(linalg::LinalgOp op, const PackedLoops &loops,
-                      const CPUPackedMatmulParams &p)
-      : b(op.getLoc(), op.getOperation()), op(op), p(p), loops(loops) {
+                      const CPUPackedMatmulParams &p, bool packFirstKBlockOnly)
+      : b(op.getLoc(), op.getOperation()), op(op), p(p), loops(loops),
+        packFirstKBlockOnly(packFirstKBlockOnly) {
     elt = getElementTypeOrSelf(op.getDpsInits()[0].getType());
     lanes = p.lanes;
     vecTy = VectorType::get({lanes}, elt);
@@ -210,6 +204,7 @@ private:
   linalg::LinalgOp op;
   CPUPackedMatmulParams p;
   PackedLoops loops;
+  bool packFirstKBlockOnly;
   Type elt;
   int64_t lanes = 0, nrVectors = 0;
   VectorType vecTy;
@@ -370,7 +365,7 @@ void PackedMatmulBuilder::build() {
   Value kcs = min(cst(p.kc), arith::SubIOp::create(b, kSize, kc));
   // Builds `pack` under `kc == 0` for the timing experiment, else as is.
   auto maybeOnce = [&](llvm::function_ref<void()> pack) {
-    if (!clPackFirstKBlockOnly)
+    if (!packFirstKBlockOnly)
       return pack();
     Value first =
         arith::CmpIOp::create(b, arith::CmpIPredicate::eq, kc, zero);
@@ -400,6 +395,7 @@ namespace mlir::tessel {
 namespace {
 struct CPUPackedMatmulPass
     : impl::CPUPackedMatmulBase<CPUPackedMatmulPass> {
+  using Base::Base;
   void runOnOperation() override {
     SmallVector<linalg::LinalgOp> marked;
     getOperation().walk([&](linalg::LinalgOp op) {
@@ -417,7 +413,7 @@ struct CPUPackedMatmulPass
       }
       CPUPackedMatmulParams p{attr[0], attr[1], attr[2],
                               attr[3], attr[4], attr[5]};
-      PackedMatmulBuilder(op, *loops, p).build();
+      PackedMatmulBuilder(op, *loops, p, diagnosticPackFirstKBlockOnly).build();
       op->erase();
     }
   }

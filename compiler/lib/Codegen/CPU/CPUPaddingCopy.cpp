@@ -1,8 +1,8 @@
 //===- CPUPaddingCopy.cpp - parallel padding copies on the CPU -*- C++ -*-===//
 //
-// See CPUPaddingCopy.h. Workgroups take the outer dimensions of the result
-// one index at a time until there are at least 64 of them (at most three
-// dimensions: the workgroup ids). Along a split dimension d, the workgroup
+// See CPUPaddingCopy.h. The cost model's workgroups take the outer
+// dimensions of the result one index at a time until there are at least 64
+// of them (at most three dimensions: the workgroup ids). Along a split dimension d, the workgroup
 // at index i holds source rows [i - off_d, i - off_d + 1) when off_d <= i <
 // off_d + size_d, and none otherwise (an empty copy); other dimensions are
 // whole, the source placed at its offsets.
@@ -26,45 +26,71 @@ constexpr int64_t kMinWorkgroups = 64;
 constexpr unsigned kMaxWorkgroupDims = 3;
 } // namespace
 
-LogicalResult mlir::tessel::tilePaddingCopy(RewriterBase &rewriter,
-                                            func::FuncOp kernel) {
+tensor::InsertSliceOp mlir::tessel::findPaddingCopy(func::FuncOp kernel) {
   SmallVector<bufferization::MaterializeInDestinationOp> stores;
   kernel.walk([&](bufferization::MaterializeInDestinationOp op) {
     stores.push_back(op);
   });
   if (stores.size() != 1)
-    return failure();
+    return {};
   auto insert = stores[0].getSource().getDefiningOp<tensor::InsertSliceOp>();
   if (!insert || !insert.hasUnitStride() ||
       !insert.getSource().getDefiningOp<bufferization::ToTensorOp>() ||
       ShapedType::isDynamicShape(insert.getStaticOffsets()) ||
       ShapedType::isDynamicShape(insert.getStaticSizes()))
-    return failure();
+    return {};
   auto fill = insert.getDest().getDefiningOp<linalg::FillOp>();
   if (!fill || !fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>())
-    return failure();
+    return {};
   auto resultType = cast<RankedTensorType>(insert.getType());
   auto sourceType = cast<RankedTensorType>(insert.getSourceType());
   if (!resultType.hasStaticShape() ||
       sourceType.getRank() != resultType.getRank())
-    return failure();
-  ArrayRef<int64_t> shape = resultType.getShape();
+    return {};
+  return insert;
+}
+
+std::optional<SmallVector<int64_t>>
+mlir::tessel::choosePaddingCopyTiles(tensor::InsertSliceOp insert) {
+  ArrayRef<int64_t> shape = insert.getType().getShape();
+  SmallVector<int64_t> tiles(shape.size(), 0);
+  int64_t workgroups = 1;
+  for (unsigned d = 0; d < shape.size() && d < kMaxWorkgroupDims &&
+                       workgroups < kMinWorkgroups;
+       ++d) {
+    workgroups *= shape[d];
+    tiles[d] = 1;
+  }
+  if (workgroups < 2)
+    return std::nullopt;
+  return tiles;
+}
+
+LogicalResult mlir::tessel::tilePaddingCopy(RewriterBase &rewriter,
+                                            tensor::InsertSliceOp insert,
+                                            ArrayRef<int64_t> workgroup) {
+  auto fill = insert.getDest().getDefiningOp<linalg::FillOp>();
+  ArrayRef<int64_t> shape = insert.getType().getShape();
   ArrayRef<int64_t> offsets = insert.getStaticOffsets();
   ArrayRef<int64_t> sizes = insert.getStaticSizes();
-
-  unsigned split = 0;
-  int64_t workgroups = 1;
-  while (split < shape.size() && split < kMaxWorkgroupDims &&
-         workgroups < kMinWorkgroups)
-    workgroups *= shape[split++];
-  if (workgroups < 2)
+  if (!fill || workgroup.size() != shape.size() ||
+      llvm::any_of(workgroup, [](int64_t t) { return t != 0 && t != 1; }) ||
+      llvm::count(workgroup, 1) > kMaxWorkgroupDims)
+    return failure();
+  // The split dimensions, outermost first: one workgroup per index.
+  SmallVector<unsigned> splitDims;
+  for (unsigned d = 0; d < shape.size(); ++d)
+    if (workgroup[d] == 1)
+      splitDims.push_back(d);
+  unsigned split = splitDims.size();
+  if (split == 0)
     return failure();
 
   Location loc = insert.getLoc();
   rewriter.setInsertionPoint(insert);
   SmallVector<OpFoldResult> lbs(split, rewriter.getIndexAttr(0)),
       steps(split, rewriter.getIndexAttr(1)), ubs;
-  for (unsigned d = 0; d < split; ++d)
+  for (unsigned d : splitDims)
     ubs.push_back(rewriter.getIndexAttr(shape[d]));
   Value empty = fill.getOutputs()[0];
   auto forall = scf::ForallOp::create(rewriter, loc, lbs, ubs, steps,
@@ -78,7 +104,7 @@ LogicalResult mlir::tessel::tilePaddingCopy(RewriterBase &rewriter,
   SmallVector<OpFoldResult> srcOffsets, srcSizes, dstOffsets;
   for (unsigned d = 0; d < shape.size(); ++d) {
     unit.push_back(rewriter.getIndexAttr(1));
-    if (d >= split) {
+    if (workgroup[d] == 0) {
       tileOffsets.push_back(rewriter.getIndexAttr(0));
       tileSizes.push_back(rewriter.getIndexAttr(shape[d]));
       srcOffsets.push_back(rewriter.getIndexAttr(0));
@@ -87,7 +113,8 @@ LogicalResult mlir::tessel::tilePaddingCopy(RewriterBase &rewriter,
       continue;
     }
     // Index i of the tile: source row i - off if off <= i < off + size.
-    Value i = forall.getInductionVars()[d];
+    Value i = forall.getInductionVars()[llvm::find(splitDims, d) -
+                                        splitDims.begin()];
     tileOffsets.push_back(i);
     tileSizes.push_back(rewriter.getIndexAttr(1));
     if (offsets[d] == 0 && sizes[d] == shape[d]) { // not padded along d

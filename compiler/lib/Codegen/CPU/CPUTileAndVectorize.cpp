@@ -1,13 +1,14 @@
 //===- CPUTileAndVectorize.cpp - tessel-cpu-tile-and-vectorize -*- C++ -*-===//
 //
-// Applies a kernel's CPUKernelConfig on tensors: workgroup tiles (scf.forall,
-// producers fused), register tiles (scf.for, producers fused), reduction
-// steps (scf.for), then vectorizes every structured op whose tile is small
-// enough; partial tiles get masked vectors sized by their upper bound. Ops
-// that do not vectorize stay scalar and are lowered to loops later.
-// Contractions with the packed strategy are tiled to workgroups only and
-// marked for tessel-cpu-packed-matmul; padding copies (insert_slice into a
-// fill, no linalg root) are split into workgroups by CPUPaddingCopy.
+// Applies each kernel's #tessel.strategy (tessel-cpu-select-strategy) on
+// tensors: workgroup tiles (scf.forall, producers fused), register tiles
+// (scf.for, producers fused), reduction steps (scf.for), then vectorizes
+// every structured op whose tile is small enough; partial tiles get masked
+// vectors sized by their upper bound. Ops that do not vectorize stay scalar
+// and are lowered to loops later. packed_matmul contractions are tiled to
+// workgroups only and marked for tessel-cpu-packed-matmul; padding copies
+// are split into workgroups by CPUPaddingCopy; flash attention is emitted
+// whole by CPUFlashAttention.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,7 +17,7 @@
 #include "tessel/Codegen/CPU/CPUFlashAttention.h"
 #include "tessel/Codegen/Common/AttentionKernel.h"
 
-#include "tessel/Codegen/CPU/CPUKernelConfig.h"
+#include "tessel/Codegen/CPU/CPUStrategyTable.h"
 #include "tessel/Codegen/CPU/CPUPaddingCopy.h"
 #include "tessel/Codegen/Common/TileAndVectorize.h"
 
@@ -87,108 +88,200 @@ static LogicalResult splitRowReductions(RewriterBase &rewriter,
   return success();
 }
 
-/// Marks `op` for tessel-cpu-packed-matmul with the parameters `p`.
-static void markPacked(RewriterBase &rewriter, Operation *op,
-                       const CPUPackedMatmulParams &p) {
+/// Marks `op` for tessel-cpu-packed-matmul with the strategy's panel
+/// (lanes: of `op`'s element type in vectors of `vectorBits`).
+static LogicalResult markPacked(RewriterBase &rewriter, func::FuncOp kernel,
+                                Operation *op, StrategyAttr strategy,
+                                int64_t vectorBits) {
+  ArrayRef<int64_t> panel = strategy.getPanel();
+  int64_t lanes = getVectorLanes(op, vectorBits);
+  if (panel[1] % lanes != 0)
+    return kernel.emitError() << "strategy 'packed_matmul': NR " << panel[1]
+                              << " is not a multiple of the " << lanes
+                              << " lanes of a vector";
   op->setAttr(kCPUPackedMatmulAttr,
               rewriter.getDenseI64ArrayAttr(
-                  {p.mr, p.nr, p.kc, p.mc, p.nc, p.lanes}));
+                  {panel[0], panel[1], panel[2], panel[3], panel[4], lanes}));
+  return success();
 }
 
 /// Tiles `op` (inside its workgroup) into cache blocks of its reductions,
 /// register tiles (producers fused) and reduction steps, and peels the
-/// partial register tiles.
+/// partial register tiles. Missing tiles are 0 (not tiled).
 static LogicalResult tileToRegisters(RewriterBase &rewriter, TilingInterface op,
-                                     ArrayRef<int64_t> cacheTiles,
-                                     ArrayRef<int64_t> vectorTiles,
-                                     ArrayRef<int64_t> reductionTiles) {
-  FailureOr<Operation *> blocked = tileReductions(rewriter, op, cacheTiles);
+                                     StrategyAttr strategy) {
+  size_t loops = op.getLoopIteratorTypes().size();
+  auto perLoop = [&](ArrayRef<int64_t> tiles) {
+    SmallVector<int64_t> t(tiles);
+    t.resize(loops, 0);
+    return t;
+  };
+  FailureOr<Operation *> blocked =
+      tileReductions(rewriter, op, perLoop(strategy.getCache()));
   if (failed(blocked))
     return op->emitError("tiling reductions into cache blocks failed");
   FailureOr<Operation *> reg =
-      tileAndFuse(rewriter, cast<TilingInterface>(*blocked), vectorTiles,
+      tileAndFuse(rewriter, cast<TilingInterface>(*blocked),
+                  perLoop(strategy.getVector()),
                   scf::SCFTilingOptions::LoopType::ForOp);
   if (failed(reg))
     return op->emitError("tiling to registers failed");
   FailureOr<Operation *> red = tileReductions(
-      rewriter, cast<TilingInterface>(*reg), reductionTiles);
+      rewriter, cast<TilingInterface>(*reg), perLoop(strategy.getReduction()));
   if (failed(red))
     return op->emitError("tiling reductions failed");
   peelRegisterLoops(rewriter, *red);
   return success();
 }
 
-namespace mlir::tessel {
+/// The root's workgroups, its producers fused in: the tiled root.
+static FailureOr<Operation *> tileToWorkgroups(RewriterBase &rewriter,
+                                               func::FuncOp kernel,
+                                               TilingInterface root,
+                                               StrategyAttr strategy) {
+  size_t loops = root.getLoopIteratorTypes().size();
+  if (strategy.getWorkgroup().size() != loops)
+    return kernel.emitError()
+           << "strategy '" << stringifyStrategyKind(strategy.getKind())
+           << "' gives workgroup tiles for " << strategy.getWorkgroup().size()
+           << " loops, its root has " << loops;
+  FailureOr<Operation *> wg =
+      tileAndFuse(rewriter, root, strategy.getWorkgroup(),
+                  scf::SCFTilingOptions::LoopType::ForallOp, kWorkgroupsAttr);
+  if (failed(wg))
+    return kernel.emitError("tiling to workgroups failed");
+  return wg;
+}
 
-/// Tiles and vectorizes one kernel as its CPUKernelConfig says.
-LogicalResult tileAndVectorizeCPUKernel(func::FuncOp kernel,
-                                        int64_t vectorBits) {
-  IRRewriter rewriter(kernel.getContext());
-  if (AttentionOp attention = findAttentionRoot(kernel)) {
-    // Kept whole only where the loop nest takes it
-    // (tessel-decompose-attention{keep-for-targets}).
-    if (failed(emitCPUFlashAttention(attention, vectorBits)))
+/// A matmul epilogue: the contraction fused into the workgroup is computed
+/// whole there (packed panels later, or register tiles now), and the root
+/// tiled to vectors along C's last dimension without fusion (fusing would
+/// recompute the C block per vector).
+/// `vectors`: the epilogue's vector tiles (one vector along C's last
+/// dimension).
+static LogicalResult lowerEpilogue(RewriterBase &rewriter, func::FuncOp kernel,
+                                   Operation *tiledRoot, StrategyAttr strategy,
+                                   ArrayRef<int64_t> vectors,
+                                   int64_t vectorBits) {
+  linalg::LinalgOp contraction;
+  tiledRoot->getParentOp()->walk([&](linalg::LinalgOp op) {
+    if (linalg::isaContractionOpInterface(op))
+      contraction = op;
+  });
+  if (!contraction)
+    return kernel.emitError("the epilogue's contraction was not fused into "
+                            "its workgroups");
+  if (failed(tileReductions(rewriter, cast<TilingInterface>(tiledRoot),
+                            vectors)))
+    return kernel.emitError("tiling the epilogue to vectors failed");
+  if (strategy.getKind() == StrategyKind::PackedMatmul)
+    return markPacked(rewriter, kernel, contraction, strategy, vectorBits);
+  if (strategy.getVector().size() != contraction.getNumLoops())
+    return kernel.emitError()
+           << "strategy 'matmul_epilogue' gives vector tiles for "
+           << strategy.getVector().size() << " loops, its contraction has "
+           << contraction.getNumLoops();
+  return tileToRegisters(rewriter,
+                         cast<TilingInterface>(contraction.getOperation()),
+                         strategy);
+}
+
+/// Applies the strategy of `kernel`.
+static LogicalResult lowerStrategy(RewriterBase &rewriter, func::FuncOp kernel,
+                                   StrategyAttr strategy, int64_t vectorBits) {
+  Operation *root = findStrategyRoot(kernel);
+  StrategyKind kind = strategy.getKind();
+  switch (kind) {
+  case StrategyKind::Serial:
+    return success();
+  case StrategyKind::FlashAttention: {
+    FailureOr<AttentionOp> op =
+        strategyRootAs<AttentionOp>(kernel, root, strategy, "a tessel.attention");
+    return failed(op) ? failure() : emitCPUFlashAttention(*op, vectorBits);
+  }
+  case StrategyKind::PaddingCopy: {
+    FailureOr<tensor::InsertSliceOp> op = strategyRootAs<tensor::InsertSliceOp>(
+        kernel, root, strategy, "a padding copy's tensor.insert_slice");
+    if (failed(op))
       return failure();
-    cleanupAfterTiling(kernel);
+    if (failed(tilePaddingCopy(rewriter, *op, strategy.getWorkgroup())))
+      return kernel.emitError("strategy 'padding_copy': the workgroups must "
+                              "be 1 (one index) or 0 (whole) per dimension, "
+                              "at most three 1s, for an insert_slice of a "
+                              "kernel input into a fill");
     return success();
   }
-  CPUKernelConfig config = getCPUKernelConfig(kernel, vectorBits);
-  if (config.root) {
-    // Workgroups of the root, its producers fused in.
-    FailureOr<Operation *> wg = tileAndFuse(
-        rewriter, cast<TilingInterface>(config.root.getOperation()),
-        config.workgroupTiles, scf::SCFTilingOptions::LoopType::ForallOp,
-        kWorkgroupsAttr);
+  case StrategyKind::PrimitiveTiles: {
+    FailureOr<TilingInterface> op =
+        strategyRootAs<TilingInterface>(kernel, root, strategy, "a tileable op");
+    if (failed(op))
+      return failure();
+    return tileToWorkgroups(rewriter, kernel, *op, strategy);
+  }
+  case StrategyKind::PackedMatmul:
+  case StrategyKind::MatmulEpilogue:
+  case StrategyKind::RowFusion:
+  case StrategyKind::RegisterTiles: {
+    FailureOr<linalg::LinalgOp> op =
+        strategyRootAs<linalg::LinalgOp>(kernel, root, strategy, "a linalg op");
+    if (failed(op))
+      return failure();
+    if (kind == StrategyKind::RowFusion && strategy.getWorkgroup().empty())
+      return kernel.emitError("strategy 'row_fusion' on cpu needs "
+                              "'workgroup' and 'vector' tiles");
+    // What the lowering needs of the root, read before tiling replaces it.
+    bool isContraction = linalg::isaContractionOpInterface(*op) ||
+                         linalg::isaConvolutionOpInterface(*op);
+    int64_t lanes = getVectorLanes(*op, vectorBits);
+    SmallVector<int64_t> epilogueVectors(op->getNumLoops(), 1);
+    if (!epilogueVectors.empty())
+      epilogueVectors.back() =
+          std::min<int64_t>(op->getStaticLoopRanges().back(), lanes);
+    FailureOr<Operation *> wg = tileToWorkgroups(
+        rewriter, kernel, cast<TilingInterface>(op->getOperation()), strategy);
     if (failed(wg))
-      return kernel.emitError("tiling to workgroups failed");
-    if (config.epilogueOf) {
-      // A matmul epilogue: the contraction fused into the workgroup is
-      // computed whole there (packed panels later, or register tiles now),
-      // and the root tiled to vectors without fusion (fusing would
-      // recompute the C block per vector).
-      linalg::LinalgOp contraction;
-      (*wg)->getParentOp()->walk([&](linalg::LinalgOp op) {
-        if (linalg::isaContractionOpInterface(op))
-          contraction = op;
-      });
-      if (!contraction)
-        return kernel.emitError("the epilogue's contraction was not fused "
-                                "into its workgroups");
-      if (failed(tileReductions(rewriter, cast<TilingInterface>(*wg),
-                                config.vectorTiles)))
-        return kernel.emitError("tiling the epilogue to vectors failed");
-      if (config.packed)
-        markPacked(rewriter, contraction, *config.packed);
-      else if (failed(tileToRegisters(rewriter,
-                                      cast<TilingInterface>(*contraction),
-                                      config.contractionTiles->cache,
-                                      config.contractionTiles->vector,
-                                      config.contractionTiles->reduction)))
-        return failure();
-    } else if (config.packed) {
+      return failure();
+    if (kind == StrategyKind::MatmulEpilogue ||
+        (kind == StrategyKind::PackedMatmul && !isContraction))
+      return lowerEpilogue(rewriter, kernel, *wg, strategy, epilogueVectors,
+                           vectorBits);
+    if (kind == StrategyKind::PackedMatmul)
       // tessel-cpu-packed-matmul writes the loops inside after
       // bufferization.
-      markPacked(rewriter, *wg, *config.packed);
-    } else {
-      if (failed(tileToRegisters(rewriter, cast<TilingInterface>(*wg),
-                                 config.cacheTiles, config.vectorTiles,
-                                 config.reductionTiles)))
-        return failure();
-      if (config.rowChain &&
-          failed(splitRowReductions(rewriter, kernel,
-                                    config.rowReductionLanes)))
-        return kernel.emitError("splitting fused row reductions failed");
-    }
-  } else if (succeeded(tilePaddingCopy(rewriter, kernel))) {
-    // A padding copy in workgroups (CPUPaddingCopy.h).
-  } else if (config.primitive) {
-    if (failed(tileAndFuse(rewriter, cast<TilingInterface>(config.primitive),
-                           config.workgroupTiles,
-                           scf::SCFTilingOptions::LoopType::ForallOp,
-                           kWorkgroupsAttr)))
-      return kernel.emitError("tiling to workgroups failed");
+      return markPacked(rewriter, kernel, *wg, strategy, vectorBits);
+    if (failed(tileToRegisters(rewriter, cast<TilingInterface>(*wg),
+                               strategy)))
+      return failure();
+    if (kind == StrategyKind::RowFusion &&
+        failed(splitRowReductions(rewriter, kernel, lanes)))
+      return kernel.emitError("splitting fused row reductions failed");
+    return success();
   }
+  default:
+    return kernel.emitError()
+           << "strategy '" << stringifyStrategyKind(kind)
+           << "' is a cuda strategy";
+  }
+}
+
+namespace mlir::tessel {
+
+/// Lowers one kernel as its strategy says, then vectorizes what is small
+/// enough.
+LogicalResult tileAndVectorizeCPUKernel(func::FuncOp kernel,
+                                        int64_t vectorBits) {
+  auto strategy = kernel->getAttrOfType<StrategyAttr>(kStrategyAttr);
+  if (!strategy)
+    return kernel.emitError()
+           << "kernel " << kernel.getSymName() << " has no " << kStrategyAttr
+           << " (run tessel-cpu-select-strategy first)";
+  IRRewriter rewriter(kernel.getContext());
+  if (failed(lowerStrategy(rewriter, kernel, strategy, vectorBits)))
+    return failure();
+  kernel.walk([](Operation *op) { op->removeAttr(kStrategyRootAttr); });
   cleanupAfterTiling(kernel);
+  if (strategy.getKind() == StrategyKind::FlashAttention)
+    return success();
   vectorizeSmallOps(rewriter, kernel, kMaxVectorElements);
   cleanupAfterTiling(kernel);
   hoistAccumulators(rewriter, kernel);

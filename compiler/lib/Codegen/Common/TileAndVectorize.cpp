@@ -1,6 +1,7 @@
 //===- TileAndVectorize.cpp - shared tiling/vectorization steps -*- C++ -*-===//
 
 #include "tessel/Codegen/Common/TileAndVectorize.h"
+#include "tessel/Dialect/Tessel/TesselDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -245,6 +246,18 @@ linalg::LinalgOp mlir::tessel::findTileableRoot(func::FuncOp kernel,
     return {};
   }
   return linalgRoot;
+}
+
+Operation *mlir::tessel::findStrategyRoot(func::FuncOp kernel) {
+  Operation *root = nullptr;
+  kernel.walk([&](Operation *op) {
+    if (op->hasAttr(kStrategyRootAttr)) {
+      root = op;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return root;
 }
 
 int64_t mlir::tessel::widestElementBits(Operation *op) {

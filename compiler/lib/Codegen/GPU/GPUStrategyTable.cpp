@@ -85,8 +85,8 @@ StrategyAttr mlir::tessel::getMatmulStrategy(MLIRContext *ctx,
                                              StrategyKind kind,
                                              const MatmulTiles &tiles) {
   SmallVector<int64_t> tile = {tiles.blockM, tiles.blockN, tiles.blockK};
-  return StrategyAttr::get(ctx, kind, {}, {}, {}, tile, tiles.stages,
-                           tiles.grid);
+  return StrategyAttr::get(ctx, kind, {}, {}, {}, {}, {}, tile, {},
+                           tiles.stages, tiles.grid);
 }
 
 namespace {
@@ -101,7 +101,7 @@ constexpr int64_t kCUDAMaxThreads = 1024;
 /// The strategy's answer, or failure with `why` ("" when the kernel has
 /// nothing the strategy applies to: not worth a line in the report).
 /// `forced` is set when the user forced this strategy.
-using TakeFn = FailureOr<GPUStrategyChoice> (*)(func::FuncOp,
+using TakeFn = FailureOr<StrategyChoice> (*)(func::FuncOp,
                                                 const GPUStrategyOptions &,
                                                 const ForcedStrategy *forced,
                                                 std::string &why);
@@ -116,7 +116,7 @@ struct Entry {
   TakeFn take;
 };
 
-GPUStrategyChoice choose(StrategyAttr strategy, Operation *root,
+StrategyChoice choose(StrategyAttr strategy, Operation *root,
                          std::string description) {
   return {strategy, root, std::move(description)};
 }
@@ -159,7 +159,7 @@ std::optional<unsigned> transposedLoop(linalg::LinalgOp op, unsigned x) {
 // Whole-kernel strategies
 //===----------------------------------------------------------------------===//
 
-FailureOr<GPUStrategyChoice> takeFlashAttention(func::FuncOp kernel,
+FailureOr<StrategyChoice> takeFlashAttention(func::FuncOp kernel,
                                                 const GPUStrategyOptions &,
                                                 const ForcedStrategy *,
                                                 std::string &) {
@@ -171,7 +171,7 @@ FailureOr<GPUStrategyChoice> takeFlashAttention(func::FuncOp kernel,
                 describeFlashAttention(attention));
 }
 
-FailureOr<GPUStrategyChoice> takeRowFusion(func::FuncOp kernel,
+FailureOr<StrategyChoice> takeRowFusion(func::FuncOp kernel,
                                            const GPUStrategyOptions &,
                                            const ForcedStrategy *,
                                            std::string &) {
@@ -189,7 +189,7 @@ template <typename OpTy> OpTy primitiveRoot(func::FuncOp kernel) {
   return dyn_cast_or_null<OpTy>(findPrimitiveRoot(kernel));
 }
 
-FailureOr<GPUStrategyChoice> takeGridScan(func::FuncOp kernel,
+FailureOr<StrategyChoice> takeGridScan(func::FuncOp kernel,
                                           const GPUStrategyOptions &,
                                           const ForcedStrategy *,
                                           std::string &why) {
@@ -209,7 +209,7 @@ FailureOr<GPUStrategyChoice> takeGridScan(func::FuncOp kernel,
   return choose(strategy, scan, describeGridScan(scan));
 }
 
-FailureOr<GPUStrategyChoice> takeGridRadixSort(func::FuncOp kernel,
+FailureOr<StrategyChoice> takeGridRadixSort(func::FuncOp kernel,
                                                const GPUStrategyOptions &,
                                                const ForcedStrategy *,
                                                std::string &) {
@@ -230,7 +230,7 @@ FailureOr<GPUStrategyChoice> takeGridRadixSort(func::FuncOp kernel,
 template <StrategyKind kind, typename OpTy,
           bool (*canUse)(func::FuncOp, OpTy, std::string &),
           std::string (*describe)(OpTy)>
-FailureOr<GPUStrategyChoice>
+FailureOr<StrategyChoice>
 takePrimitiveKernel(func::FuncOp kernel, const GPUStrategyOptions &,
                     const ForcedStrategy *, std::string &why) {
   auto op = primitiveRoot<OpTy>(kernel);
@@ -262,7 +262,7 @@ LogicalResult checkLoopTiles(StrategyAttr given, unsigned loops,
   return success();
 }
 
-FailureOr<GPUStrategyChoice> takePrimitiveTiles(func::FuncOp kernel,
+FailureOr<StrategyChoice> takePrimitiveTiles(func::FuncOp kernel,
                                                 const GPUStrategyOptions &,
                                                 const ForcedStrategy *forced,
                                                 std::string &why) {
@@ -277,7 +277,8 @@ FailureOr<GPUStrategyChoice> takePrimitiveTiles(func::FuncOp kernel,
   } else {
     strategy =
         StrategyAttr::get(kernel.getContext(), StrategyKind::PrimitiveTiles,
-                          tiles.outer, tiles.inner, {}, {}, 0, 0);
+                          tiles.outer, tiles.inner, {}, {}, {}, {}, {}, 0,
+                          0);
   }
   return choose(strategy, primitive, tiles.strategy);
 }
@@ -317,7 +318,7 @@ MatmulTiles withGiven(MatmulTiles chosen, StrategyAttr given) {
   return tiles;
 }
 
-FailureOr<GPUStrategyChoice> takeWgmmaMatmul(func::FuncOp kernel,
+FailureOr<StrategyChoice> takeWgmmaMatmul(func::FuncOp kernel,
                                              const GPUStrategyOptions &options,
                                              const ForcedStrategy *forced,
                                              std::string &why) {
@@ -346,7 +347,7 @@ FailureOr<GPUStrategyChoice> takeWgmmaMatmul(func::FuncOp kernel,
       matmul, describeWgmmaMatmul(matmul, tiles));
 }
 
-FailureOr<GPUStrategyChoice>
+FailureOr<StrategyChoice>
 takeMmaSyncMatmul(func::FuncOp kernel, const GPUStrategyOptions &options,
                   const ForcedStrategy *forced, std::string &why) {
   linalg::LinalgOp matmul = findMatmul(kernel);
@@ -365,7 +366,7 @@ takeMmaSyncMatmul(func::FuncOp kernel, const GPUStrategyOptions &options,
                 matmul, describeTensorCoreMatmul(matmul, tiles));
 }
 
-FailureOr<GPUStrategyChoice> takeSimtMatmul(func::FuncOp kernel,
+FailureOr<StrategyChoice> takeSimtMatmul(func::FuncOp kernel,
                                             const GPUStrategyOptions &options,
                                             const ForcedStrategy *forced,
                                             std::string &why) {
@@ -390,7 +391,7 @@ FailureOr<GPUStrategyChoice> takeSimtMatmul(func::FuncOp kernel,
 // Tiled and serial kernels
 //===----------------------------------------------------------------------===//
 
-FailureOr<GPUStrategyChoice> takeWarpReduction(func::FuncOp kernel,
+FailureOr<StrategyChoice> takeWarpReduction(func::FuncOp kernel,
                                                const GPUStrategyOptions &,
                                                const ForcedStrategy *,
                                                std::string &) {
@@ -415,7 +416,8 @@ StrategyAttr chooseLoopTiles(linalg::LinalgOp root) {
       reductionTiles(n, 0);
   auto attr = [&] {
     return StrategyAttr::get(root.getContext(), StrategyKind::Tiled, blockTiles,
-                             threadTiles, reductionTiles, {}, 0, 0);
+                             threadTiles, reductionTiles, {}, {}, {}, {}, 0,
+                             0);
   };
   int64_t vec = std::max<int64_t>(1, 128 / widestElementBits(root));
 
@@ -488,7 +490,7 @@ StrategyAttr chooseLoopTiles(linalg::LinalgOp root) {
   return attr();
 }
 
-FailureOr<GPUStrategyChoice> takeTiled(func::FuncOp kernel,
+FailureOr<StrategyChoice> takeTiled(func::FuncOp kernel,
                                        const GPUStrategyOptions &,
                                        const ForcedStrategy *forced,
                                        std::string &why) {
@@ -508,7 +510,7 @@ FailureOr<GPUStrategyChoice> takeTiled(func::FuncOp kernel,
                     " in block and thread tiles)");
 }
 
-FailureOr<GPUStrategyChoice> takeSerial(func::FuncOp kernel,
+FailureOr<StrategyChoice> takeSerial(func::FuncOp kernel,
                                         const GPUStrategyOptions &,
                                         const ForcedStrategy *, std::string &) {
   std::string why;
@@ -545,44 +547,19 @@ constexpr Entry kStrategies[] = {
 
 } // namespace
 
-FailureOr<GPUStrategySelection>
+FailureOr<StrategySelection>
 mlir::tessel::selectGPUStrategy(func::FuncOp kernel,
                                 const GPUStrategyOptions &options,
                                 const ForcedStrategy *forced) {
-  GPUStrategySelection selection;
-  if (forced) {
+  SmallVector<StrategyKind> kinds =
+      llvm::map_to_vector(kStrategies, [](const Entry &e) { return e.kind; });
+  auto take = [&](StrategyKind kind, const ForcedStrategy *given,
+                  std::string &why) {
     const Entry *entry = llvm::find_if(
-        kStrategies, [&](const Entry &e) { return e.kind == forced->kind; });
-    std::string why;
-    FailureOr<GPUStrategyChoice> choice =
-        entry == std::end(kStrategies)
-            ? FailureOr<GPUStrategyChoice>(failure())
-            : entry->take(kernel, options, forced, why);
-    if (failed(choice)) {
-      if (entry == std::end(kStrategies))
-        why = "not a cuda strategy";
-      else if (why.empty())
-        why = "the kernel has no op it applies to";
-      return kernel.emitError()
-             << "strategy '" << stringifyStrategyKind(forced->kind)
-             << "' forced on " << kernel.getSymName()
-             << " does not apply: " << why;
-    }
-    selection.choice = std::move(*choice);
-    return selection;
-  }
-  for (const Entry &entry : kStrategies) {
-    std::string why;
-    FailureOr<GPUStrategyChoice> choice =
-        entry.take(kernel, options, nullptr, why);
-    if (succeeded(choice)) {
-      selection.choice = std::move(*choice);
-      return selection;
-    }
-    if (!why.empty())
-      selection.rejected.push_back({entry.kind, why});
-  }
-  llvm_unreachable("the serial strategy takes every kernel");
+        kStrategies, [&](const Entry &e) { return e.kind == kind; });
+    return entry->take(kernel, options, given, why);
+  };
+  return askStrategies(kernel, kinds, "cuda", forced, take);
 }
 
 SmallVector<StrategyAttr>
@@ -592,7 +569,7 @@ mlir::tessel::enumerateGPUStrategies(func::FuncOp kernel,
   std::string why;
   // The cost model's choice (the serial strategy takes every kernel).
   for (const Entry &entry : kStrategies) {
-    FailureOr<GPUStrategyChoice> choice =
+    FailureOr<StrategyChoice> choice =
         entry.take(kernel, options, nullptr, why);
     if (succeeded(choice)) {
       strategies.push_back(choice->strategy);
@@ -610,7 +587,7 @@ mlir::tessel::enumerateGPUStrategies(func::FuncOp kernel,
         kStrategies, [&](const Entry &e) { return e.kind == kind; });
     // The kind's own parameters for this kernel (K per stage, grid).
     ForcedStrategy kindOnly{kind, StrategyAttr()};
-    FailureOr<GPUStrategyChoice> base =
+    FailureOr<StrategyChoice> base =
         entry->take(kernel, options, &kindOnly, why);
     if (failed(base))
       continue;
@@ -638,7 +615,7 @@ mlir::tessel::enumerateGPUStrategies(func::FuncOp kernel,
     }
     for (const MatmulTiles &tiles : variants) {
       ForcedStrategy forced{kind, getMatmulStrategy(ctx, kind, tiles)};
-      FailureOr<GPUStrategyChoice> choice =
+      FailureOr<StrategyChoice> choice =
           entry->take(kernel, options, &forced, why);
       if (succeeded(choice) &&
           !llvm::is_contained(strategies, choice->strategy))

@@ -50,31 +50,6 @@ static SmallVector<Attribute> mappingFor(MLIRContext *ctx,
 
 namespace {
 
-/// The op marked as the strategy's root, or null.
-Operation *findStrategyRoot(func::FuncOp kernel) {
-  Operation *root = nullptr;
-  kernel.walk([&](Operation *op) {
-    if (op->hasAttr(kStrategyRootAttr)) {
-      root = op;
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return root;
-}
-
-/// The root as `OpTy`, or an error naming what the strategy needs.
-template <typename OpTy>
-FailureOr<OpTy> rootAs(func::FuncOp kernel, Operation *root,
-                       StrategyAttr strategy, StringRef what) {
-  if (auto op = dyn_cast_or_null<OpTy>(root))
-    return op;
-  return kernel.emitError()
-         << "strategy '" << stringifyStrategyKind(strategy.getKind())
-         << "' needs its root (the op marked " << kStrategyRootAttr
-         << ") to be " << what;
-}
-
 /// Runs `emit` on the root as an `OpTy`; `failureText` is the error when
 /// it cannot build the kernel.
 template <typename OpTy>
@@ -82,7 +57,7 @@ LogicalResult emitOnRoot(func::FuncOp kernel, Operation *root,
                          StrategyAttr strategy, StringRef what,
                          LogicalResult (*emit)(func::FuncOp, OpTy),
                          StringRef failureText) {
-  FailureOr<OpTy> op = rootAs<OpTy>(kernel, root, strategy, what);
+  FailureOr<OpTy> op = strategyRootAs<OpTy>(kernel, root, strategy, what);
   if (failed(op))
     return failure();
   if (failed(emit(kernel, *op)))
@@ -98,6 +73,10 @@ LogicalResult tileToBlocksAndThreads(func::FuncOp kernel, TilingInterface root,
   MLIRContext *ctx = kernel.getContext();
   ArrayRef<int64_t> blockTiles = strategy.getWorkgroup();
   ArrayRef<int64_t> threadTiles = strategy.getThread();
+  if (threadTiles.empty())
+    return kernel.emitError()
+           << "strategy '" << stringifyStrategyKind(strategy.getKind())
+           << "' needs 'thread' tiles on cuda";
   if (blockTiles.size() != root.getLoopIteratorTypes().size())
     return kernel.emitError()
            << "strategy tiles " << blockTiles.size() << " loops, its root has "
@@ -130,30 +109,33 @@ LogicalResult lowerStrategy(func::FuncOp kernel, StrategyAttr strategy) {
   case StrategyKind::Tiled:
   case StrategyKind::PrimitiveTiles: {
     FailureOr<TilingInterface> op =
-        rootAs<TilingInterface>(kernel, root, strategy, "a tileable op");
+        strategyRootAs<TilingInterface>(kernel, root, strategy, "a tileable op");
     if (failed(op))
       return failure();
     return tileToBlocksAndThreads(kernel, *op, strategy);
   }
   case StrategyKind::FlashAttention: {
     FailureOr<AttentionOp> op =
-        rootAs<AttentionOp>(kernel, root, strategy, "a tessel.attention");
+        strategyRootAs<AttentionOp>(kernel, root, strategy, "a tessel.attention");
     return failed(op) ? failure() : emitFlashAttention(kernel, *op);
   }
   case StrategyKind::RowFusion:
+    if (!strategy.getWorkgroup().empty())
+      return kernel.emitError("strategy 'row_fusion' takes no loop tiles on "
+                              "cuda (the kernel fuses whole rows)");
     if (failed(emitRowFusion(kernel)))
       return kernel.emitError("row fusion failed");
     return success();
   case StrategyKind::WarpReduction:
     if (!root)
-      return rootAs<linalg::LinalgOp>(kernel, root, strategy, "a linalg op");
+      return strategyRootAs<linalg::LinalgOp>(kernel, root, strategy, "a linalg op");
     if (failed(emitWarpReduction(kernel, root)))
       return kernel.emitError("warp reduction failed");
     return success();
   case StrategyKind::WgmmaMatmul:
   case StrategyKind::MmaSyncMatmul:
   case StrategyKind::SimtMatmul: {
-    FailureOr<linalg::LinalgOp> op = rootAs<linalg::LinalgOp>(
+    FailureOr<linalg::LinalgOp> op = strategyRootAs<linalg::LinalgOp>(
         kernel, root, strategy, "a contraction or convolution");
     if (failed(op))
       return failure();
@@ -178,6 +160,13 @@ LogicalResult lowerStrategy(func::FuncOp kernel, StrategyAttr strategy) {
   case StrategyKind::GridScatter:
     return emitOnRoot<ScatterOp>(kernel, root, strategy, "a tessel.scatter",
                                  emitGridScatter, "grid scatter failed");
+  case StrategyKind::RegisterTiles:
+  case StrategyKind::PackedMatmul:
+  case StrategyKind::MatmulEpilogue:
+  case StrategyKind::PaddingCopy:
+    return kernel.emitError()
+           << "strategy '" << stringifyStrategyKind(strategy.getKind())
+           << "' is a cpu strategy";
   }
   llvm_unreachable("unknown strategy kind");
 }

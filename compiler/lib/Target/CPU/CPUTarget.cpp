@@ -494,6 +494,14 @@ mlir::tessel::buildCPUExecutables(ModuleOp module,
       return failure();
     CPUCodegenOptions codegen;
     codegen.vectorBits = sel.vectorBits;
+    codegen.printStrategy = options.strategies.printStrategy;
+    codegen.strategyFile = options.strategies.strategyFile;
+    codegen.tuningDb = options.strategies.tuningDb;
+    if (!options.strategies.strategyReport.empty())
+      codegen.strategyReport =
+          options.strategies.strategyReport + "." + sel.name + ".json";
+    codegen.diagnosticPackFirstKBlockOnly =
+        options.diagnosticPackFirstKBlockOnly;
     buildCPUCodegenPipeline(pm, codegen);
     if (failed(pm.run(*kernels)))
       return emitError(loc) << "CPU code generation failed"

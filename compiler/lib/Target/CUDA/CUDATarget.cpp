@@ -248,14 +248,14 @@ FailureOr<ExecutableImage> buildForArchs(ModuleOp module,
     return emitError(loc) << why;
   (*kernels)->setAttr(kTargetAttr, *target);
   CUDACodegenOptions codegen;
-  codegen.printStrategy = options.printStrategy;
+  codegen.printStrategy = options.strategies.printStrategy;
   codegen.tf32 = options.tf32;
   codegen.wgmmaMinTiles = options.wgmmaMinTiles;
-  codegen.strategyFile = options.strategyFile;
-  codegen.tuningDb = options.tuningDb;
-  if (!options.strategyReport.empty())
+  codegen.strategyFile = options.strategies.strategyFile;
+  codegen.tuningDb = options.strategies.tuningDb;
+  if (!options.strategies.strategyReport.empty())
     codegen.strategyReport =
-        options.strategyReport + "." + archs.front() + ".json";
+        options.strategies.strategyReport + "." + archs.front() + ".json";
   if (failed(runPipeline(*kernels, options, [&](PassManager &pm) {
         buildCUDAKernelPipeline(pm, codegen);
       })))

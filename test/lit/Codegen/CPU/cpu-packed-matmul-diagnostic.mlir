@@ -1,4 +1,4 @@
-// RUN: tessel-opt %s --tessel-cpu-packed-matmul --tessel-cpu-packed-diagnostic-pack-first-k-block-only | FileCheck %s
+// RUN: tessel-opt %s --tessel-cpu-packed-matmul=diagnostic-pack-first-k-block-only | FileCheck %s
 // RUN: tessel-opt %s --tessel-cpu-packed-matmul | FileCheck %s --check-prefix=DEFAULT
 
 // The timing experiment of bench/cpu (issue 15): both pack copies run under

@@ -1,4 +1,4 @@
-// RUN: tessel-opt %s --tessel-cpu-tile-and-vectorize --split-input-file | FileCheck %s
+// RUN: tessel-opt %s --tessel-cpu-select-strategy --tessel-cpu-tile-and-vectorize --split-input-file | FileCheck %s
 
 // A padding copy (a tensor.pad's fill + insert_slice, no linalg root) runs
 // in workgroups along the outer dimensions, one index each until there are

@@ -1,4 +1,4 @@
-// RUN: tessel-opt %s --tessel-cpu-tile-and-vectorize=vector-bits=512 | FileCheck %s
+// RUN: tessel-opt %s --tessel-cpu-select-strategy=vector-bits=512 --tessel-cpu-tile-and-vectorize=vector-bits=512 | FileCheck %s
 
 // A fused row chain (softmax: row max, exp(x - max), row sum, divide; one
 // dispatch from tessel-form-dispatches{fuse-rows}) on the CPU: workgroups

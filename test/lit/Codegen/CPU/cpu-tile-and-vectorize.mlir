@@ -1,5 +1,5 @@
-// RUN: tessel-opt %s --tessel-cpu-tile-and-vectorize --split-input-file | FileCheck %s
-// RUN: tessel-opt %s --tessel-cpu-tile-and-vectorize=vector-bits=512 --split-input-file | FileCheck %s --check-prefix=AVX512
+// RUN: tessel-opt %s --tessel-cpu-select-strategy --tessel-cpu-tile-and-vectorize --split-input-file | FileCheck %s
+// RUN: tessel-opt %s --tessel-cpu-select-strategy=vector-bits=512 --tessel-cpu-tile-and-vectorize=vector-bits=512 --split-input-file | FileCheck %s --check-prefix=AVX512
 
 // A small matmul (37x67, fits one 64x256 workgroup tile) gets no forall:
 // 8x16 register tiles (two 8-lane vectors along N). The register loops are

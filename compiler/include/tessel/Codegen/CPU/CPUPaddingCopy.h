@@ -13,15 +13,29 @@
 #define TESSEL_CODEGEN_CPU_CPUPADDINGCOPY_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir::tessel {
 
-/// Rewrites `kernel` (on tensors, after tessel-materialize-kernel-abi) into
-/// a `tessel.workgroups` scf.forall of padding copies if its one stored
-/// value is a static, unit-stride insert_slice of a kernel input into a
-/// fill of tensor.empty; fails (changing nothing) otherwise.
-LogicalResult tilePaddingCopy(RewriterBase &rewriter, func::FuncOp kernel);
+/// The insert_slice that `kernel` (on tensors, after
+/// tessel-materialize-kernel-abi) stores if its one stored value is a
+/// static, unit-stride insert_slice of a kernel input into a fill of
+/// tensor.empty; null otherwise.
+tensor::InsertSliceOp findPaddingCopy(func::FuncOp kernel);
+
+/// The cost model's workgroups: 1 (one index per workgroup) on the outer
+/// dimensions until there are at least 64 workgroups, 0 (whole) on the
+/// rest; none if there would be fewer than 2.
+std::optional<SmallVector<int64_t>>
+choosePaddingCopyTiles(tensor::InsertSliceOp insert);
+
+/// Rewrites the padding copy `insert` into a `tessel.workgroups` scf.forall
+/// with one workgroup per index of each dimension whose `workgroup` entry
+/// is 1 (at most three; 0: whole); fails, changing nothing, on other tiles.
+LogicalResult tilePaddingCopy(RewriterBase &rewriter,
+                              tensor::InsertSliceOp insert,
+                              ArrayRef<int64_t> workgroup);
 
 } // namespace mlir::tessel
 

@@ -9,6 +9,8 @@
 #ifndef TESSEL_CODEGEN_COMMON_TILEANDVECTORIZE_H
 #define TESSEL_CODEGEN_COMMON_TILEANDVECTORIZE_H
 
+#include "tessel/Dialect/Tessel/TesselDialect.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
@@ -25,6 +27,22 @@ linalg::LinalgOp findTileableRoot(func::FuncOp kernel, std::string &why);
 /// The single op whose results every output binding of `kernel` stores,
 /// whatever it is; otherwise null with the reason in `why`.
 Operation *findStoredRoot(func::FuncOp kernel, std::string &why);
+
+/// The op marked tessel.strategy_root (by a select-strategy pass), or null.
+Operation *findStrategyRoot(func::FuncOp kernel);
+
+/// `root` (the strategy's root, found by findStrategyRoot) as an `OpTy`, or
+/// an error at `kernel` saying that `strategy` needs it to be `what`.
+template <typename OpTy>
+FailureOr<OpTy> strategyRootAs(func::FuncOp kernel, Operation *root,
+                               StrategyAttr strategy, StringRef what) {
+  if (auto op = dyn_cast_or_null<OpTy>(root))
+    return op;
+  return kernel.emitError()
+         << "strategy '" << stringifyStrategyKind(strategy.getKind())
+         << "' needs its root (the op marked " << kStrategyRootAttr
+         << ") to be " << what;
+}
 
 /// Width in bits of the widest element type among `op`'s operands (8 if
 /// none is an integer or float).

@@ -12,7 +12,7 @@
 #ifndef TESSEL_CODEGEN_GPU_GPUSTRATEGYTABLE_H
 #define TESSEL_CODEGEN_GPU_GPUSTRATEGYTABLE_H
 
-#include "tessel/Codegen/Common/StrategyFile.h"
+#include "tessel/Codegen/Common/SelectStrategy.h"
 #include "tessel/Codegen/GPU/GPUMatmulPlan.h"
 #include "tessel/Dialect/Tessel/TesselDialect.h"
 
@@ -36,28 +36,11 @@ struct GPUStrategyOptions {
   int64_t wgmmaMinTiles = 66;
 };
 
-/// A strategy's answer for a kernel it takes.
-struct GPUStrategyChoice {
-  StrategyAttr strategy;
-  /// The op the strategy applies to; null where it applies to the whole
-  /// kernel (row fusion, serial kernels).
-  Operation *root = nullptr;
-  /// What runs, in words (--tessel-print-strategy).
-  std::string description;
-};
-
-/// A kernel's strategy and, for each strategy asked before it that has an
-/// op to apply to in this kernel, why it declined.
-struct GPUStrategySelection {
-  GPUStrategyChoice choice;
-  SmallVector<std::pair<StrategyKind, std::string>> rejected;
-};
-
 /// Asks the strategies in order; the last (serial) takes every kernel.
 /// With `forced` (from --tessel-strategy-file), asks only its kind, with
 /// its parameters when it has them: failure (an error at the kernel) when
 /// that strategy does not take the kernel or the parameters do not fit.
-FailureOr<GPUStrategySelection>
+FailureOr<StrategySelection>
 selectGPUStrategy(func::FuncOp kernel, const GPUStrategyOptions &options,
                   const ForcedStrategy *forced = nullptr);
 

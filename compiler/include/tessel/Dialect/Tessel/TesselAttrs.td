@@ -37,7 +37,12 @@ def Tessel_StrategyKind : I32EnumAttr<"StrategyKind",
   I32EnumAttrCase<"WgmmaMatmul", 10, "wgmma_matmul">,
   I32EnumAttrCase<"MmaSyncMatmul", 11, "mma_sync_matmul">,
   I32EnumAttrCase<"SimtMatmul", 12, "simt_matmul">,
-  I32EnumAttrCase<"WarpReduction", 13, "warp_reduction">
+  I32EnumAttrCase<"WarpReduction", 13, "warp_reduction">,
+  // cpu (row_fusion, flash_attention: both targets).
+  I32EnumAttrCase<"RegisterTiles", 14, "register_tiles">,
+  I32EnumAttrCase<"PackedMatmul", 15, "packed_matmul">,
+  I32EnumAttrCase<"MatmulEpilogue", 16, "matmul_epilogue">,
+  I32EnumAttrCase<"PaddingCopy", 17, "padding_copy">
 ]> {
   let cppNamespace = "::mlir::tessel";
   let genSpecializedAttr = 0;
@@ -51,16 +56,26 @@ def Tessel_StrategyAttr : Tessel_Attr<"Strategy", "strategy"> {
     reads nothing else. Parameters, each allowed only for the kinds that
     use it (the verifier says which):
 
-    - `workgroup`, `thread`, `reduction` (tiled, primitive_tiles): per loop
-      of the root op, the tile of one workgroup, of one thread inside it and
-      the sequential step of the reduction loops (0: not split);
-    - `tile` = [M, N, K] (the matmul kinds): the block tile;
+    - `workgroup` (tiled, primitive_tiles, register_tiles, row_fusion on
+      cpu, packed_matmul, matmul_epilogue): per loop of the root op, the
+      tile of one workgroup (0: not split);
+    - `thread` (tiled; primitive_tiles on cuda): per loop, the tile of one
+      thread of a block;
+    - `vector` (register_tiles, row_fusion on cpu; matmul_epilogue: per
+      loop of its contraction): the register tile, computed in vectors;
+    - `reduction`: the sequential step of the reduction loops inside a
+      thread or register tile; `cache` (cpu): the block the reduction loops
+      are walked in around the register tiles (0: whole);
+    - `tile` = [M, N, K] (the cuda matmul kinds): the block tile;
+    - `panel` = [MR, NR, KC, MC, NC] (packed_matmul): the register tile,
+      the K block, and the rows of A and columns of B packed at a time;
     - `stages` (wgmma_matmul, mma_sync_matmul): shared-memory ring depth;
     - `grid` (wgmma_matmul): blocks of the persistent grid.
 
     ```mlir
     #tessel.strategy<wgmma_matmul, tile = [128, 256, 64], stages = 4, grid = 132>
     #tessel.strategy<tiled, workgroup = [4, 256], thread = [1, 4], reduction = [0, 0]>
+    #tessel.strategy<packed_matmul, workgroup = [512, 256, 0], panel = [8, 32, 256, 128, 256]>
     ```
   }];
   let parameters = (ins
@@ -68,7 +83,10 @@ def Tessel_StrategyAttr : Tessel_Attr<"Strategy", "strategy"> {
     OptionalArrayRefParameter<"int64_t">:$workgroup,
     OptionalArrayRefParameter<"int64_t">:$thread,
     OptionalArrayRefParameter<"int64_t">:$reduction,
+    OptionalArrayRefParameter<"int64_t">:$vector,
+    OptionalArrayRefParameter<"int64_t">:$cache,
     OptionalArrayRefParameter<"int64_t">:$tile,
+    OptionalArrayRefParameter<"int64_t">:$panel,
     DefaultValuedParameter<"int64_t", "0">:$stages,
     DefaultValuedParameter<"int64_t", "0">:$grid
   );
@@ -77,6 +95,7 @@ def Tessel_StrategyAttr : Tessel_Attr<"Strategy", "strategy"> {
   let builders = [
     AttrBuilder<(ins "StrategyKind":$kind), [{
       return $_get($_ctxt, kind, ArrayRef<int64_t>(), ArrayRef<int64_t>(),
+                   ArrayRef<int64_t>(), ArrayRef<int64_t>(), ArrayRef<int64_t>(),
                    ArrayRef<int64_t>(), ArrayRef<int64_t>(), 0, 0);
     }]>
   ];

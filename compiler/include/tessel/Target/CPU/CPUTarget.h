@@ -12,6 +12,7 @@
 #include "tessel/Target/Executable.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "tessel/Codegen/Common/SelectStrategy.h"
 #include "mlir/Pass/PassManager.h"
 
 #include <functional>
@@ -34,6 +35,13 @@ struct CPUTargetOptions {
   unsigned preferVectorWidth = 0;
   /// Where to write intermediate files ("" = nowhere).
   std::string dumpDir;
+  /// --tessel-strategy-file, --tuning-db, --tessel-print-strategy, and
+  /// the strategy report's prefix: each executable's goes to
+  /// PREFIX.CPU.json, CPU its entry of `cpu`.
+  StrategySources strategies;
+  /// tessel-cpu-packed-matmul's timing experiment (WRONG RESULTS): pack in
+  /// the first K block only.
+  bool diagnosticPackFirstKBlockOnly = false;
   /// Applies the MLIR debugging flags (--mlir-print-ir-after-all, ...).
   std::function<LogicalResult(PassManager &)> configurePassManager;
 };

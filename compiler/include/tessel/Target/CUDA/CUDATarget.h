@@ -11,6 +11,7 @@
 
 #include "tessel/Target/Executable.h"
 
+#include "tessel/Codegen/Common/SelectStrategy.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 
@@ -26,21 +27,15 @@ struct CUDATargetOptions {
   /// CUDA toolkit root ("" = $CUDA_HOME, $CUDA_PATH, then /usr/local/cuda).
   std::string toolkit;
   std::string dumpDir;
-  /// A remark per kernel naming its strategy (--tessel-print-strategy).
-  bool printStrategy = false;
   /// f32 contractions may use TF32 tensor cores (--cuda-tf32).
   bool tf32 = false;
   /// sm_90a: fewer 128x128 output tiles than this keep mma.sync
   /// (--tessel-wgmma-min-tiles).
   int64_t wgmmaMinTiles = 66;
-  /// Strategies forced per dispatch (--tessel-strategy-file; "" = none).
-  std::string strategyFile;
-  /// Tuned strategies (--tuning-db; "" = none).
-  std::string tuningDb;
-  /// Where each executable's strategy report goes: PREFIX.ARCH.json, ARCH
-  /// the first of the executable's architectures (--tessel-strategy-report;
-  /// "" = none).
-  std::string strategyReport;
+  /// --tessel-strategy-file, --tuning-db, --tessel-print-strategy, and
+  /// the strategy report's prefix: each executable's goes to
+  /// PREFIX.ARCH.json, ARCH the first of its architectures.
+  StrategySources strategies;
   /// The sm_90a and the other executable compile on two threads (when the
   /// context has threads); off where IR is printed after passes, which
   /// would interleave.

@@ -36,6 +36,8 @@ CASES = {
     "matmul_f16_3000x5000x2000": [((3000, 2000), np.float16), ((2000, 5000), np.float16)],
     "matmul_f16_3000x5000x2000__w256s4": [((3000, 2000), np.float16), ((2000, 5000), np.float16)],
     "matmul_f16_3072x5120x2048": [((3072, 2048), np.float16), ((2048, 5120), np.float16)],
+    "matmul_f16_3000x5120x2048": [((3000, 2048), np.float16), ((2048, 5120), np.float16)],
+    "matmul_f16_3072x5000x2048": [((3072, 2048), np.float16), ((2048, 5000), np.float16)],
 }
 METRICS = [
     "gpu__time_duration.sum",
@@ -55,6 +57,8 @@ METRICS = [
     "smsp__average_warps_issue_stalled_mio_throttle_per_issue_active.ratio",
     "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active",
     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldsm.sum",
+    "lts__t_sectors_op_read.sum",
+    "lts__t_sectors_op_write.sum",
     "smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio",
     "smsp__average_warps_issue_stalled_short_scoreboard_per_issue_active.ratio",
     "smsp__average_warps_issue_stalled_math_pipe_throttle_per_issue_active.ratio",

@@ -203,6 +203,9 @@ TC_CASES = [
     # Its twins: all dimensions tile-aligned, and K alone aligned.
     ("matmul_f16_3072x5120x2048", 3072, 5120, 2048, "f16", False, None, None),
     ("matmul_f16_3000x5000x2048", 3000, 5000, 2048, "f16", False, None, None),
+    # ... and M or N alone unaligned.
+    ("matmul_f16_3000x5120x2048", 3000, 5120, 2048, "f16", False, None, None),
+    ("matmul_f16_3072x5000x2048", 3072, 5000, 2048, "f16", False, None, None),
 ]
 
 

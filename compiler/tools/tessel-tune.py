@@ -11,6 +11,8 @@ timing where the GPU is (or both on one machine):
       compiler for each dispatch's key and candidates
       (--tessel-strategy-report), then once per round r (r = 1, 2, ...)
       with candidate r of every dispatch forced (--tessel-strategy-file).
+      --max-candidates keeps the cost model's and N - 1 more, evenly spaced
+      over each dispatch's list.
       Writes DIR/plan.json, DIR/default.tmod, DIR/round_R.tmod. Rounds
       already compiled are kept (resumes).
 
@@ -117,9 +119,10 @@ def prepare(args):
                         key=lambda d: int(d["name"][len(prefix):]))
     if not dispatches:
         raise TuneError(f"@{function} has no dispatch in {report_prefix}.{arch}.json")
-    count = max(len(d["candidates"]) for d in dispatches)
     if args.max_candidates:
-        count = min(count, args.max_candidates)
+        for d in dispatches:
+            d["candidates"] = spread(d["candidates"], args.max_candidates)
+    count = max(len(d["candidates"]) for d in dispatches)
     rounds = []
     for r in range(1, count):
         forced = {d["name"]: d["candidates"][r] for d in dispatches if r < len(d["candidates"])}
@@ -142,6 +145,19 @@ def prepare(args):
     with open(os.path.join(args.out, "plan.json"), "w") as f:
         json.dump(plan, f, indent=1)
     print(f"tessel-tune: {len(dispatches)} dispatch(es), {len(rounds)} round(s) in {args.out}")
+
+
+def spread(candidates, most):
+    """At most `most` of `candidates`: the first (the cost model's) and the
+    rest evenly spaced over the list (every tile size, a range of stage
+    counts), in order."""
+    if len(candidates) <= most:
+        return candidates
+    if most <= 1:
+        return candidates[:1]
+    rest = candidates[1:]
+    picks = sorted({round(i * (len(rest) - 1) / max(most - 2, 1)) for i in range(most - 1)})
+    return candidates[:1] + [rest[i] for i in picks]
 
 
 def progress(done, total, what, start=None):

@@ -105,6 +105,16 @@ TEST_F(ModuleTest, MultiDispatchChainThroughTransients) {
   EXPECT_CONTAINS(module->describe(), "function add_scale(131xf32, 131xf32)");
 }
 
+// A persistent grid (cuda: launched with at most N blocks per SM of the
+// device) is read and described; the cpu driver runs the grid as given.
+TEST_F(ModuleTest, PersistentGridIsDescribed) {
+  ModuleDesc desc = addModule({5});
+  desc.executables[0].exports[0].residentBlocksPerSm = 2;
+  auto module = load(desc);
+  ASSERT_TRUE(module);
+  EXPECT_CONTAINS(module->describe(), "persistent grid (at most 2 per SM)");
+}
+
 TEST_F(ModuleTest, KernelUsingLibm) {
   const int64_t n = 77;
   ModuleDesc desc = testModule();
@@ -266,6 +276,9 @@ TEST_F(ModuleTest, StructuralErrorsNameTheProblem) {
       {"workgroup product wraps to 0 in 64 bits",
        [](ModuleDesc &m) { m.executables[0].exports[0].workgroupCount = {1u << 20, 1u << 20, 1u << 24}; },
        "more than 1099511627776 workgroups"},
+      {"resident blocks per SM",
+       [](ModuleDesc &m) { m.executables[0].exports[0].residentBlocksPerSm = 33; },
+       "export 0 'add_f32': resident_blocks_per_sm 33 (at most 32, and 0 for a CUDA C kernel"},
       {"workgroup size zero",
        [](ModuleDesc &m) { m.executables[0].exports[0].workgroupSize = {32, 0, 1}; },
        "export 0 'add_f32': workgroup_size entries must be > 0 and multiply to at most 1024 threads"},
@@ -471,6 +484,10 @@ TEST_F(ModuleTest, CudaCErrorsNameTheExport) {
       {"bindings", [](ModuleDesc &m) { m.executables[0].exports[0].bindingCount = 2; },
        "export 0 'axpb_cuda_c': a CUDA C kernel (abi CudaC) takes parameters, not bindings, but "
        "binding_count is 2"},
+      {"persistent grid",
+       [](ModuleDesc &m) { m.executables[0].exports[0].residentBlocksPerSm = 1; },
+       "export 0 'axpb_cuda_c': resident_blocks_per_sm 1 (at most 32, and 0 for a CUDA C "
+       "kernel, whose launch gives the grid)"},
       {"tensor maps",
        [](ModuleDesc &m) { m.executables[0].exports[0].tensorMaps.push_back({}); },
        "export 0 'axpb_cuda_c': has 1 tensor map but a CUDA C kernel (abi CudaC) takes none"},

@@ -87,7 +87,8 @@ std::vector<uint8_t> buildFlatBuffer(const ModuleDesc &m) {
           b, b.CreateString(x.name), b.CreateVector(x.workgroupCount),
           b.CreateVector(x.workgroupSize), x.bindingCount, x.sharedMemoryBytes,
           maps.empty() ? 0 : b.CreateVector(maps), static_cast<fb::KernelAbi>(x.abi),
-          x.parameterSizes.empty() ? 0 : b.CreateVector(x.parameterSizes)));
+          x.parameterSizes.empty() ? 0 : b.CreateVector(x.parameterSizes),
+          x.residentBlocksPerSm));
     }
     std::vector<flatbuffers::Offset<fb::Binary>> binaries;
     for (const BinaryDesc &bin : e.binaries) {

@@ -62,6 +62,7 @@ struct ExportDesc {
   std::vector<TensorMapDesc> tensorMaps = {};
   uint8_t abi = 0; // fb::KernelAbi: 0 Bindings, 1 CudaC
   std::vector<uint32_t> parameterSizes = {};
+  uint32_t residentBlocksPerSm = 0;
 };
 /// A CUDA C kernel export (abi CudaC) taking parameters of `parameterSizes`
 /// bytes; workgroup counts and sizes 1,1,1, no bindings.

@@ -186,7 +186,7 @@ writeExecutable(flatbuffers::FlatBufferBuilder &fbb,
         fbb, e.name.c_str(), &count, &size, e.bindingCount,
         e.sharedMemoryBytes, maps.empty() ? nullptr : &maps,
         cudaC ? fb::KernelAbi_CudaC : fb::KernelAbi_Bindings,
-        cudaC ? &e.parameterSizes : nullptr));
+        cudaC ? &e.parameterSizes : nullptr, e.residentBlocksPerSm));
   }
   std::vector<flatbuffers::Offset<fb::Binary>> binaries;
   for (const BinaryImage &b : image.binaries) {

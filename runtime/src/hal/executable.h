@@ -72,6 +72,9 @@ struct ExportInfo {
   KernelAbi abi = KernelAbi::kBindings;
   /// kCudaC: bytes of each kernel parameter, in order.
   std::vector<uint32_t> parameterSizes;
+  /// cuda: a persistent grid (the kernel strides by gridDim.x), launched
+  /// with at most this many blocks per SM of the device; 0: as given.
+  uint32_t residentBlocksPerSm = 0;
 };
 
 /// One loadable image (schema `Binary`); `data` points into the module file,

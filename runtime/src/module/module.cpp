@@ -51,6 +51,8 @@ constexpr uint8_t kMaxTensorMapL2Promotion = 3;
 constexpr uint8_t kMaxTensorMapOobFill = 1;
 // CUDA C kernels (abi CudaC, schema version 4).
 constexpr uint32_t kMaxCudaCParameters = TESSEL_CUDA_C_MAX_PARAMETERS;
+// Blocks of one kernel an SM holds at once (32 on sm_80 and sm_90).
+constexpr uint32_t kMaxResidentBlocksPerSm = 32;
 constexpr uint32_t kMaxCudaCParameterBytes = TESSEL_CUDA_C_MAX_PARAMETER_BYTES;
 
 template <typename T> std::string str(const T &v) { return std::to_string(v); }
@@ -312,6 +314,11 @@ StatusOr<hal::ExecutableSpec> convertExecutable(const fb::Executable *e, uint32_
                             str(info.parameterSizes[j]) + " bytes (1 to " +
                             str(kMaxCudaCParameterBytes) + " allowed)");
       }
+      info.residentBlocksPerSm = x->resident_blocks_per_sm();
+      if (info.residentBlocksPerSm > kMaxResidentBlocksPerSm || (cudaC && info.residentBlocksPerSm))
+        return dataLoss(xctx + ": resident_blocks_per_sm " + str(info.residentBlocksPerSm) +
+                        " (at most " + str(kMaxResidentBlocksPerSm) +
+                        ", and 0 for a CUDA C kernel, whose launch gives the grid)");
       spec.exports.push_back(std::move(info));
     }
   if (e->binaries())
@@ -501,6 +508,8 @@ std::string describeModule(const fb::Module *m, const std::string &fileName,
         s += ", " + str(x.sharedMemoryBytes) + " bytes of shared memory";
       if (!x.tensorMaps.empty())
         s += ", " + countOf(x.tensorMaps.size(), "tensor map");
+      if (x.residentBlocksPerSm)
+        s += ", persistent grid (at most " + str(x.residentBlocksPerSm) + " per SM)";
       s += "\n";
     }
     for (size_t j = 0; j < e.binaries.size(); ++j) {

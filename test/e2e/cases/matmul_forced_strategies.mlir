@@ -5,7 +5,10 @@
 // 2 to 5 stages, persistent grids of 7 to 132 blocks) and mma.sync with
 // 8 stages of 64x64; with TESSEL_CUDA_ARCH=sm_80 the sm_80 entries
 // (mma.sync 64x128, 128x64, 128x128 blocks, 2 to 6 stages). The f32
-// matmul takes 128x128 SIMT blocks. The cpu ignores the file.
+// matmul takes 128x128 SIMT blocks. mm_e forces a persistent grid of 264
+// blocks over its 16 x 17 tiles (2000 x 2104): the runtime launches one block per SM of
+// the GPU (132 on an H200), the tiles striding by the launched grid. The
+// cpu ignores the file.
 #mk = affine_map<(m, n, k) -> (m, k)>
 #nk = affine_map<(m, n, k) -> (n, k)>
 #kn = affine_map<(m, n, k) -> (k, n)>
@@ -30,6 +33,13 @@ func.func @mm_c(%a: tensor<333x200xf16>, %b: tensor<200x520xf16>) -> tensor<333x
   %z = linalg.fill ins(%zero : f32) outs(%e : tensor<333x520xf32>) -> tensor<333x520xf32>
   %r = linalg.matmul ins(%a, %b : tensor<333x200xf16>, tensor<200x520xf16>) outs(%z : tensor<333x520xf32>) -> tensor<333x520xf32>
   return %r : tensor<333x520xf32>
+}
+func.func @mm_e(%a: tensor<2000x72xf16>, %b: tensor<72x2104xf16>) -> tensor<2000x2104xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2000x2104xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<2000x2104xf32>) -> tensor<2000x2104xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<2000x72xf16>, tensor<72x2104xf16>) outs(%z : tensor<2000x2104xf32>) -> tensor<2000x2104xf32>
+  return %r : tensor<2000x2104xf32>
 }
 func.func @linear_d(%x: tensor<301x136xbf16>, %w: tensor<259x136xbf16>) -> tensor<301x259xf32> {
   %zero = arith.constant 0.0 : f32

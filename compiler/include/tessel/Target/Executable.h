@@ -56,7 +56,17 @@ struct KernelExport {
   /// CudaC only: bytes of each kernel parameter, in order (at most 256
   /// parameters, each 1 to 4096 bytes).
   std::vector<uint32_t> parameterSizes;
+  /// A persistent grid: launched with at most this many blocks per SM of
+  /// the device that runs it (schema `resident_blocks_per_sm`); 0: the
+  /// grid as given.
+  uint32_t residentBlocksPerSm = 0;
 };
+
+/// On a cuda kernel: its grid is persistent (the kernel strides over its
+/// work by gridDim.x), at most this many blocks per SM (i64). Read into
+/// KernelExport::residentBlocksPerSm.
+inline constexpr const char *kResidentBlocksPerSmAttr =
+    "tessel.resident_blocks_per_sm";
 
 struct BinaryImage {
   std::string format; ///< "elf-shared-object", "ptx", "cubin"

@@ -26,7 +26,9 @@
 //   is done and releases that stage; accumulators stay in registers (an
 //   !llvm.struct of BN/2 f32 or i32); the first k-slice of a tile starts
 //   with scale-d = 0 (no zero-filled accumulators);
-// - persistent: grid = min(tiles, the target's SMs), tiles taken in a grouped
+// - persistent: grid = min(tiles, the target's SMs) at most, and at run time
+//   at most one block per SM of the GPU that runs it (the kernel strides by
+//   gridDim.x; tessel.resident_blocks_per_sm), tiles taken in a grouped
 //   raster order (8 tile rows at a time) for L2 reuse, batch outermost;
 //   the producer runs ahead into the next tile while the consumers store;
 // - epilogue: the initial C value, the fused elementwise ops
@@ -48,6 +50,7 @@
 #include "tessel/Codegen/GPU/GPUIndexMath.h"
 #include "tessel/Codegen/GPU/GPUMatmulPlan.h"
 #include "tessel/Dialect/Tessel/TesselDialect.h"
+#include "tessel/Target/Executable.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -411,14 +414,17 @@ std::tuple<Value, Value, Value> WgmmaEmitter::tileCoords(Value t) {
 }
 
 void WgmmaEmitter::forEachTile(function_ref<void(Value, Value)> body) {
+  // The grid is at most plan.grid blocks; the runtime launches fewer on a
+  // GPU with fewer SMs (kResidentBlocksPerSmAttr), so the stride is the
+  // launched grid.
   Value bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
-  auto loop = scf::ForOp::create(b, loc, bid, cIndex(plan.tiles),
-                                 cIndex(plan.grid));
+  Value blocks = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
+  auto loop = scf::ForOp::create(b, loc, bid, cIndex(plan.tiles), blocks);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
   Value t = loop.getInductionVar();
-  Value iteration =
-      div(arith::SubIOp::create(b, loc, t, bid), plan.grid);
+  Value iteration = arith::DivUIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, t, bid), blocks);
   body(t, mul(iteration, plan.tilesK));
 }
 
@@ -785,6 +791,7 @@ LogicalResult mlir::tessel::emitWgmmaMatmul(func::FuncOp kernel,
   Builder attrs(kernel.getContext());
   kernel->setAttr(kSharedMemoryBytesAttr,
                   attrs.getI64IntegerAttr(plan->sharedBytes()));
+  kernel->setAttr(kResidentBlocksPerSmAttr, attrs.getI64IntegerAttr(1));
   // One block per SM with a register cap at entry, so that setmaxnreg
   // can move registers from the producer to the consumers.
   kernel->setAttr("nvvm.minctasm", attrs.getI32IntegerAttr(1));

@@ -275,6 +275,9 @@ FailureOr<ExecutableImage> buildForArchs(ModuleOp module,
     }
     if (auto shared = fn->getAttrOfType<IntegerAttr>(kSharedMemoryBytesAttr))
       e.sharedMemoryBytes = static_cast<uint32_t>(shared.getInt());
+    if (auto resident =
+            fn->getAttrOfType<IntegerAttr>(kResidentBlocksPerSmAttr))
+      e.residentBlocksPerSm = static_cast<uint32_t>(resident.getInt());
     if (auto maps = fn->getAttrOfType<ArrayAttr>(kTensorMapsAttr))
       for (Attribute m : maps) {
         FailureOr<TensorMapSpec> spec = tensorMapSpec(m);

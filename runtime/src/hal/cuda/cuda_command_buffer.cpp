@@ -6,6 +6,7 @@
 #include "hal/cuda/cuda_buffer.h"
 #include "hal/cuda/cuda_executable.h"
 
+#include <algorithm>
 #include <cstring>
 #include <set>
 
@@ -103,6 +104,11 @@ Status CudaCommandBuffer::dispatch(Executable &executable, uint32_t ordinal,
   TESSEL_RETURN_IF_ERROR(encodeTensorMaps(info, bindings, c));
   c.function = exe->function(ordinal);
   c.grid = workgroupCount;
+  // A persistent grid is sized to this device: the kernel strides by the
+  // launched grid.
+  if (info.residentBlocksPerSm && ctx_->smCount())
+    c.grid[0] = static_cast<uint32_t>(std::min<uint64_t>(
+        c.grid[0], uint64_t(ctx_->smCount()) * info.residentBlocksPerSm));
   c.block = info.workgroupSize;
   c.sharedBytes = info.sharedMemoryBytes;
   c.name = info.name;

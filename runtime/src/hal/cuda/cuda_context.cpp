@@ -34,6 +34,8 @@ StatusOr<std::shared_ptr<CudaContext>> CudaContext::create(const CudaApi &api, i
   for (int d = 0; d < 3; ++d)
     if (int v = ctx->attribute(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X + d); v > 0)
       ctx->maxGrid_[d] = static_cast<uint32_t>(v);
+  if (int v = ctx->attribute(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT); v > 0)
+    ctx->smCount_ = static_cast<uint32_t>(v);
   ctx->budget_ = std::make_unique<MemoryBudget>(ctx->label(), memoryLimit);
   ctx->arch_ = "sm_" + std::to_string(ctx->ccMajor_) + std::to_string(ctx->ccMinor_);
 

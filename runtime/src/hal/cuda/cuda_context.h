@@ -42,6 +42,8 @@ public:
   MemoryBudget &budget() { return *budget_; }
   /// Largest grid dimensions (x, y, z) a launch may use.
   const std::array<uint32_t, 3> &maxGrid() const { return maxGrid_; }
+  /// Streaming multiprocessors (0 if the driver does not say).
+  uint32_t smCount() const { return smCount_; }
   /// A device attribute; 0 if the driver does not answer.
   int attribute(CUdevice_attribute attribute) const;
 
@@ -75,6 +77,7 @@ private:
   int ccMajor_ = 0, ccMinor_ = 0;
   std::string arch_, deviceName_;
   std::array<uint32_t, 3> maxGrid_{0x7fffffffu, 65535u, 65535u};
+  uint32_t smCount_ = 0;
   std::mutex mutex_;
 };
 

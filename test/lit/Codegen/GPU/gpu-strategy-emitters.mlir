@@ -35,8 +35,13 @@ func.func private @mma_dispatch_0(%arg0: memref<2048x64xf16>, %arg1: memref<64x1
 // dynamic shared memory, two tensor maps after the bindings.
 // CHECK-LABEL: func.func private @wgmma_dispatch_0
 // CHECK-SAME: %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr)
-// CHECK-SAME: tessel.shared_memory_bytes = 205904 : i64
+// CHECK-SAME: tessel.resident_blocks_per_sm = 1 : i64, tessel.shared_memory_bytes = 205904 : i64
 // CHECK-SAME: tessel.workgroup_count = array<i64: 7, 1, 1>, tessel.workgroup_size = array<i64: 384, 1, 1>
+// The tile loop strides by the launched grid (the runtime launches at most
+// one block per SM of the GPU that runs it, 7 at most).
+// CHECK: %[[BID:.+]] = gpu.block_id x
+// CHECK: %[[GRID:.+]] = gpu.grid_dim x
+// CHECK: scf.for %{{.+}} = %[[BID]] to %{{.+}} step %[[GRID]]
 // CHECK: nvvm.wgmma.mma_async
 func.func private @wgmma_dispatch_0(%arg0: memref<2048x64xf16>, %arg1: memref<64x1024xf16>, %arg2: memref<2048x1024xf32>) attributes {tessel.dispatch_function, tessel.kernel, tessel.strategy = #tessel.strategy<wgmma_matmul, tile = [128, 192, 64], stages = 5, grid = 7>} {
   %cst = arith.constant 0.000000e+00 : f32

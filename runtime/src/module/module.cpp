@@ -51,9 +51,9 @@ constexpr uint8_t kMaxTensorMapL2Promotion = 3;
 constexpr uint8_t kMaxTensorMapOobFill = 1;
 // CUDA C kernels (abi CudaC, schema version 4).
 constexpr uint32_t kMaxCudaCParameters = TESSEL_CUDA_C_MAX_PARAMETERS;
+constexpr uint32_t kMaxCudaCParameterBytes = TESSEL_CUDA_C_MAX_PARAMETER_BYTES;
 // Blocks of one kernel an SM holds at once (32 on sm_80 and sm_90).
 constexpr uint32_t kMaxResidentBlocksPerSm = 32;
-constexpr uint32_t kMaxCudaCParameterBytes = TESSEL_CUDA_C_MAX_PARAMETER_BYTES;
 
 template <typename T> std::string str(const T &v) { return std::to_string(v); }
 

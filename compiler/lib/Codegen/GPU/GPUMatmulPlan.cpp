@@ -261,11 +261,24 @@ std::pair<Value, Value> mlir::tessel::groupedRasterTile(OpBuilder &b,
       b, loc, arith::DivUIOp::create(b, loc, id, groupTiles),
       index(kRasterGroup));
   Value inGroup = arith::RemUIOp::create(b, loc, id, groupTiles);
+  // Row and column in a group of `rows` rows, by a constant: a division
+  // by a value in a register is a subroutine call on NVIDIA GPUs, and
+  // ptxas (CUDA 13) scheduled accumulator reads of the wgmma kernel's
+  // epilogue above the wgmma wait when such a call sat between them
+  // (wrong f16 results, 2026-11-28).
+  auto place = [&](int64_t rows) -> std::pair<Value, Value> {
+    return {arith::RemUIOp::create(b, loc, inGroup, index(rows)),
+            arith::DivUIOp::create(b, loc, inGroup, index(rows))};
+  };
+  auto [row, col] = place(kRasterGroup);
   // The last group may have fewer rows.
-  Value rows = arith::MinUIOp::create(
-      b, loc, arith::SubIOp::create(b, loc, index(gridM), firstM),
-      index(kRasterGroup));
-  return {arith::AddIOp::create(b, loc, firstM,
-                                arith::RemUIOp::create(b, loc, inGroup, rows)),
-          arith::DivUIOp::create(b, loc, inGroup, rows)};
+  if (int64_t lastRows = gridM % kRasterGroup) {
+    Value isLast = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                         firstM,
+                                         index(gridM - lastRows));
+    auto [lastRow, lastCol] = place(lastRows);
+    row = arith::SelectOp::create(b, loc, isLast, lastRow, row);
+    col = arith::SelectOp::create(b, loc, isLast, lastCol, col);
+  }
+  return {arith::AddIOp::create(b, loc, firstM, row), col};
 }

@@ -14,7 +14,8 @@
 //   128x128), each holding A's
 //   and B's slice as TMA boxes with the 128-byte swizzle; per stage a
 //   `full` mbarrier (TMA transaction bytes) and an `empty` one (one
-//   arrival per consumer warpgroup);
+//   arrival per consumer warp, after the warp's wgmma.wait_group, which
+//   the PTX ISA defines for the groups the executing threads committed);
 // - the producer waits for an empty stage, arms `full` with the stage's
 //   bytes and issues cp.async.bulk.tensor loads (out-of-bounds parts are
 //   zero-filled, so any M, N, K works); k-contiguous operands are one box
@@ -280,6 +281,7 @@ private:
   void emitConsumer(Value consumer, Value localTid);
   /// One stage of wgmma: waits for k-slice `it`, multiplies it into `acc`.
   Value consumeStage(Value it, Value acc, Value consumer, bool first);
+  Value waitForAccumulator(Value acc);
   void storeTile(Value acc, Value row, Value col, Value batch);
   /// The stores of storeTile, masked at the matrix edges or not.
   void storeTileAs(Value acc, Value row, Value col, Value batch,
@@ -417,15 +419,20 @@ void WgmmaEmitter::forEachTile(function_ref<void(Value, Value)> body) {
   // The grid is at most plan.grid blocks; the runtime launches fewer on a
   // GPU with fewer SMs (kResidentBlocksPerSmAttr), so the stride is the
   // launched grid.
+  // The block's tile count is carried, not divided out of t: a division by
+  // gridDim.x is a subroutine call, across which ptxas (CUDA 13) moved
+  // epilogue reads of the accumulator above the wgmma wait (2026-11-28).
   Value bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   Value blocks = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
-  auto loop = scf::ForOp::create(b, loc, bid, cIndex(plan.tiles), blocks);
+  auto loop = scf::ForOp::create(b, loc, bid, cIndex(plan.tiles), blocks,
+                                 ValueRange{cIndex(0)});
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
   Value t = loop.getInductionVar();
-  Value iteration = arith::DivUIOp::create(
-      b, loc, arith::SubIOp::create(b, loc, t, bid), blocks);
+  Value iteration = loop.getRegionIterArgs()[0];
   body(t, mul(iteration, plan.tilesK));
+  b.setInsertionPointToEnd(loop.getBody());
+  scf::YieldOp::create(b, loc, add(iteration, 1));
 }
 
 void WgmmaEmitter::emitProducer() {
@@ -491,9 +498,34 @@ Value WgmmaEmitter::consumeStage(Value it, Value acc, Value consumer,
   return acc;
 }
 
+/// wgmma.wait_group 0 as inline assembly that takes every accumulator
+/// register and gives it back ("+f"/"+r", Triton's form), so that LLVM
+/// keeps the epilogue's reads of the accumulator behind the wait (NVVM's
+/// wait_group op has no operands: nothing else orders them).
+Value WgmmaEmitter::waitForAccumulator(Value acc) {
+  int64_t n = plan.blockN / 2;
+  SmallVector<Value> regs;
+  std::string constraints;
+  for (int64_t i = 0; i < n; ++i) {
+    regs.push_back(LLVM::ExtractValueOp::create(b, loc, acc, i));
+    constraints += (isa<FloatType>(accElem) ? "=f," : "=r,");
+  }
+  for (int64_t i = 0; i < n; ++i)
+    constraints += std::to_string(i) + ",";
+  constraints += "~{memory}";
+  return LLVM::InlineAsmOp::create(
+             b, loc, accType, regs, "wgmma.wait_group.sync.aligned 0;",
+             constraints, /*has_side_effects=*/true, /*is_align_stack=*/false,
+             LLVM::tailcallkind::TailCallKind::None,
+             LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
+             /*operand_attrs=*/ArrayAttr())
+      .getResult(0);
+}
+
 void WgmmaEmitter::emitConsumer(Value consumer, Value localTid) {
+  // Lane 0 of each warp releases once the warp's wait_group returned.
   Value leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                       localTid, cIndex(0));
+                                       rem(localTid, kGPUWarpSize), cIndex(0));
   auto release = [&](Value it) {
     auto ifLeader = scf::IfOp::create(b, loc, leader);
     OpBuilder::InsertionGuard guard(b);
@@ -507,9 +539,14 @@ void WgmmaEmitter::emitConsumer(Value consumer, Value localTid) {
     auto [batch, tm, tn] = tileCoords(t);
     Value poison = LLVM::PoisonOp::create(b, loc, accType);
     Value acc = consumeStage(base, poison, consumer, /*first=*/true);
-    if (plan.tilesK > 1) {
-      auto loop = scf::ForOp::create(b, loc, cIndex(1), cIndex(plan.tilesK),
-                                     cIndex(1), ValueRange{acc});
+    // Slices 1 .. tilesK - 2 in a loop (each releasing the one before once
+    // its group is done), the last one waited for to the end: the
+    // epilogue's reads follow a wait for every group with no other wait
+    // between the last wgmma and them.
+    if (plan.tilesK > 2) {
+      auto loop = scf::ForOp::create(b, loc, cIndex(1),
+                                     cIndex(plan.tilesK - 1), cIndex(1),
+                                     ValueRange{acc});
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(loop.getBody());
       Value it = add(base, loop.getInductionVar());
@@ -522,7 +559,11 @@ void WgmmaEmitter::emitConsumer(Value consumer, Value localTid) {
       b.setInsertionPointAfter(loop);
       acc = loop.getResult(0);
     }
-    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+    if (plan.tilesK > 1)
+      acc = consumeStage(add(base, plan.tilesK - 1), acc, consumer, false);
+    acc = waitForAccumulator(acc);
+    if (plan.tilesK > 1)
+      release(add(base, plan.tilesK - 2));
     release(add(base, plan.tilesK - 1));
     // Accumulator (row lane/4 [+8], column 2 * (lane % 4) [+1]) of each
     // 8-column block, in warp `warp`'s 16 rows.
@@ -652,7 +693,8 @@ void WgmmaEmitter::emit(func::FuncOp kernel) {
       NVVM::MBarrierInitOp::create(b, loc, fullBar(cIndex(s)), i32(1),
                                    Value());
       NVVM::MBarrierInitOp::create(b, loc, emptyBar(cIndex(s)),
-                                   i32(kConsumers), Value());
+                                   i32(kConsumers * kWarpgroup / kGPUWarpSize),
+                                   Value());
     }
     NVVM::FenceMbarrierInitOp::create(b, loc);
   }

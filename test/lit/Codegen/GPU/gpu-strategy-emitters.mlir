@@ -37,22 +37,45 @@ func.func private @mma_dispatch_0(%arg0: memref<2048x64xf16>, %arg1: memref<64x1
 // CHECK-SAME: %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr)
 // CHECK-SAME: tessel.resident_blocks_per_sm = 1 : i64, tessel.shared_memory_bytes = 205904 : i64
 // CHECK-SAME: tessel.workgroup_count = array<i64: 7, 1, 1>, tessel.workgroup_size = array<i64: 384, 1, 1>
+// Per stage a full barrier (one arrival: the producer's, plus the TMA
+// bytes) and an empty one (one arrival per consumer warp: 2 x 4).
+// CHECK: nvvm.mbarrier.init %{{.+}}, %c1_i32
+// CHECK-NEXT: arith.addi
+// CHECK-NEXT: llvm.inttoptr
+// CHECK-NEXT: nvvm.mbarrier.init %{{.+}}, %c8_i32
 // The tile loop strides by the launched grid (the runtime launches at most
-// one block per SM of the GPU that runs it, 7 at most).
+// one block per SM of the GPU that runs it, 7 at most) and counts the
+// block's tiles (no division by gridDim.x).
 // CHECK: %[[BID:.+]] = gpu.block_id x
 // CHECK: %[[GRID:.+]] = gpu.grid_dim x
-// CHECK: scf.for %{{.+}} = %[[BID]] to %{{.+}} step %[[GRID]]
+// CHECK: scf.for %{{.+}} = %[[BID]] to %{{.+}} step %[[GRID]] iter_args(%{{.+}} = %c0)
+// The consumer: K = 256 is 4 slices of 64. Slice 0 starts the sum
+// (scale-d zero); slices 1-2 each release the slice before once its group
+// is done; slice 3 is waited for to the end (no other wait between its
+// wgmmas and the epilogue: ptxas moved accumulator reads above the final
+// wait when a wait for 1 group sat there), through inline assembly that
+// passes every accumulator register, then slices 2 and 3 are released.
+// CHECK: nvvm.wgmma.mma_async {{.+}} D[<f32>, <zero>]
+// CHECK: scf.for %{{.+}} = %c1 to %c3 step %c1 iter_args
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK: nvvm.mbarrier.arrive
 // CHECK: nvvm.wgmma.mma_async
-func.func private @wgmma_dispatch_0(%arg0: memref<2048x64xf16>, %arg1: memref<64x1024xf16>, %arg2: memref<2048x1024xf32>) attributes {tessel.dispatch_function, tessel.kernel, tessel.strategy = #tessel.strategy<wgmma_matmul, tile = [128, 192, 64], stages = 5, grid = 7>} {
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NOT: nvvm.wgmma.wait.group
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "wgmma.wait_group.sync.aligned 0;", "=f,{{.+}},~{memory}"
+// CHECK: nvvm.mbarrier.arrive
+// CHECK: nvvm.mbarrier.arrive
+func.func private @wgmma_dispatch_0(%arg0: memref<2048x256xf16>, %arg1: memref<256x1024xf16>, %arg2: memref<2048x1024xf32>) attributes {tessel.dispatch_function, tessel.kernel, tessel.strategy = #tessel.strategy<wgmma_matmul, tile = [128, 192, 64], stages = 5, grid = 7>} {
   %cst = arith.constant 0.000000e+00 : f32
-  %a = memref.assume_alignment %arg0, 64 : memref<2048x64xf16>
-  %0 = bufferization.to_tensor %a restrict : memref<2048x64xf16> to tensor<2048x64xf16>
-  %b = memref.assume_alignment %arg1, 64 : memref<64x1024xf16>
-  %1 = bufferization.to_tensor %b restrict : memref<64x1024xf16> to tensor<64x1024xf16>
+  %a = memref.assume_alignment %arg0, 64 : memref<2048x256xf16>
+  %0 = bufferization.to_tensor %a restrict : memref<2048x256xf16> to tensor<2048x256xf16>
+  %b = memref.assume_alignment %arg1, 64 : memref<256x1024xf16>
+  %1 = bufferization.to_tensor %b restrict : memref<256x1024xf16> to tensor<256x1024xf16>
   %c = memref.assume_alignment %arg2, 64 : memref<2048x1024xf32>
   %2 = tensor.empty() : tensor<2048x1024xf32>
   %3 = linalg.fill ins(%cst : f32) outs(%2 : tensor<2048x1024xf32>) -> tensor<2048x1024xf32>
-  %4 = linalg.matmul {tessel.strategy_root} ins(%0, %1 : tensor<2048x64xf16>, tensor<64x1024xf16>) outs(%3 : tensor<2048x1024xf32>) -> tensor<2048x1024xf32>
+  %4 = linalg.matmul {tessel.strategy_root} ins(%0, %1 : tensor<2048x256xf16>, tensor<256x1024xf16>) outs(%3 : tensor<2048x1024xf32>) -> tensor<2048x1024xf32>
   bufferization.materialize_in_destination %4 in restrict writable %c : (tensor<2048x1024xf32>, memref<2048x1024xf32>) -> ()
   return
 }

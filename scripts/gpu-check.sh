@@ -13,7 +13,8 @@
 #       device tool carries at most 64 MiB, which DIR alone nearly fills.
 #   scripts/gpu-check.sh run [DIR | DIR.tar.xz]  (there: from the repo root)
 #       Prints the GPUs, runs the conformance suite (cpu, cuda stream, cuda
-#       graph), the e2e suite on cuda in both command buffer modes, and
+#       graph), the e2e suite on cuda in both command buffer modes, as
+#       sm_80 code and (persistent grids) as a 7-SM GPU, and
 #       compute-sanitizer memcheck, then a table of pass/fail counts per step.
 #       Exit status 0 only if no step failed. GPU_CHECK_BUDGET=SECONDS caps the
 #       whole run: step timeouts shrink so the table is always printed.
@@ -221,6 +222,12 @@ run() {
     # sm_80 code (mma.sync, PTX JIT), as an A100 would run it.
     TESSEL_CUDA_ARCH=sm_80 e2e_step "e2e cuda graph, TESSEL_CUDA_ARCH=sm_80" "$DIR/bin/tessel-run" "$jobs" \
       --runner-arg=--cuda-command-buffer=graph
+    # Persistent grids (wgmma GEMM, grid scatter, radix sort) as a 7-SM GPU
+    # launches them: fewer blocks than compiled, each with more work.
+    local persistent
+    persistent=$("$PY" -c 'import json,sys; c=json.load(open(sys.argv[1]))["cases"]; k=("wgmma","forced_strategies","scatter","sort"); print(",".join(x["name"] for x in c if any(s in x["name"] for s in k) and not x.get("error")))' "$DIR/e2e/manifest.json")
+    TESSEL_CUDA_SM_LIMIT=7 e2e_step "e2e persistent grids, TESSEL_CUDA_SM_LIMIT=7" "$DIR/bin/tessel-run" "$jobs" \
+      --runner-arg=--cuda-command-buffer=graph --case="$persistent"
   fi
 
   # tessel-run's default device choice on a module with a cuda executable,

@@ -371,6 +371,59 @@ TEST_F(FakeCudaTest, CudaCLaunchPassesTheParameterValues) {
                                "(+0 static) but Fake CUDA device allows 232448 per block");
 }
 
+// A persistent grid (resident_blocks_per_sm) is launched no larger than the
+// device holds at once: the fake's 108 SMs times the smaller of the blocks
+// per SM the kernel asks for and the driver's occupancy, at most
+// TESSEL_CUDA_SM_LIMIT SMs; a kernel no SM holds is refused when loaded.
+TEST_F(FakeCudaTest, PersistentGridsFitTheDevice) {
+  auto launchedGrid = [&](uint32_t compiled, uint32_t perSm) -> std::string {
+    auto dev = device(90);
+    if (!dev)
+      return "no device";
+    ModuleDesc m;
+    ExecutableDesc cuda;
+    cuda.target = "cuda";
+    ExportDesc persistent{"persistent", {compiled, 1, 1}, 0, {256, 1, 1}, 0, {}};
+    persistent.residentBlocksPerSm = perSm;
+    cuda.exports = {persistent};
+    cuda.binaries.push_back(
+        {"ptx", "sm_90a", {}, fakeImage("kernel persistent\n"), std::nullopt});
+    m.executables = {cuda};
+    auto exe = detail::loadKernelExecutable(*dev, buildModule(m), "persistent.tmod");
+    if (!exe.ok())
+      return exe.status().message();
+    auto cb = dev->hal().createCommandBuffer();
+    Status s = cb->dispatch(**exe, 0, {compiled, 1, 1}, {});
+    if (s.ok())
+      s = dev->hal().submitAndWait(*cb);
+    return s.ok() ? std::to_string(lastLaunch().grid[0]) : s.message();
+  };
+  EXPECT_EQ(launchedGrid(528, 4), "432") << "108 SMs x 4";
+  EXPECT_EQ(launchedGrid(300, 4), "300") << "never more than compiled";
+  EXPECT_EQ(launchedGrid(528, 0), "528") << "not persistent: as compiled";
+  ::setenv("FAKE_CUDA_OCCUPANCY", "3", 1);
+  EXPECT_EQ(launchedGrid(528, 4), "324") << "the SM holds 3";
+  ::setenv("TESSEL_CUDA_SM_LIMIT", "5", 1);
+  EXPECT_EQ(launchedGrid(528, 4), "15") << "5 SMs x 3";
+  ::setenv("TESSEL_CUDA_SM_LIMIT", "500", 1);
+  EXPECT_EQ(launchedGrid(528, 1), "108") << "the limit only lowers";
+  ::unsetenv("TESSEL_CUDA_SM_LIMIT");
+  ::setenv("FAKE_CUDA_OCCUPANCY", "0", 1);
+  EXPECT_CONTAINS(launchedGrid(528, 4),
+                  "export 'persistent': a persistent grid of 256-thread blocks with 0 bytes "
+                  "of dynamic shared memory, but Fake CUDA device holds no such block on an SM");
+  ::unsetenv("FAKE_CUDA_OCCUPANCY");
+
+  ::setenv("TESSEL_CUDA_SM_LIMIT", "0", 1);
+  DeviceOptions options;
+  options.cudaCommandBuffer = "stream";
+  auto bad = createDevice("cuda", options);
+  ::unsetenv("TESSEL_CUDA_SM_LIMIT");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_CONTAINS(bad.status().message(),
+                  "TESSEL_CUDA_SM_LIMIT must be a positive number of SMs, got '0'");
+}
+
 TEST_F(FakeCudaTest, AttributesAndMemoryInfoComeFromTheDriver) {
   auto dev = device(86);
   ASSERT_TRUE(dev);

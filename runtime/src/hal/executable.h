@@ -73,7 +73,8 @@ struct ExportInfo {
   /// kCudaC: bytes of each kernel parameter, in order.
   std::vector<uint32_t> parameterSizes;
   /// cuda: a persistent grid (the kernel strides by gridDim.x), launched
-  /// with at most this many blocks per SM of the device; 0: as given.
+  /// with at most this many blocks per SM of the device; 0: as given. A
+  /// prepared cuda executable lowers it to what the device holds at once.
   uint32_t residentBlocksPerSm = 0;
 };
 

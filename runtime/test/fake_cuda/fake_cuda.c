@@ -134,6 +134,7 @@ FAKE(cuModuleUnload)
 FAKE(cuModuleGetFunction)
 FAKE(cuFuncGetAttribute)
 FAKE(cuFuncSetAttribute)
+FAKE(cuOccupancyMaxActiveBlocksPerMultiprocessor)
 FAKE(cuLaunchKernel)
 FAKE(cuTensorMapEncodeTiled)
 #endif

@@ -256,6 +256,16 @@ EXPORT int cuFuncGetAttribute(int *value, int attribute, struct FakeKernel *f) {
   *value = attribute == 0 ? 1024 : 0; /* max threads per block; no static shared memory */
   return CUDA_SUCCESS;
 }
+/* Blocks of any kernel an SM holds at once: FAKE_CUDA_OCCUPANCY, else 8. */
+EXPORT int cuOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, struct FakeKernel *f,
+                                                       int blockSize, size_t dynamicShared) {
+  (void)f;
+  (void)dynamicShared;
+  if (blockSize <= 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  *blocks = (int)envLong("FAKE_CUDA_OCCUPANCY", 8);
+  return CUDA_SUCCESS;
+}
 /* The last value set for CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES (8). */
 static int maxDynamicShared;
 EXPORT int fake_cuda_max_dynamic_shared(void) { return maxDynamicShared; }

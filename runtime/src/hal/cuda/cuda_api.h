@@ -131,6 +131,8 @@ constexpr CUstreamCaptureMode CU_STREAM_CAPTURE_MODE_THREAD_LOCAL = 1;
   X(cuModuleGetFunction, (CUfunction * hfunc, CUmodule hmod, const char *name))                  \
   X(cuFuncGetAttribute, (int *pi, CUfunction_attribute attrib, CUfunction hfunc))                \
   X(cuFuncSetAttribute, (CUfunction hfunc, CUfunction_attribute attrib, int value))              \
+  X(cuOccupancyMaxActiveBlocksPerMultiprocessor,                                                 \
+    (int *numBlocks, CUfunction func, int blockSize, size_t dynamicSMemSize))                    \
   X(cuLaunchKernel, (CUfunction f, unsigned int gridDimX, unsigned int gridDimY,                 \
                      unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY,      \
                      unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream,      \

@@ -42,7 +42,8 @@ public:
   MemoryBudget &budget() { return *budget_; }
   /// Largest grid dimensions (x, y, z) a launch may use.
   const std::array<uint32_t, 3> &maxGrid() const { return maxGrid_; }
-  /// Streaming multiprocessors (0 if the driver does not say).
+  /// Streaming multiprocessors that persistent grids are sized for: the
+  /// device's (0 if the driver does not say), at most TESSEL_CUDA_SM_LIMIT.
   uint32_t smCount() const { return smCount_; }
   /// A device attribute; 0 if the driver does not answer.
   int attribute(CUdevice_attribute attribute) const;

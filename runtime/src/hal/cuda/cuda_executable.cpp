@@ -254,7 +254,7 @@ StatusOr<std::shared_ptr<CudaExecutable>> CudaExecutable::load(std::shared_ptr<C
 
   const int optinShared = ctx->attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
   exe->exports_ = spec.exports;
-  for (const ExportInfo &e : spec.exports) {
+  for (ExportInfo &e : exe->exports_) {
     std::string ectx = "export '" + e.name + "'";
     CUfunction f = nullptr;
     CUresult r = api.cuModuleGetFunction(&f, exe->module_, e.name.c_str());
@@ -300,6 +300,25 @@ StatusOr<std::shared_ptr<CudaExecutable>> CudaExecutable::load(std::shared_ptr<C
         return fail(cudaStatus(api, r, "allowing " + std::to_string(e.sharedMemoryBytes) +
                                            " bytes of dynamic shared memory")
                         .withContext(ectx));
+    }
+    if (e.residentBlocksPerSm) {
+      // A persistent grid (its blocks wait for each other) is launched no
+      // larger than this device holds at once: its asked-for blocks per SM,
+      // fewer where registers or shared memory allow fewer.
+      int resident = 0;
+      r = api.cuOccupancyMaxActiveBlocksPerMultiprocessor(&resident, f, static_cast<int>(threads),
+                                                          e.sharedMemoryBytes);
+      if (r != CUDA_SUCCESS)
+        return fail(cudaStatus(api, r, "reading the blocks per SM of a persistent grid")
+                        .withContext(ectx));
+      if (resident <= 0)
+        return fail(invalidArgument(ectx + ": a persistent grid of " + std::to_string(threads) +
+                                    "-thread blocks with " +
+                                    std::to_string(e.sharedMemoryBytes) +
+                                    " bytes of dynamic shared memory, but " + ctx->deviceName() +
+                                    " holds no such block on an SM"));
+      e.residentBlocksPerSm =
+          std::min<uint32_t>(e.residentBlocksPerSm, static_cast<uint32_t>(resident));
     }
     exe->functions_.push_back(f);
     exe->limits_.push_back({maxThreads, 0, 0});

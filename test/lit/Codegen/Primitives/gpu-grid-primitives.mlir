@@ -57,12 +57,18 @@ func.func @rows(%x: tensor<9x5000xi32>) -> (tensor<9x5000xi32>, tensor<9x5000xi3
 
 // -----
 
-// Scatter-add: persistent grid, original copied, grid barrier (membar,
-// counter, trap after too many polls), hardware atomic add.
-// REMARK: remark: kernel add_dispatch_1: #tessel.strategy<grid_scatter>: grid scatter: 528 persistent blocks x 256 threads, original written, grid barrier, updates grid-stride with atomic addf
-// CHECK: func.func private @add_dispatch_1({{.*}}nvvm.minctasm = 5 : i32{{.*}}tessel.workgroup_count = array<i64: 528, 1, 1>
+// Scatter-add: persistent grid (at most 528 blocks, 4 per SM of the GPU
+// that runs it: strides and the barrier's count from gridDim.x), original
+// copied, grid barrier (membar, counter, trap after too many polls),
+// hardware atomic add.
+// REMARK: remark: kernel add_dispatch_1: #tessel.strategy<grid_scatter>: grid scatter: at most 528 persistent blocks x 256 threads (4 per SM of the GPU that runs it), original written, grid barrier, updates grid-stride with atomic addf
+// CHECK: func.func private @add_dispatch_1({{.*}}nvvm.minctasm = 5 : i32{{.*}}tessel.resident_blocks_per_sm = 4 : i64{{.*}}tessel.workgroup_count = array<i64: 528, 1, 1>
+// CHECK: %[[GRID:.+]] = gpu.grid_dim  x
+// CHECK: %[[STRIDE:.+]] = arith.muli %[[GRID]], %c256
+// CHECK: scf.for {{.+}} step %[[STRIDE]]
 // CHECK: nvvm.memory.barrier <gpu>
 // CHECK: memref.atomic_rmw addi
+// CHECK: gpu.grid_dim  x
 // CHECK: scf.while
 // CHECK: llvm.intr.trap
 // CHECK: memref.atomic_rmw addf
@@ -105,13 +111,18 @@ func.func @rows(%t: tensor<1000x64xf16>, %ids: tensor<77xi32>) -> tensor<77x64xf
 
 // -----
 
-// A radix sort: one persistent kernel (70001 elements: 35 blocks of one
-// 2048-element tile, 4 blocks per SM asked for); per pass the digits are
+// A radix sort: one persistent kernel (70001 elements: at most 35 blocks
+// of one 2048-element tile, 4 blocks per SM asked for; the runtime may
+// launch fewer and each block's run is ceil(35 / gridDim.x) tiles, the
+// counts summed over gridDim.x blocks); per pass the digits are
 // counted with shared atomics, a grid barrier publishes the counts, and
 // each tile is ranked with ballots and population counts and scattered
 // (a warp barrier before the ranks' slots are cleared).
-// REMARK: remark: kernel radix_dispatch_3: #tessel.strategy<grid_radix_sort>: grid radix sort: 4 passes of 8 bits, 35 persistent blocks
-// CHECK: func.func private @radix_dispatch_3({{.*}}nvvm.minctasm = 4 : i32{{.*}}tessel.workgroup_count = array<i64: 35, 1, 1>, tessel.workgroup_size = array<i64: 256, 1, 1>
+// REMARK: remark: kernel radix_dispatch_3: #tessel.strategy<grid_radix_sort>: grid radix sort: 4 passes of 8 bits, at most 35 persistent blocks x 256 threads (4 per SM of the GPU that runs it; 1 tiles of 2048 per block at most blocks)
+// CHECK: func.func private @radix_dispatch_3({{.*}}nvvm.minctasm = 4 : i32{{.*}}tessel.resident_blocks_per_sm = 4 : i64{{.*}}tessel.workgroup_count = array<i64: 35, 1, 1>, tessel.workgroup_size = array<i64: 256, 1, 1>
+// CHECK: %[[BLOCKS:.+]] = gpu.grid_dim  x
+// CHECK: %[[ROUNDED:.+]] = arith.addi %[[BLOCKS]], %c34
+// CHECK: arith.divui %[[ROUNDED]], %[[BLOCKS]]
 // CHECK: memref.atomic_rmw addi {{.+}} : (i32, memref<256xi32, #gpu.address_space<workgroup>>)
 // CHECK: scf.while
 // CHECK:   memref.atomic_rmw ori

@@ -4,11 +4,12 @@
 // resident at once (persistent grids): every block's thread 0 releases
 // the block's writes (membar.gl), adds one to a counter in global memory
 // (a workspace zeroed by its own dispatch before the kernel) and polls it
-// until all `blocks` blocks have arrived, then acquires. A kernel may
-// cross several barriers on one counter: barrier g (from 1) waits for
-// g * blocks arrivals. A barrier that waits too long (a grid with more
-// blocks than the GPU holds at once) traps, a launch failure that the
-// runtime reports, instead of hanging.
+// until every block of the launched grid (gridDim.x: the runtime sizes a
+// persistent grid to the GPU that runs it) has arrived, then acquires. A
+// kernel may cross several barriers on one counter: barrier g (from 1)
+// waits for g * gridDim.x arrivals. A barrier that waits too long (a grid
+// with more blocks than the GPU holds at once) traps, a launch failure
+// that the runtime reports, instead of hanging.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,11 +20,11 @@
 
 namespace mlir::tessel {
 
-/// Barrier number `generation` (1, 2, ...) of `blocks` blocks on the
+/// Barrier number `generation` (1, 2, ...) of the launched grid on the
 /// integer element `counter[at]` (a global memref); `tid` is the thread id
 /// in the block (index).
 void emitGridBarrier(OpBuilder &b, Location loc, Value counter, Value at,
-                     Value tid, int64_t blocks, int64_t generation);
+                     Value tid, int64_t generation);
 
 } // namespace mlir::tessel
 

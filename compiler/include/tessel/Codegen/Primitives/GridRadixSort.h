@@ -1,8 +1,9 @@
 //===- GridRadixSort.h - GPU strategy for a radix tessel.sort ---*- C++ -*-===//
 //
-// The grid level of a radix sort (RadixKey.h): one persistent kernel of
-// gridRadixSortBlocks(n) blocks x 256 threads (4 per SM on a 132-SM GPU),
-// each block owning a contiguous run of 2048-element tiles. Per pass of 8
+// The grid level of a radix sort (RadixKey.h): one persistent kernel of at
+// most gridRadixSortBlocks(n) blocks x 256 threads, 4 per SM of the GPU
+// that runs it (the runtime sizes the grid; the kernel divides the tiles
+// by gridDim.x), each block owning a contiguous run of 2048-element tiles. Per pass of 8
 // bits, least significant first:
 //  1. each block counts the digits of its run (shared-memory atomics) into
 //     counts[block][digit] of the counts workspace; grid barrier;
@@ -21,8 +22,8 @@
 // Passes alternate between the output bindings and the scratch
 // workspaces so that the last one writes the outputs. The grid barrier
 // needs every block resident: the kernel asks for 4 blocks per SM
-// (nvvm.minctasm) and traps, a reported launch failure, on a GPU with
-// fewer than 132 SMs.
+// (nvvm.minctasm) and the runtime launches no more than the device holds
+// at once.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,7 +37,10 @@
 namespace mlir::tessel {
 
 inline constexpr int64_t kRadixTileElements = 2048;
-inline constexpr int64_t kRadixMaxBlocks = 4 * 132;
+inline constexpr int64_t kRadixBlocksPerSM = 4;
+/// The most blocks (the counts workspace holds theirs): 4 on each of a
+/// 132-SM GPU's SMs.
+inline constexpr int64_t kRadixMaxBlocks = kRadixBlocksPerSM * 132;
 
 /// Blocks of the GPU radix sort of `n` elements: every block has at least
 /// one tile and at most one tile more than any other.

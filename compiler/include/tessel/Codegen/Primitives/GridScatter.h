@@ -1,18 +1,20 @@
 //===- GridScatter.h - GPU strategy for tessel.scatter ---------*- C++ -*-===//
 //
-// The grid level of a scatter: a persistent grid of kGridScatterBlocks
-// blocks of 256 threads. Phase 1 writes the original into the result
+// The grid level of a scatter: a persistent grid of at most
+// kGridScatterBlocks blocks of 256 threads, kGridScatterBlocksPerSM per SM
+// of the GPU that runs it (the runtime sizes the grid; the kernel strides
+// by gridDim.x). Phase 1 writes the original into the result
 // binding (a fill or a copy, grid-stride); a grid barrier (a counter in the
 // scatter's workspace, zeroed by its own dispatch) orders it before phase
 // 2, in which each thread takes updates grid-stride, checks their indices
 // (out of range: skipped) and combines them into the result: plain loads
 // and stores with unique_indices, else a hardware atomic when the combiner
 // is one (add, min, max, and, or, xor, replace) and a compare-and-swap
-// loop otherwise. The barrier needs every block resident at once: 528
-// blocks (4 per SM on a 132-SM GPU, for enough updates in flight) fit on
-// any GPU with 106 or more SMs at the 5 blocks per SM the kernel asks for
-// (nvvm.minctasm); a barrier that waits too long traps (a launch failure
-// the runtime reports) instead of hanging.
+// loop otherwise. The barrier needs every block resident at once: 4
+// blocks per SM (for enough updates in flight; the kernel asks for 5,
+// nvvm.minctasm), fewer where the runtime finds the device holds fewer; a
+// barrier that waits too long traps (a launch failure the runtime
+// reports) instead of hanging.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,7 +28,9 @@
 
 namespace mlir::tessel {
 
-inline constexpr int64_t kGridScatterBlocks = 4 * 132;
+inline constexpr int64_t kGridScatterBlocksPerSM = 4;
+/// The compiled grid: 4 blocks on each of a 132-SM GPU's SMs.
+inline constexpr int64_t kGridScatterBlocks = kGridScatterBlocksPerSM * 132;
 inline constexpr int64_t kGridScatterMinBlocksPerSM = 5;
 
 /// The atomic that implements the combiner `yield op(update, current)`

@@ -21,7 +21,7 @@ constexpr int64_t kBarrierPolls = int64_t(1) << 28;
 } // namespace
 
 void mlir::tessel::emitGridBarrier(OpBuilder &b, Location loc, Value counter,
-                                   Value at, Value tid, int64_t blocks,
+                                   Value at, Value tid,
                                    int64_t generation) {
   MLIRContext *ctx = b.getContext();
   auto gpuScope = NVVM::MemScopeKindAttr::get(ctx, NVVM::MemScopeKind::GPU);
@@ -42,7 +42,10 @@ void mlir::tessel::emitGridBarrier(OpBuilder &b, Location loc, Value counter,
     NVVM::MembarOp::create(b, loc, gpuScope);
     memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi,
                                 cst(b, loc, 1), counter, ValueRange{at});
-    Value target = cst(b, loc, blocks * generation);
+    Value blocks = arith::IndexCastOp::create(
+        b, loc, type, gpu::GridDimOp::create(b, loc, gpu::Dimension::x));
+    Value target =
+        arith::MulIOp::create(b, loc, blocks, cst(b, loc, generation));
     Value polls0 = arith::ConstantIntOp::create(b, loc, 0, 64);
     scf::WhileOp::create(
         b, loc, TypeRange{b.getI64Type()}, ValueRange{polls0},

@@ -10,6 +10,7 @@
 #include "tessel/Codegen/GPU/GPUWarpReduction.h"
 #include "tessel/Codegen/Primitives/GridBarrier.h"
 #include "tessel/Codegen/Primitives/RadixKey.h"
+#include "tessel/Target/Executable.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -29,8 +30,6 @@ constexpr int64_t kThreads = 256;
 constexpr int64_t kWarps = kThreads / 32;
 /// Elements per thread and tile: rows of kThreads consecutive elements.
 constexpr int64_t kItems = kRadixTileElements / kThreads;
-/// Blocks per SM that the grid barrier counts on.
-constexpr int64_t kBlocksPerSM = 4;
 /// Keys per thread in flight while counting digits.
 constexpr int64_t kCountUnroll = 8;
 /// Shared memory for a reordered tile of every operand.
@@ -38,6 +37,8 @@ constexpr int64_t kStageBytesBudget = 32 * 1024;
 
 struct RadixPlan {
   RadixKey key;
+  /// Elements; the compiled grid (the most blocks the runtime launches) and
+  /// the tiles of a block's run in it.
   int64_t n, blocks, tilesPerBlock;
   SmallVector<Value> inputs, scratch, outputs;
   SmallVector<bufferization::MaterializeInDestinationOp> stores;
@@ -108,6 +109,8 @@ struct RadixEmitter {
   Location loc;
   const RadixPlan &p;
   Value tid, bid, warp, lane, ltMask;
+  /// The launched grid: p.blocks or fewer (kResidentBlocksPerSmAttr).
+  Value blocks;
   Value sHist, sWarpCount, sWarp;
   /// Per digit its run's start in the reordered tile, and its next output
   /// position minus that start.
@@ -145,6 +148,7 @@ struct RadixEmitter {
   void emit(func::FuncOp kernel) {
     tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
     bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+    blocks = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
     warp = arith::DivUIOp::create(b, loc, tid, ci(32));
     lane = arith::RemUIOp::create(b, loc, tid, ci(32));
     ltMask = arith::SubIOp::create(
@@ -165,9 +169,14 @@ struct RadixEmitter {
             b, loc, kernel, ("_radix_stage" + std::to_string(i)),
             {kRadixTileElements},
             cast<MemRefType>(v.getType()).getElementType()));
-    int64_t run = p.tilesPerBlock * kRadixTileElements;
-    lo = mul(bid, ci(run));
-    hi = arith::MinUIOp::create(b, loc, add(lo, ci(run)), ci(p.n));
+    // Each block's run: ceil(tiles / blocks) tiles; with fewer blocks than
+    // compiled, the last ones may be empty (lo clamped to n).
+    int64_t tiles = llvm::divideCeil(p.n, kRadixTileElements);
+    Value perBlock = arith::DivUIOp::create(
+        b, loc, add(blocks, ci(tiles - 1)), blocks);
+    Value run = mul(perBlock, ci(kRadixTileElements));
+    lo = arith::MinUIOp::create(b, loc, mul(bid, run), ci(p.n));
+    hi = arith::MinUIOp::create(b, loc, add(lo, run), ci(p.n));
     // Shared counters start at zero; each thread owns digit tid's column.
     for (int64_t j = 0; j < kWarps; ++j)
       memref::StoreOp::create(b, loc, c32(0), sWarpCount,
@@ -189,9 +198,10 @@ struct RadixEmitter {
     }
   }
 
+  /// The barrier's counter follows the compiled grid's counts.
   void gridBarrier() {
     emitGridBarrier(b, loc, p.counts, ci(p.blocks * kRadixBuckets), tid,
-                    p.blocks, ++generation);
+                    ++generation);
   }
 
   /// Phase 1: this block's digit counts into counts[bid][*].
@@ -228,7 +238,7 @@ struct RadixEmitter {
   /// Phase 2: the first output position of digit `tid` in this block.
   Value firstPositions() {
     auto sums = scf::ForOp::create(
-        b, loc, ci(0), ci(p.blocks), ci(1), ValueRange{c32(0), c32(0)},
+        b, loc, ci(0), blocks, ci(1), ValueRange{c32(0), c32(0)},
         [&](OpBuilder &, Location, Value blk, ValueRange acc) {
           Value c = memref::LoadOp::create(
               b, loc, p.counts, add(mul(blk, ci(kRadixBuckets)), tid));
@@ -422,11 +432,13 @@ std::string mlir::tessel::describeGridRadixSort(SortOp sort) {
   std::string why;
   FailureOr<RadixPlan> p = plan(sort, why);
   return "grid radix sort: " + std::to_string(p->key.passes()) +
-         " passes of 8 bits, " + std::to_string(p->blocks) +
-         " persistent blocks x 256 threads, " +
-         std::to_string(p->tilesPerBlock) +
-         " tiles of " + std::to_string(kRadixTileElements) +
-         " per block, counts / grid barrier / ranked " +
+         " passes of 8 bits, at most " + std::to_string(p->blocks) +
+         " persistent blocks x 256 threads (" +
+         std::to_string(kRadixBlocksPerSM) +
+         " per SM of the GPU that runs it; " +
+         std::to_string(p->tilesPerBlock) + " tiles of " +
+         std::to_string(kRadixTileElements) +
+         " per block at most blocks), counts / grid barrier / ranked " +
          (p->stage ? "tiles reordered in shared memory" : "scatter") +
          " per pass";
 }
@@ -442,7 +454,9 @@ LogicalResult mlir::tessel::emitGridRadixSort(func::FuncOp kernel,
   for (auto store : p->stores)
     store.erase();
   setKernelLaunch(kernel, {p->blocks, 1, 1}, {kThreads, 1, 1});
-  kernel->setAttr("nvvm.minctasm",
-                  Builder(kernel.getContext()).getI32IntegerAttr(kBlocksPerSM));
+  Builder attrs(kernel.getContext());
+  kernel->setAttr("nvvm.minctasm", attrs.getI32IntegerAttr(kRadixBlocksPerSM));
+  kernel->setAttr(kResidentBlocksPerSmAttr,
+                  attrs.getI64IntegerAttr(kRadixBlocksPerSM));
   return success();
 }

@@ -10,6 +10,7 @@
 #include "tessel/Codegen/GPU/GPUWarpReduction.h"
 #include "tessel/Codegen/Primitives/GridBarrier.h"
 #include "tessel/Codegen/Primitives/ScanLevels.h"
+#include "tessel/Target/Executable.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -192,9 +193,11 @@ std::string mlir::tessel::describeGridScatter(ScatterOp scatter) {
                         ? "plain stores (unique indices)"
                     : p->atomic ? "atomic " + arith::stringifyAtomicRMWKind(*p->atomic).str()
                                 : "compare-and-swap loop";
-  return "grid scatter: " + std::to_string(kGridScatterBlocks) +
-         " persistent blocks x 256 threads, original written, grid barrier, "
-         "updates grid-stride with " + how;
+  return "grid scatter: at most " + std::to_string(kGridScatterBlocks) +
+         " persistent blocks x 256 threads (" +
+         std::to_string(kGridScatterBlocksPerSM) +
+         " per SM of the GPU that runs it), original written, grid "
+         "barrier, updates grid-stride with " + how;
 }
 
 LogicalResult mlir::tessel::emitGridScatter(func::FuncOp kernel,
@@ -211,7 +214,24 @@ LogicalResult mlir::tessel::emitGridScatter(func::FuncOp kernel,
   Value first = arith::AddIOp::create(
       b, loc, arith::MulIOp::create(b, loc, bid, cIndex(b, loc, kThreads)),
       tid);
-  Value stride = cIndex(b, loc, kGridScatterBlocks * kThreads);
+  // The launched grid: at most kGridScatterBlocks, fewer on a GPU with
+  // fewer SMs (kResidentBlocksPerSmAttr).
+  Value stride = arith::MulIOp::create(
+      b, loc, gpu::GridDimOp::create(b, loc, gpu::Dimension::x),
+      cIndex(b, loc, kThreads));
+  Value step = arith::MulIOp::create(b, loc, stride, cIndex(b, loc, kUnroll));
+  // The first element of the remainder of `count` after whole steps.
+  auto mainEndOf = [&](int64_t count) -> Value {
+    Value n = cIndex(b, loc, count);
+    return arith::SubIOp::create(b, loc, n,
+                                 arith::RemUIOp::create(b, loc, n, step));
+  };
+  // Element k of a step starting at `i`.
+  auto nth = [&](OpBuilder &b, Location loc, Value i, int64_t k) -> Value {
+    return arith::AddIOp::create(
+        b, loc, i,
+        arith::MulIOp::create(b, loc, stride, cIndex(b, loc, k)));
+  };
   auto outType = cast<MemRefType>(p.output.getType());
 
   // Phase 1: the original into the result.
@@ -223,33 +243,30 @@ LogicalResult mlir::tessel::emitGridScatter(func::FuncOp kernel,
                              : Value();
     // kUnroll elements per thread and step, loads before stores.
     int64_t count = outType.getNumElements();
-    int64_t step = kGridScatterBlocks * kThreads * kUnroll;
-    int64_t mainEnd = count / step * step;
+    Value mainEnd = mainEndOf(count);
     auto load = [&](OpBuilder &b, Location loc, Value i) {
       return fill ? fill : memref::LoadOp::create(b, loc, src1d, i).getResult();
     };
-    if (mainEnd > 0)
-      scf::ForOp::create(
-          b, loc, first, cIndex(b, loc, mainEnd), cIndex(b, loc, step),
-          ValueRange{}, [&](OpBuilder &b, Location loc, Value i, ValueRange) {
-            SmallVector<Value> at, values;
-            for (int64_t k = 0; k < kUnroll; ++k) {
-              at.push_back(arith::AddIOp::create(
-                  b, loc, i, cIndex(b, loc, k * kGridScatterBlocks * kThreads)));
-              values.push_back(load(b, loc, at.back()));
-            }
-            for (int64_t k = 0; k < kUnroll; ++k)
-              memref::StoreOp::create(b, loc, values[k], out1d, at[k]);
-            scf::YieldOp::create(b, loc);
-          });
-    Value rest = arith::AddIOp::create(b, loc, first, cIndex(b, loc, mainEnd));
+    scf::ForOp::create(
+        b, loc, first, mainEnd, step, ValueRange{},
+        [&](OpBuilder &b, Location loc, Value i, ValueRange) {
+          SmallVector<Value> at, values;
+          for (int64_t k = 0; k < kUnroll; ++k) {
+            at.push_back(nth(b, loc, i, k));
+            values.push_back(load(b, loc, at.back()));
+          }
+          for (int64_t k = 0; k < kUnroll; ++k)
+            memref::StoreOp::create(b, loc, values[k], out1d, at[k]);
+          scf::YieldOp::create(b, loc);
+        });
+    Value rest = arith::AddIOp::create(b, loc, first, mainEnd);
     gridStride(b, loc, rest, stride, count,
                [&](OpBuilder &b, Location loc, Value i) {
                  memref::StoreOp::create(b, loc, load(b, loc, i), out1d, i);
                });
   }
   emitGridBarrier(b, loc, p.workspace, cIndex(b, loc, 0), tid,
-                  kGridScatterBlocks, /*generation=*/1);
+                  /*generation=*/1);
 
   // Phase 2: the updates.
   ArrayRef<int64_t> map = scatter.getDimensionMap();
@@ -344,32 +361,28 @@ LogicalResult mlir::tessel::emitGridScatter(func::FuncOp kernel,
   // combines, so that kUnroll index loads (and atomics) are in flight at
   // once; then the remainder one at a time.
   int64_t count = batchElems * sliceElems;
-  int64_t step = kGridScatterBlocks * kThreads * kUnroll;
-  int64_t mainEnd = count / step * step;
-  if (mainEnd > 0)
-    scf::ForOp::create(
-        b, loc, first, cIndex(b, loc, mainEnd), cIndex(b, loc, step),
-        ValueRange{}, [&](OpBuilder &b, Location loc, Value i, ValueRange) {
-          SmallVector<Update> batch;
-          for (int64_t k = 0; k < kUnroll; ++k)
-            batch.push_back(prepare(
-                b, loc,
-                arith::AddIOp::create(
-                    b, loc, i,
-                    cIndex(b, loc, k * kGridScatterBlocks * kThreads))));
-          for (const Update &u : batch)
-            apply(b, loc, u);
-          scf::YieldOp::create(b, loc);
-        });
-  Value rest = arith::AddIOp::create(b, loc, first, cIndex(b, loc, mainEnd));
+  Value mainEnd = mainEndOf(count);
+  scf::ForOp::create(
+      b, loc, first, mainEnd, step, ValueRange{},
+      [&](OpBuilder &b, Location loc, Value i, ValueRange) {
+        SmallVector<Update> batch;
+        for (int64_t k = 0; k < kUnroll; ++k)
+          batch.push_back(prepare(b, loc, nth(b, loc, i, k)));
+        for (const Update &u : batch)
+          apply(b, loc, u);
+        scf::YieldOp::create(b, loc);
+      });
+  Value rest = arith::AddIOp::create(b, loc, first, mainEnd);
   gridStride(b, loc, rest, stride, count,
              [&](OpBuilder &b, Location loc, Value e1) {
                apply(b, loc, prepare(b, loc, e1));
              });
   p.store.erase();
   setKernelLaunch(kernel, {kGridScatterBlocks, 1, 1}, {kThreads, 1, 1});
-  kernel->setAttr("nvvm.minctasm", Builder(kernel.getContext())
-                                       .getI32IntegerAttr(
-                                           kGridScatterMinBlocksPerSM));
+  Builder attrs(kernel.getContext());
+  kernel->setAttr("nvvm.minctasm",
+                  attrs.getI32IntegerAttr(kGridScatterMinBlocksPerSM));
+  kernel->setAttr(kResidentBlocksPerSmAttr,
+                  attrs.getI64IntegerAttr(kGridScatterBlocksPerSM));
   return success();
 }

@@ -134,6 +134,25 @@ static llvm::cl::opt<bool> fmad(
 static llvm::cl::opt<bool> verbose(
     "v", llvm::cl::desc("Print the commands tessel-cc runs"),
     llvm::cl::cat(category));
+// Switches for measuring what each step of the CPU code gains
+// (bench/rodinia's VARIANTS): shown by --help-hidden.
+static llvm::cl::opt<std::string> transpile(
+    "tessel-transpile",
+    llvm::cl::desc("Options of the GPU-to-CPU transpilation, as "
+                   "tessel-opt's --tessel-cuda-cpu-pipeline takes them "
+                   "(e.g. 'min-cut=false loop-hints=false')"),
+    llvm::cl::Hidden, llvm::cl::cat(category));
+static llvm::cl::opt<bool> loopVectorize(
+    "tessel-cpu-loop-vectorize",
+    llvm::cl::desc("Run LLVM's loop vectorizer on the CPU code"),
+    llvm::cl::init(true), llvm::cl::Hidden, llvm::cl::cat(category));
+// 512: transpiled thread loops of 16-thread blocks fill a zmm register per
+// row (CPUTargetOptions::preferVectorWidth).
+static llvm::cl::opt<unsigned> preferVectorWidth(
+    "tessel-cpu-prefer-vector-width",
+    llvm::cl::desc("Widest vector LLVM's vectorizers prefer on CPUs that "
+                   "have wider ones (0: the CPU's own tuning)"),
+    llvm::cl::init(512), llvm::cl::Hidden, llvm::cl::cat(category));
 
 namespace {
 
@@ -452,7 +471,9 @@ int main(int argc, char **argv) {
   for (StringRef a : archs)
     driver.kernels.cudaOptions.archs.push_back(a.str());
   driver.kernels.cpuOptions.cpu = cpuName;
-  driver.kernels.cpuOptions.preferVectorWidth = 512;
+  driver.kernels.cpuOptions.preferVectorWidth = preferVectorWidth;
+  driver.kernels.cpuOptions.loopVectorize = loopVectorize;
+  driver.kernels.cpuOptions.transpile = transpile;
   // As tessel-compile: the directory is made if it does not exist.
   if (!dumpDir.empty())
     if (std::error_code ec = llvm::sys::fs::create_directories(dumpDir)) {

@@ -595,7 +595,20 @@ def InterchangeThreadLoopsPass
     scf.if by splitting it (values pass as results); a while loop holding a
     barrier becomes a while loop over thread loops, with a per-thread active
     flag so that threads may leave the loop at different iterations.
+    With uniform-loops, a while loop whose condition and carried values
+    are uniform across the threads keeps them as scalars outside the
+    thread loops (UniformLoops.h); else every carried value goes to
+    per-thread slots.
   }];
+  let options = [
+    Option<"uniformLoops", "uniform-loops", "bool", /*default=*/"true",
+           "Keep the carried values of uniform loops with barriers as "
+           "scalars">,
+    Option<"minCut", "min-cut", "bool", /*default=*/"true",
+           "Choose the values stored across a thread-loop cut by a minimum "
+           "cut (else: store every value that is not a side-effect-free "
+           "function of the thread ids, the rule of issue 14)">,
+  ];
   let dependentDialects = ["scf::SCFDialect", "arith::ArithDialect",
                            "LLVM::LLVMDialect", "ub::UBDialect"];
 }
@@ -687,6 +700,12 @@ def FissionAtBarriersPass : Pass<"tessel-fission-at-barriers", "ModuleOp"> {
     (side-effect-free functions of the thread id) or stored per thread;
     stack slots of cut loops are per-thread arrays.
   }];
+  let options = [
+    Option<"minCut", "min-cut", "bool", /*default=*/"true",
+           "Choose the values stored across a thread-loop cut by a minimum "
+           "cut (else: store every value that is not a side-effect-free "
+           "function of the thread ids, the rule of issue 14)">,
+  ];
   let dependentDialects = ["LLVM::LLVMDialect", "arith::ArithDialect"];
 }
 
@@ -698,6 +717,17 @@ def CUDACPUKernelABIPass : Pass<"tessel-cuda-cpu-kernel-abi", "ModuleOp"> {
     schema/module.fbs) calling `name.tessel_impl`, whose thread loops are
     sequential scf.for nests.
   }];
+  let options = [
+    Option<"loopHints", "loop-hints", "bool", /*default=*/"true",
+           "Vectorization hints on the innermost thread loops">,
+    Option<"floatDivision", "float-division", "bool", /*default=*/"true",
+           "Compute the i32 divisions of innermost thread loops in f64, "
+           "exact and vectorizable (FloatDivision.h)">,
+    Option<"parallelAccesses", "parallel-accesses", "bool",
+           /*default=*/"true",
+           "Mark the memory accesses of the innermost thread loops as free "
+           "of dependences between iterations (llvm.loop.parallel_accesses)">,
+  ];
   let dependentDialects = ["scf::SCFDialect", "arith::ArithDialect",
                            "LLVM::LLVMDialect"];
 }

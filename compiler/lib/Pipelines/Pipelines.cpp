@@ -253,104 +253,41 @@ void mlir::tessel::buildCUDACodegenPipeline(
   buildCUDALoweringPipeline(pm, options);
 }
 
-// Ablation switch for the benchmark (bench/rodinia): the transpilation
-// without slot promotion, as before issue 16.
-static llvm::cl::opt<bool> clPromoteSlots(
-    "tessel-transpile-promote-slots",
-    llvm::cl::desc("Promote the stack slots of imported CUDA kernels to SSA "
-                   "values before the GPU-to-CPU transpilation"),
-    llvm::cl::init(true), llvm::cl::Hidden);
-
-static llvm::cl::opt<bool> clBreakLoops(
-    "tessel-transpile-break-loops",
-    llvm::cl::desc("Advance the carried values of loops with a break flag "
-                   "that the loop's results do not need "
-                   "(tessel-simplify-break-loops)"),
-    llvm::cl::init(true), llvm::cl::Hidden);
-
-static llvm::cl::opt<bool> clNarrowThreadLoops(
-    "tessel-transpile-narrow-thread-loops",
-    llvm::cl::desc("Turn thread loops' guards on the thread index into loop "
-                   "bounds (tessel-narrow-thread-loops)"),
-    llvm::cl::init(true), llvm::cl::Hidden);
-
-static llvm::cl::opt<bool> clSplitGuards(
-    "tessel-transpile-split-guards",
-    llvm::cl::desc("Give a guarded if among other accesses its own thread "
-                   "loop before narrowing (tessel-narrow-thread-loops "
-                   "split-guards; an ablation switch)"),
-    llvm::cl::init(true), llvm::cl::Hidden);
-
-// Off by default: on the H200 host's Xeon it made nw 1.4x slower at 16
-// threads (bench/RESULTS.md, 2026-11-25 00:48Z), though 1.1x faster on
-// this AMD build machine; not profiled there yet.
-static llvm::cl::opt<bool> clSinkThreadLoops(
-    "tessel-transpile-sink-thread-loops",
-    llvm::cl::desc("Move barrier-free thread loops inside uniform loops whose "
-                   "accesses are contiguous across threads "
-                   "(tessel-sink-thread-loops; off by default)"),
-    llvm::cl::init(false), llvm::cl::Hidden);
-
-// On by default: hotspot3D's z loop (carrying its indices and a rotation
-// of loaded values) left every thread's code scalar (bench/RESULTS.md,
-// 2026-11-27 "sinking thread loops into loops that carry values").
-static llvm::cl::opt<bool> clSinkCarried(
-    "tessel-transpile-sink-carried",
-    llvm::cl::desc("Move barrier-free thread loops inside loops that carry "
-                   "per-thread values (inductions in closed form, the rest in "
-                   "per-thread slots) where accesses are contiguous across "
-                   "threads (tessel-sink-thread-loops; an ablation switch)"),
-    llvm::cl::init(true), llvm::cl::Hidden);
-
-static llvm::cl::opt<bool> clSkewSharedArrays(
-    "tessel-transpile-skew-shared-arrays",
-    llvm::cl::desc("Store 2-D shared arrays skewed where thread loops walk "
-                   "their diagonals (tessel-skew-shared-arrays; an ablation "
-                   "switch)"),
-    llvm::cl::init(true), llvm::cl::Hidden);
-
-static llvm::cl::opt<int64_t> clSkewStoreCost(
-    "tessel-transpile-skew-store-cost",
-    llvm::cl::desc("What a strided store (a scatter) counts for in the "
-                   "skewed layout's cost model, in strided loads (default 2; "
-                   "1 is the cost model before 2026-11-27, an ablation "
-                   "switch)"),
-    llvm::cl::init(SkewCostModel().stridedStore), llvm::cl::Hidden);
-
-static llvm::cl::opt<bool> clEliminateBarriers(
-    "tessel-transpile-eliminate-barriers",
-    llvm::cl::desc("Remove barriers that order no memory accesses "
-                   "(tessel-eliminate-barriers; an ablation switch)"),
-    llvm::cl::init(true), llvm::cl::Hidden);
-
-void mlir::tessel::buildCUDAToCPUPipeline(OpPassManager &pm) {
+void mlir::tessel::buildCUDAToCPUPipeline(OpPassManager &pm,
+                                          const TranspileOptions &options) {
   // Device functions into kernels: the transpilation sees whole kernels.
   pm.addPass(createInlinerPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createLowerWarpShufflesPass());
   // After the shuffles: they become barriers, which slots must not be
   // carried through.
-  if (clPromoteSlots) {
+  if (options.promoteSlots) {
     pm.addPass(createPromoteSlotsPass());
-    if (clBreakLoops)
+    if (options.breakLoops)
       pm.addPass(createSimplifyBreakLoopsPass());
     pm.addPass(createCanonicalizerPass());
   }
   pm.addPass(createCUDAToParallelLoopsPass());
-  if (clEliminateBarriers)
+  if (options.eliminateBarriers)
     pm.addPass(createEliminateBarriersPass());
-  pm.addPass(createInterchangeThreadLoopsPass());
-  pm.addPass(createFissionAtBarriersPass());
-  if (clSinkThreadLoops || clSinkCarried)
-    pm.addPass(createSinkThreadLoopsPass(SinkThreadLoopsOptions{
-        /*uniformLoops=*/clSinkThreadLoops, /*carriedValues=*/clSinkCarried}));
-  if (clNarrowThreadLoops)
+  pm.addPass(createInterchangeThreadLoopsPass(
+      {/*uniformLoops=*/options.uniformLoops, /*minCut=*/options.minCut}));
+  pm.addPass(createFissionAtBarriersPass({/*minCut=*/options.minCut}));
+  if (options.sinkThreadLoops || options.sinkCarried)
+    pm.addPass(createSinkThreadLoopsPass(
+        SinkThreadLoopsOptions{/*uniformLoops=*/options.sinkThreadLoops,
+                               /*carriedValues=*/options.sinkCarried,
+                               /*minCut=*/options.minCut}));
+  if (options.narrowThreadLoops)
     pm.addPass(createNarrowThreadLoopsPass(
-        NarrowThreadLoopsPassOptions{/*splitGuards=*/clSplitGuards}));
-  if (clSkewSharedArrays)
+        NarrowThreadLoopsPassOptions{/*splitGuards=*/options.splitGuards}));
+  if (options.skewSharedArrays)
     pm.addPass(createSkewSharedArraysPass(
-        SkewCostModel{std::max<int64_t>(clSkewStoreCost, 1)}));
-  pm.addPass(createCUDACPUKernelABIPass());
+        SkewCostModel{std::max<int64_t>(options.skewStoreCost, 1)}));
+  pm.addPass(createCUDACPUKernelABIPass(
+      {/*loopHints=*/options.loopHints,
+       /*floatDivision=*/options.floatDivision,
+       /*parallelAccesses=*/options.parallelAccesses}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   addScalarLowering(pm, /*expandBf16=*/true);
@@ -403,11 +340,13 @@ void mlir::tessel::registerTesselPipelines() {
       "tessel-cuda-codegen-pipeline",
       "Compile dispatch functions to NVVM kernels in a gpu.module",
       buildCUDACodegenPipeline);
-  PassPipelineRegistration<>(
+  PassPipelineRegistration<TranspileOptions>(
       "tessel-cuda-cpu-pipeline",
       "Transpile imported CUDA C kernels (tessel-cc) to LLVM-dialect CPU "
       "block functions",
-      buildCUDAToCPUPipeline);
+      [](OpPassManager &pm, const TranspileOptions &options) {
+        buildCUDAToCPUPipeline(pm, options);
+      });
   PassPipelineRegistration<CUDACodegenOptions>(
       "tessel-cuda-nvvm-pipeline",
       "Lower imported CUDA C kernels (tessel-cc) to NVVM kernels in a "

@@ -26,7 +26,6 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
-#include "llvm/Support/CommandLine.h"
 
 namespace mlir::tessel {
 #define GEN_PASS_DEF_CUDACPUKERNELABIPASS
@@ -36,27 +35,13 @@ namespace mlir::tessel {
 using namespace mlir;
 using namespace mlir::tessel;
 
-// Ablation switch for the benchmark (bench/rodinia).
-static llvm::cl::opt<bool> clThreadLoopHints(
-    "tessel-transpile-loop-hints",
-    llvm::cl::desc("Vectorization hints on the innermost thread loops of "
-                   "transpiled kernels"),
-    llvm::cl::init(true), llvm::cl::Hidden);
-
-static llvm::cl::opt<bool> clFloatDivision(
-    "tessel-transpile-float-division",
-    llvm::cl::desc("Compute the i32 divisions of innermost thread loops in "
-                   "f64, exact and vectorizable (FloatDivision.h)"),
-    llvm::cl::init(true), llvm::cl::Hidden);
-
-static llvm::cl::opt<bool> clParallelAccesses(
-    "tessel-transpile-parallel-accesses",
-    llvm::cl::desc("Mark the memory accesses of the innermost thread loops "
-                   "of transpiled kernels as free of dependences between "
-                   "iterations (llvm.loop.parallel_accesses)"),
-    llvm::cl::init(true), llvm::cl::Hidden);
-
 namespace {
+
+/// What the innermost thread loops get (the pass's options, all on by
+/// default; off for ablations).
+struct ThreadLoopCode {
+  bool loopHints, floatDivision, parallelAccesses;
+};
 
 /// The annotation of an innermost thread loop:
 ///   - vectorize it without interleaving, so that a block row as wide as
@@ -69,9 +54,10 @@ namespace {
 ///     vectorizes without runtime alias checks, which it cannot build
 ///     for indirect accesses (`a[idx[i]]`).
 LLVM::LoopAnnotationAttr threadLoopHint(MLIRContext *ctx,
-                                        LLVM::AccessGroupAttr group) {
+                                        LLVM::AccessGroupAttr group,
+                                        bool loopHints) {
   LLVM::LoopInterleaveAttr interleave;
-  if (clThreadLoopHints)
+  if (loopHints)
     interleave = LLVM::LoopInterleaveAttr::get(
         ctx, IntegerAttr::get(IntegerType::get(ctx, 32), 1));
   SmallVector<LLVM::AccessGroupAttr> groups;
@@ -106,7 +92,7 @@ void addToAccessGroup(Operation *root, LLVM::AccessGroupAttr group) {
   });
 }
 
-void threadLoopToFor(scf::ParallelOp p) {
+void threadLoopToFor(scf::ParallelOp p, const ThreadLoopCode &code) {
   OpBuilder b(p);
   Location loc = p.getLoc();
   MLIRContext *ctx = p.getContext();
@@ -124,15 +110,16 @@ void threadLoopToFor(scf::ParallelOp p) {
     b.clone(op, map);
   p.erase();
   LLVM::AccessGroupAttr group;
-  if (clParallelAccesses) {
+  if (code.parallelAccesses) {
     group = LLVM::AccessGroupAttr::get(ctx);
     addToAccessGroup(x, group);
   }
-  if (clThreadLoopHints || group)
-    x->setAttr("llvm.loop_annotation", threadLoopHint(ctx, group));
+  if (code.loopHints || group)
+    x->setAttr("llvm.loop_annotation",
+               threadLoopHint(ctx, group, code.loopHints));
 }
 
-LogicalResult convertKernel(func::FuncOp fn) {
+LogicalResult convertKernel(func::FuncOp fn, const ThreadLoopCode &code) {
   MLIRContext *ctx = fn.getContext();
   Location loc = fn.getLoc();
   scf::ParallelOp blocks;
@@ -150,9 +137,9 @@ LogicalResult convertKernel(func::FuncOp fn) {
       threads.push_back(p);
   });
   for (scf::ParallelOp p : threads) {
-    if (clFloatDivision)
+    if (code.floatDivision)
       divideInFloat(p);
-    threadLoopToFor(p);
+    threadLoopToFor(p, code);
   }
 
   // Block ids become the last three arguments.
@@ -224,10 +211,12 @@ LogicalResult convertKernel(func::FuncOp fn) {
 
 struct CUDACPUKernelABIPass
     : public tessel::impl::CUDACPUKernelABIPassBase<CUDACPUKernelABIPass> {
+  using CUDACPUKernelABIPassBase::CUDACPUKernelABIPassBase;
   void runOnOperation() override {
+    ThreadLoopCode code{loopHints, floatDivision, parallelAccesses};
     for (auto fn : llvm::to_vector(getOperation().getOps<func::FuncOp>()))
       if (fn->hasAttr(kCUDAKernelAttr) && !fn.isExternal())
-        if (failed(convertKernel(fn)))
+        if (failed(convertKernel(fn, code)))
           return signalPassFailure();
   }
 };

@@ -32,6 +32,7 @@ using namespace mlir::tessel;
 namespace {
 struct FissionAtBarriersPass
     : public tessel::impl::FissionAtBarriersPassBase<FissionAtBarriersPass> {
+  using FissionAtBarriersPassBase::FissionAtBarriersPassBase;
   void runOnOperation() override {
     SmallVector<scf::ParallelOp> loops;
     getOperation().walk([&](scf::ParallelOp p) {
@@ -47,7 +48,7 @@ struct FissionAtBarriersPass
             break;
         if (!barrier)
           break;
-        scf::ParallelOp next = splitThreadLoopBefore(loop, barrier);
+        scf::ParallelOp next = splitThreadLoopBefore(loop, barrier, minCut);
         barrier.erase();
         loop = next;
       }

@@ -35,7 +35,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/IRMapping.h"
-#include "llvm/Support/CommandLine.h"
 
 namespace mlir::tessel {
 #define GEN_PASS_DEF_INTERCHANGETHREADLOOPSPASS
@@ -44,14 +43,6 @@ namespace mlir::tessel {
 
 using namespace mlir;
 using namespace mlir::tessel;
-
-// Ablation switch for the benchmark (bench/rodinia).
-static llvm::cl::opt<bool> clUniformLoops(
-    "tessel-transpile-uniform-loops",
-    llvm::cl::desc("Keep loops with barriers whose condition and carried "
-                   "values are uniform outside the thread loops, their "
-                   "carried values as scalars (UniformLoops.h)"),
-    llvm::cl::init(true), llvm::cl::Hidden);
 
 namespace {
 
@@ -350,8 +341,10 @@ LogicalResult interchangeWhile(scf::ParallelOp threads, scf::WhileOp loop) {
   return success();
 }
 
-/// One rewrite anywhere in `fn`; true if something changed.
-FailureOr<bool> rewriteOnce(func::FuncOp fn) {
+/// One rewrite anywhere in `fn`; true if something changed. The pass's
+/// options: whether uniform loops keep their values as scalars, and the
+/// cut rule of splitThreadLoopBefore.
+FailureOr<bool> rewriteOnce(func::FuncOp fn, bool uniformLoops, bool minCut) {
   SmallVector<scf::ParallelOp> loops;
   fn.walk([&](scf::ParallelOp p) {
     if (isThreadLoop(p) && containsBarrier(p))
@@ -400,7 +393,7 @@ FailureOr<bool> rewriteOnce(func::FuncOp fn) {
       if (!loop)
         return op.emitError() << "a barrier inside '" << op.getName()
                               << "' is not supported";
-      bool uniform = clUniformLoops && isUniformLoop(loop, threads);
+      bool uniform = uniformLoops && isUniformLoop(loop, threads);
       if (!uniform) {
         // Its values to per-thread slots first, while the stores of their
         // initial values still land in the thread loop before it (the
@@ -415,7 +408,7 @@ FailureOr<bool> rewriteOnce(func::FuncOp fn) {
         hoistUniformOps(threads, loop);
       scf::ParallelOp mine = threads;
       if (&threads.getBody()->front() != loop.getOperation())
-        mine = splitThreadLoopBefore(threads, loop);
+        mine = splitThreadLoopBefore(threads, loop, minCut);
       if (uniform) {
         // Threads inside the loop; what follows it goes to a thread loop
         // of its own, reading the loop's results as scalars.
@@ -425,7 +418,7 @@ FailureOr<bool> rewriteOnce(func::FuncOp fn) {
       }
       if (Operation *next = loop->getNextNode();
           next && next != mine.getBody()->getTerminator())
-        splitThreadLoopBefore(mine, next);
+        splitThreadLoopBefore(mine, next, minCut);
       if (failed(interchangeWhile(mine, loop)))
         return failure();
       return true;
@@ -436,10 +429,11 @@ FailureOr<bool> rewriteOnce(func::FuncOp fn) {
 
 struct InterchangeThreadLoopsPass
     : public tessel::impl::InterchangeThreadLoopsPassBase<InterchangeThreadLoopsPass> {
+  using InterchangeThreadLoopsPassBase::InterchangeThreadLoopsPassBase;
   void runOnOperation() override {
     for (auto fn : getOperation().getOps<func::FuncOp>()) {
       while (true) {
-        FailureOr<bool> changed = rewriteOnce(fn);
+        FailureOr<bool> changed = rewriteOnce(fn, uniformLoops, minCut);
         if (failed(changed))
           return signalPassFailure();
         if (!*changed)

@@ -392,8 +392,12 @@ scf::ParallelOp splitGuardedCode(scf::ParallelOp loop) {
     if ((effectsBefore && !cutStoresNothing(loop, guard)) ||
         (effectsAfter && !cutStoresNothing(loop, &*after)))
       continue;
-    scf::ParallelOp guarded = effectsBefore ? splitThreadLoopBefore(loop, guard) : loop;
-    return effectsAfter ? splitThreadLoopBefore(guarded, guard->getNextNode()) : nullptr;
+    // Nothing that crosses these cuts is stored (cutStoresNothing), by
+    // either rule.
+    scf::ParallelOp guarded =
+        effectsBefore ? splitThreadLoopBefore(loop, guard, /*minCut=*/true) : loop;
+    return effectsAfter ? splitThreadLoopBefore(guarded, guard->getNextNode(), /*minCut=*/true)
+                        : nullptr;
   }
   return nullptr;
 }

@@ -294,13 +294,14 @@ void speculateIfs(scf::ParallelOp threads, Operation *end) {
 /// Moves `threads` inside `loop` (uniform, an op of its body) when its
 /// accesses are contiguous across threads and what it needs from before it
 /// can be recomputed. Returns whether it did.
-bool sinkIntoUniformLoop(scf::ParallelOp threads, scf::WhileOp loop) {
+bool sinkIntoUniformLoop(scf::ParallelOp threads, scf::WhileOp loop,
+                         bool minCut) {
   if (!contiguousAcrossThreads(loop, threads) ||
       !llvm::all_of(neededHeader(threads, loop), isRecomputableOp))
     return false;
   scf::ParallelOp inner = threads;
   if (!headerRecomputable(threads, loop)) {
-    inner = splitThreadLoopBefore(threads, loop);
+    inner = splitThreadLoopBefore(threads, loop, minCut);
     // The values `loop` and its followers use were recomputed (all are
     // free of effects); check, as the split may store what it likes.
     if (!headerRecomputable(inner, loop))
@@ -314,7 +315,8 @@ bool sinkIntoUniformLoop(scf::ParallelOp threads, scf::WhileOp loop) {
 /// inductions in closed form, the other per-thread values in per-thread
 /// slots; if the loop is then uniform and the sink applies, the copy
 /// replaces `threads`, else it goes. Returns whether it replaced it.
-bool sinkIntoCarryingLoop(scf::ParallelOp threads, scf::WhileOp loop) {
+bool sinkIntoCarryingLoop(scf::ParallelOp threads, scf::WhileOp loop,
+                          bool minCut) {
   auto position = std::distance(threads.getBody()->begin(), loop->getIterator());
   OpBuilder b(threads);
   auto copy = cast<scf::ParallelOp>(b.clone(*threads));
@@ -336,7 +338,7 @@ bool sinkIntoCarryingLoop(scf::ParallelOp threads, scf::WhileOp loop) {
     return discard();
   privatizeSlots(copy);
   speculateIfs(copy, *plain);
-  if (!sinkIntoUniformLoop(copy, *plain))
+  if (!sinkIntoUniformLoop(copy, *plain, minCut))
     return discard();
   threads.erase();
   return true;
@@ -352,11 +354,12 @@ bool mlir::tessel::sinkThreadLoop(scf::ParallelOp threads, const SinkThreadLoops
     if (!loop)
       continue;
     if (isUniformLoop(loop, threads)) {
-      if (options.uniformLoops && sinkIntoUniformLoop(threads, loop))
+      if (options.uniformLoops && sinkIntoUniformLoop(threads, loop, options.minCut))
         return true;
       continue;
     }
-    if (options.carriedValues && isPairedLoop(loop) && sinkIntoCarryingLoop(threads, loop))
+    if (options.carriedValues && isPairedLoop(loop) &&
+        sinkIntoCarryingLoop(threads, loop, options.minCut))
       return true;
   }
   return false;

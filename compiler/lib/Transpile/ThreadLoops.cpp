@@ -10,20 +10,9 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
-#include "llvm/Support/CommandLine.h"
 
 using namespace mlir;
 using namespace mlir::tessel;
-
-// Ablation switch for the benchmark (bench/rodinia): the greedy rule of
-// issue 14 (recompute side-effect-free chains of at most 16 ops over the
-// thread ids and outer values, store everything else).
-static llvm::cl::opt<bool> clMinCut(
-    "tessel-transpile-min-cut",
-    llvm::cl::desc("Choose the values stored across a thread-loop cut by a "
-                   "minimum cut (else: store every value that is not a "
-                   "side-effect-free function of the thread ids)"),
-    llvm::cl::init(true), llvm::cl::Hidden);
 
 bool mlir::tessel::isThreadLoop(Operation *op) {
   return isa<scf::ParallelOp>(op) && op->hasAttr(kCUDAThreadsAttr);
@@ -245,7 +234,8 @@ bool mlir::tessel::isRecomputableOp(Operation *op) {
 }
 
 scf::ParallelOp mlir::tessel::splitThreadLoopBefore(scf::ParallelOp loop,
-                                                    Operation *op) {
+                                                    Operation *op,
+                                                    bool minCut) {
   OpBuilder b(loop);
   b.setInsertionPointAfter(loop);
   auto next = scf::ParallelOp::create(b, loop.getLoc(), loop.getLowerBound(),
@@ -269,7 +259,7 @@ scf::ParallelOp mlir::tessel::splitThreadLoopBefore(scf::ParallelOp loop,
   for (OpOperand *use : crossing)
     needed.insert(use->get());
   llvm::DenseSet<Value> stored;
-  if (clMinCut) {
+  if (minCut) {
     stored = chooseStoredValues(
         needed.getArrayRef(), [&](Value v) { return cv.definedInOld(v); },
         [&](Value v) { return cv.isThreadId(v); },

@@ -1,5 +1,5 @@
 // RUN: tessel-opt %s --tessel-cuda-cpu-pipeline --split-input-file | FileCheck %s
-// RUN: tessel-opt %s --tessel-cuda-cpu-pipeline --split-input-file --tessel-transpile-float-division=false | FileCheck %s --check-prefix=OFF
+// RUN: tessel-opt %s --tessel-cuda-cpu-pipeline=float-division=false --split-input-file | FileCheck %s --check-prefix=OFF
 
 // srad's row and column of a linear index, `(i + 1) % n` and `(i + 1) / n`
 // with n a kernel argument, in a thread loop LLVM vectorizes: one f64

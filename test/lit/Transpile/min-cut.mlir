@@ -1,5 +1,5 @@
 // RUN: tessel-opt %s --tessel-cuda-to-parallel-loops --tessel-fission-at-barriers --split-input-file | FileCheck %s
-// RUN: tessel-opt %s --tessel-cuda-to-parallel-loops --tessel-fission-at-barriers --tessel-transpile-min-cut=false --split-input-file | FileCheck %s --check-prefix=GREEDY
+// RUN: tessel-opt %s --tessel-cuda-to-parallel-loops --tessel-fission-at-barriers=min-cut=false --split-input-file | FileCheck %s --check-prefix=GREEDY
 
 // Two values computed from one load are used after the barrier. The minimum
 // cut stores the loaded value (4 bytes per thread) and recomputes both

@@ -1,6 +1,6 @@
 // RUN: tessel-opt %s --tessel-cuda-cpu-pipeline | FileCheck %s
-// RUN: tessel-opt %s --tessel-cuda-cpu-pipeline --tessel-transpile-loop-hints=false --tessel-transpile-parallel-accesses=false | FileCheck %s --check-prefix=OFF
-// RUN: tessel-opt %s --tessel-cuda-cpu-pipeline --tessel-transpile-parallel-accesses=false | FileCheck %s --check-prefix=NOPAR
+// RUN: tessel-opt %s '--tessel-cuda-cpu-pipeline=loop-hints=false parallel-accesses=false' | FileCheck %s --check-prefix=OFF
+// RUN: tessel-opt %s --tessel-cuda-cpu-pipeline=parallel-accesses=false | FileCheck %s --check-prefix=NOPAR
 
 // The innermost thread loop (x) carries a hint to vectorize it without
 // interleaving (a 16-thread row of f32 is then one AVX-512 iteration, not a

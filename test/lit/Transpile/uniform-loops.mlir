@@ -1,5 +1,5 @@
 // RUN: tessel-opt %s --tessel-cuda-to-parallel-loops --tessel-interchange-thread-loops | FileCheck %s
-// RUN: tessel-opt %s --tessel-cuda-to-parallel-loops --tessel-interchange-thread-loops --tessel-transpile-uniform-loops=false | FileCheck %s --check-prefix=OFF
+// RUN: tessel-opt %s --tessel-cuda-to-parallel-loops --tessel-interchange-thread-loops=uniform-loops=false | FileCheck %s --check-prefix=OFF
 
 // A loop with a barrier whose condition and counter are the same for every
 // thread (after slot promotion: `for (i = 0; i < n; i++)`) keeps the

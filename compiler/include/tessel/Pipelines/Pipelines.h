@@ -166,11 +166,95 @@ void buildCUDALoweringPipeline(OpPassManager &pm,
 void buildCUDACodegenPipeline(OpPassManager &pm,
                               const CUDACodegenOptions &options);
 
+/// The GPU-to-CPU transpilation's steps, all on by default except
+/// sink-thread-loops (docs/design/cuda-frontend.md says what each gains;
+/// bench/rodinia measures them switched off). tessel-cc takes them as
+/// `--tessel-transpile='min-cut=false loop-hints=false'`.
+struct TranspileOptions : PassPipelineOptions<TranspileOptions> {
+  Option<bool> promoteSlots{
+      *this, "promote-slots",
+      llvm::cl::desc("Promote the stack slots of the kernels to SSA values "
+                     "(tessel-promote-slots)"),
+      llvm::cl::init(true)};
+  Option<bool> breakLoops{
+      *this, "break-loops",
+      llvm::cl::desc("Advance the carried values of loops with a break flag "
+                     "that the loop's results do not need "
+                     "(tessel-simplify-break-loops; with promote-slots)"),
+      llvm::cl::init(true)};
+  Option<bool> eliminateBarriers{
+      *this, "eliminate-barriers",
+      llvm::cl::desc("Remove barriers that order no memory accesses "
+                     "(tessel-eliminate-barriers)"),
+      llvm::cl::init(true)};
+  Option<bool> uniformLoops{
+      *this, "uniform-loops",
+      llvm::cl::desc("Keep uniform loops with barriers outside the thread "
+                     "loops, their carried values as scalars "
+                     "(tessel-interchange-thread-loops)"),
+      llvm::cl::init(true)};
+  Option<bool> minCut{
+      *this, "min-cut",
+      llvm::cl::desc("Choose the values stored across thread-loop cuts by a "
+                     "minimum cut (else the greedy rule of issue 14)"),
+      llvm::cl::init(true)};
+  Option<bool> sinkThreadLoops{
+      *this, "sink-thread-loops",
+      llvm::cl::desc("Move barrier-free thread loops inside uniform loops "
+                     "whose accesses are contiguous across threads "
+                     "(tessel-sink-thread-loops; off: nw 1.4x slower on the "
+                     "H200 host at 16 threads)"),
+      llvm::cl::init(false)};
+  Option<bool> sinkCarried{
+      *this, "sink-carried",
+      llvm::cl::desc("Move barrier-free thread loops inside loops that carry "
+                     "per-thread values where accesses are contiguous across "
+                     "threads (tessel-sink-thread-loops)"),
+      llvm::cl::init(true)};
+  Option<bool> narrowThreadLoops{
+      *this, "narrow-thread-loops",
+      llvm::cl::desc("Turn thread loops' guards on the thread index into loop "
+                     "bounds (tessel-narrow-thread-loops)"),
+      llvm::cl::init(true)};
+  Option<bool> splitGuards{
+      *this, "split-guards",
+      llvm::cl::desc("Give a guarded if among other accesses its own thread "
+                     "loop before narrowing"),
+      llvm::cl::init(true)};
+  Option<bool> skewSharedArrays{
+      *this, "skew-shared-arrays",
+      llvm::cl::desc("Store 2-D shared arrays skewed where thread loops walk "
+                     "their diagonals (tessel-skew-shared-arrays)"),
+      llvm::cl::init(true)};
+  Option<int64_t> skewStoreCost{
+      *this, "skew-store-cost",
+      llvm::cl::desc("What a strided store counts for in the skewed "
+                     "layout's cost model, in strided loads (1: the model "
+                     "before 2026-11-27)"),
+      llvm::cl::init(2)}; // SkewCostModel::stridedStore's default
+  Option<bool> loopHints{
+      *this, "loop-hints",
+      llvm::cl::desc("Vectorization hints on the innermost thread loops "
+                     "(tessel-cuda-cpu-kernel-abi)"),
+      llvm::cl::init(true)};
+  Option<bool> floatDivision{
+      *this, "float-division",
+      llvm::cl::desc("Compute the i32 divisions of innermost thread loops in "
+                     "f64, exact and vectorizable"),
+      llvm::cl::init(true)};
+  Option<bool> parallelAccesses{
+      *this, "parallel-accesses",
+      llvm::cl::desc("Mark the accesses of the innermost thread loops as "
+                     "free of dependences between iterations"),
+      llvm::cl::init(true)};
+};
+
 /// Imported CUDA C kernels (tessel-cc) -> LLVM-dialect CPU functions, one
 /// per kernel, called once per block (the module's CudaC ABI): inline,
 /// the Transpile passes (barrier elimination, interchange, fission), then
 /// the LLVM lowering.
-void buildCUDAToCPUPipeline(OpPassManager &pm);
+void buildCUDAToCPUPipeline(OpPassManager &pm,
+                            const TranspileOptions &options = {});
 
 /// Imported CUDA C kernels (tessel-cc) -> a gpu.module of NVVM kernels of
 /// the same names, with `options`' NVVM target attached (only chip,

@@ -22,6 +22,8 @@ struct SinkThreadLoopsOptions {
   /// in closed form, and others (a rotation of loaded values), kept in
   /// per-thread slots.
   bool carriedValues = true;
+  /// The cut rule of splitThreadLoopBefore.
+  bool minCut = true;
 };
 
 /// Moves barrier-free thread loop `threads` inside the first loop of its

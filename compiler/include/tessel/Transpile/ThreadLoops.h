@@ -59,8 +59,11 @@ bool isRecomputableOp(Operation *op);
 /// in a new thread loop right after. Values defined before the cut and used
 /// after it are stored per thread and loaded, or recomputed in the new loop
 /// from such values (side-effect-free ops); which are stored is a minimum
-/// cut (MinCut.h; `--tessel-transpile-min-cut=false`: the greedy rule).
-scf::ParallelOp splitThreadLoopBefore(scf::ParallelOp loop, Operation *op);
+/// cut (MinCut.h) with `minCut`, else every value that is not a
+/// side-effect-free function of the thread ids (the rule of issue 14; the
+/// passes' min-cut option, for ablations).
+scf::ParallelOp splitThreadLoopBefore(scf::ParallelOp loop, Operation *op,
+                                      bool minCut);
 
 } // namespace mlir::tessel
 

@@ -29,7 +29,6 @@
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
-#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
@@ -260,31 +259,14 @@ void defineBf16Truncation(llvm::Module &module) {
                               llvm::Type::getBFloatTy(ctx)));
 }
 
-// Ablation switch for the benchmarks (bench/rodinia): LLVM's loop
-// vectorizer off, so that its share of the transpiled kernels' speed can be
-// measured. The MLIR-vectorized linalg kernels are vector code already.
-llvm::cl::opt<bool> clLoopVectorize(
-    "tessel-cpu-loop-vectorize",
-    llvm::cl::desc("Run LLVM's loop vectorizer on CPU code (ablation switch)"),
-    llvm::cl::init(true), llvm::cl::Hidden);
-
-// Overrides CPUTargetOptions::preferVectorWidth (0: the CPU's own tuning),
-// for sweeps and ablations.
-llvm::cl::opt<unsigned> clPreferVectorWidth(
-    "tessel-cpu-prefer-vector-width",
-    llvm::cl::desc("Widest vector the LLVM vectorizers prefer on CPUs that "
-                   "have wider ones (0: the CPU's own tuning); overrides "
-                   "the compiler's default"),
-    llvm::cl::init(0), llvm::cl::Hidden);
-
 void optimize(llvm::Module &module, llvm::TargetMachine &tm,
-              unsigned preferVectorWidth) {
+              unsigned preferVectorWidth, bool loopVectorize) {
   if (preferVectorWidth != 0)
     for (llvm::Function &fn : module)
       if (!fn.isDeclaration())
         fn.addFnAttr("prefer-vector-width", std::to_string(preferVectorWidth));
   llvm::PipelineTuningOptions tuning;
-  tuning.LoopVectorization = clLoopVectorize;
+  tuning.LoopVectorization = loopVectorize;
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
@@ -354,8 +336,9 @@ struct Variant {
   std::unique_ptr<llvm::Module> module;
   /// Where to write the optimized LLVM IR ("" = nowhere).
   std::string dumpPath;
-  /// CPUTargetOptions::preferVectorWidth, or --tessel-cpu-prefer-vector-width.
+  /// CPUTargetOptions::preferVectorWidth and loopVectorize.
   unsigned preferVectorWidth = 0;
+  bool loopVectorize = true;
   BinaryImage binary;
 };
 
@@ -382,7 +365,8 @@ LogicalResult translateKernels(Location loc, ModuleOp kernels,
 /// `variant` (safe to run for several variants at once).
 LogicalResult emitSharedObject(Location loc, Variant &variant) {
   llvm::Module &llvmModule = *variant.module;
-  optimize(llvmModule, *variant.tm, variant.preferVectorWidth);
+  optimize(llvmModule, *variant.tm, variant.preferVectorWidth,
+           variant.loopVectorize);
   defineBf16Truncation(llvmModule);
   if (failed(checkExternalCalls(loc, llvmModule)))
     return failure();
@@ -430,9 +414,8 @@ prepareVariants(Location loc, const std::vector<CPUSelection> &sels,
     if (failed(tm))
       return failure();
     variants[i].tm = std::move(*tm);
-    variants[i].preferVectorWidth = clPreferVectorWidth.getNumOccurrences()
-                                        ? clPreferVectorWidth.getValue()
-                                        : options.preferVectorWidth;
+    variants[i].preferVectorWidth = options.preferVectorWidth;
+    variants[i].loopVectorize = options.loopVectorize;
     if (!options.dumpDir.empty())
       variants[i].dumpPath =
           options.dumpDir + "/cpu-kernels" + dumpSuffix(sels, sels[i]) + ".ll";
@@ -558,7 +541,13 @@ mlir::tessel::buildCUDACCPUExecutables(ModuleOp module,
   if (options.configurePassManager &&
       failed(options.configurePassManager(pm)))
     return failure();
-  buildCUDAToCPUPipeline(pm);
+  std::unique_ptr<TranspileOptions> transpile =
+      TranspileOptions::createFromString(options.transpile);
+  if (!transpile)
+    return emitError(loc) << "malformed transpilation options '"
+                          << options.transpile
+                          << "' (expected e.g. 'min-cut=false loop-hints=false')";
+  buildCUDAToCPUPipeline(pm, *transpile);
   if (failed(pm.run(*kernels)))
     return emitError(loc) << "transpiling the CUDA kernels to the CPU failed";
 

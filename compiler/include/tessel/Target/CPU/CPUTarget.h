@@ -33,6 +33,12 @@ struct CPUTargetOptions {
   /// zmm register per row (Rodinia: lud 1.24x, backprop 1.47x, b+tree
   /// 0.80x, geomean 1.04x; bench/RESULTS.md 2026-11-25 04:36Z).
   unsigned preferVectorWidth = 0;
+  /// LLVM's loop vectorizer (off only to measure its share of the
+  /// transpiled kernels' speed; linalg kernels are vector code already).
+  bool loopVectorize = true;
+  /// The GPU-to-CPU transpilation's options (TranspileOptions) as text,
+  /// e.g. "min-cut=false loop-hints=false"; malformed text is an error.
+  std::string transpile;
   /// Where to write intermediate files ("" = nowhere).
   std::string dumpDir;
   /// --tessel-strategy-file, --tuning-db, --tessel-print-strategy, and

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""tessel-tune: time each dispatch's candidate strategies on the GPU and
-write a tuning database that `tessel-compile --tuning-db` uses.
+"""tessel-tune: time each dispatch's candidate strategies on the GPU or
+the CPU and write a tuning database that `tessel-compile --tuning-db` uses.
 
 Two steps, so that the compile can run where the compiler is and the
-timing where the GPU is (or both on one machine):
+timing where the device is (or both on one machine):
 
-  tessel-tune.py prepare PROGRAM.mlir -o DIR [--function=F] [--cuda-arch=sm_90a]
+  tessel-tune.py prepare PROGRAM.mlir -o DIR [--function=F]
+                 [--target=cuda [--cuda-arch=sm_90a] | --target=cpu [--cpu=host]]
                  [--max-candidates=N] [--compiler=tessel-compile] [-- FLAGS...]
       Compiles PROGRAM once with the cost model's strategies, asking the
       compiler for each dispatch's key and candidates
@@ -14,12 +15,15 @@ timing where the GPU is (or both on one machine):
       --max-candidates keeps the cost model's and N - 1 more, evenly spaced
       over each dispatch's list.
       Writes DIR/plan.json, DIR/default.tmod, DIR/round_R.tmod. Rounds
-      already compiled are kept (resumes).
+      already compiled are kept (resumes). For the cpu, --cpu names the
+      machine that will measure (an LLVM CPU such as x86-64-v4 or
+      sapphirerapids; host: this one), as tessel-compile --cpu.
 
   tessel-tune.py measure DIR [--db=FILE] [--budget=SECONDS] [--bench=tessel-bench]
-      Times the default module and every round with tessel-bench (device
-      events, median of --runs after warm-up; per dispatch when the
-      function has several), on the same random inputs, and checks every
+      Times the default module and every round with tessel-bench on the
+      plan's device (cuda: device events, per dispatch when the function
+      has several; cpu: wall clock of the call; median of --runs after
+      warm-up), on the same random inputs, and checks every
       round's outputs against the default module's. Each dispatch gets the
       fastest candidate whose round computed the same outputs. Progress is
       saved after each round in DIR/measure.json: a run cut short by
@@ -107,8 +111,18 @@ def prepare(args):
     if isinstance(funcs[function][0], str):
         raise TuneError(funcs[function][0])
     os.makedirs(args.out, exist_ok=True)
-    arch = args.cuda_arch
-    base = [compiler, args.program, "--target=cuda", f"--cuda-arch={arch}"] + args.flags
+    if args.target == "cuda":
+        # Strategy-file entries for this arch; the report is per arch.
+        arch = args.cuda_arch
+        base = [compiler, args.program, "--target=cuda", f"--cuda-arch={arch}"] + args.flags
+        forced_target = arch
+    else:
+        # One cpu variant: the report is PREFIX.<cpu>.json.
+        arch = args.cpu
+        if "," in arch:
+            raise TuneError(f"--cpu={arch}: tune one CPU at a time")
+        base = [compiler, args.program, "--target=cpu", f"--cpu={arch}"] + args.flags
+        forced_target = "cpu"
     report_prefix = os.path.join(args.out, "report")
     run(base + [f"--tessel-strategy-report={report_prefix}",
                 "-o", os.path.join(args.out, "default.tmod")], "the default compile")
@@ -130,15 +144,15 @@ def prepare(args):
         module = os.path.join(args.out, f"round_{r}.tmod")
         if not os.path.exists(module):
             with open(strategy_file, "w") as f:
-                json.dump({"strategies": [{"dispatch": n, "target": arch, "strategy": s}
+                json.dump({"strategies": [{"dispatch": n, "target": forced_target, "strategy": s}
                                           for n, s in forced.items()]}, f, indent=1)
             run(base + [f"--tessel-strategy-file={strategy_file}", "-o", module + ".tmp"],
                 f"round {r}'s compile")
             os.replace(module + ".tmp", module)
         rounds.append({"module": os.path.basename(module), "strategies": forced})
         progress(r, count - 1, "compiled")
-    plan = {"program": os.path.abspath(args.program), "function": function, "arch": arch,
-            "target": report["target"],
+    plan = {"program": os.path.abspath(args.program), "function": function,
+            "device": args.target, "arch": arch, "target": report["target"],
             "inputs": [{"shape": s, "dtype": t} for s, t in funcs[function][0]],
             "results": funcs[function][1],
             "dispatches": dispatches, "rounds": rounds}
@@ -173,7 +187,8 @@ def progress(done, total, what, start=None):
 def bench(tool, module, plan, inputs, outputs, json_path, runs):
     # A small copy ceiling: tessel-bench measures one per call, and the
     # tuner compares times, not bandwidth.
-    cmd = [tool, module, f"--function={plan['function']}", "--device=cuda", f"--runs={runs}",
+    device = plan.get("device", "cuda")
+    cmd = [tool, module, f"--function={plan['function']}", f"--device={device}", f"--runs={runs}",
            "--copy-bytes=1048576", f"--json={json_path}"] + [f"--input=@{p}" for p in inputs] + \
           [f"--output=@{p}" for p in outputs]
     run(cmd, f"tessel-bench {os.path.basename(module)}")
@@ -314,11 +329,13 @@ def main(argv=None):
     p.add_argument("program")
     p.add_argument("-o", "--out", required=True)
     p.add_argument("--function")
+    p.add_argument("--target", choices=("cuda", "cpu"), default="cuda")
     p.add_argument("--cuda-arch", default="sm_90a")
+    p.add_argument("--cpu", default="host", help="the CPU that measures (tessel-compile --cpu)")
     p.add_argument("--max-candidates", type=int, default=0)
     p.add_argument("--compiler")
     p.add_argument("flags", nargs="*", help="more tessel-compile flags (after --)")
-    m = sub.add_parser("measure", help="time the rounds on the GPU, write the database")
+    m = sub.add_parser("measure", help="time the rounds on the device, write the database")
     m.add_argument("dir")
     m.add_argument("--db")
     m.add_argument("--budget", type=float, default=0, help="seconds (0: no limit)")

@@ -1,11 +1,18 @@
-// A small f16 matmul for tessel-tune.test, and an i1 one it cannot draw
-// inputs for.
+// A small f16 matmul for tessel-tune.test, an f32 one the cpu packs (K >=
+// 128), and an i1 function it cannot draw inputs for.
 func.func @matmul(%a: tensor<512x128xf16>, %b: tensor<128x256xf16>) -> tensor<512x256xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<512x256xf32>
   %z = linalg.fill ins(%zero : f32) outs(%e : tensor<512x256xf32>) -> tensor<512x256xf32>
   %r = linalg.matmul ins(%a, %b : tensor<512x128xf16>, tensor<128x256xf16>) outs(%z : tensor<512x256xf32>) -> tensor<512x256xf32>
   return %r : tensor<512x256xf32>
+}
+func.func @matmul_f32(%a: tensor<300x256xf32>, %b: tensor<256x200xf32>) -> tensor<300x200xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<300x200xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<300x200xf32>) -> tensor<300x200xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<300x256xf32>, tensor<256x200xf32>) outs(%z : tensor<300x200xf32>) -> tensor<300x200xf32>
+  return %r : tensor<300x200xf32>
 }
 func.func @not_i1(%a: tensor<64xi1>) -> tensor<64xi1> {
   %e = tensor.empty() : tensor<64xi1>

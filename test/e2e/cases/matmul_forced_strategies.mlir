@@ -7,7 +7,10 @@
 // (mma.sync 64x128, 128x64, 128x128 blocks, 2 to 6 stages). The f32
 // matmul takes 128x128 SIMT blocks. mm_e forces a persistent grid of 264
 // blocks over its 16 x 17 tiles (2000 x 2104): the runtime launches one block per SM of
-// the GPU (132 on an H200), the tiles striding by the launched grid. The
+// the GPU (132 on an H200), the tiles striding by the launched grid.
+// nt_g (f16 result, K = 192: 3 slices, 3 stages, 7 blocks of 34 tiles
+// each) lost the last wgmmas of the first 8 columns of tiles until
+// 2026-11-28 (ptxas moved accumulator reads above the final wait). The
 // cpu ignores the file.
 #mk = affine_map<(m, n, k) -> (m, k)>
 #nk = affine_map<(m, n, k) -> (n, k)>
@@ -40,6 +43,20 @@ func.func @mm_e(%a: tensor<2000x72xf16>, %b: tensor<72x2104xf16>) -> tensor<2000
   %z = linalg.fill ins(%zero : f32) outs(%e : tensor<2000x2104xf32>) -> tensor<2000x2104xf32>
   %r = linalg.matmul ins(%a, %b : tensor<2000x72xf16>, tensor<72x2104xf16>) outs(%z : tensor<2000x2104xf32>) -> tensor<2000x2104xf32>
   return %r : tensor<2000x2104xf32>
+}
+func.func @nt_g(%a: tensor<2050x192xf16>, %b: tensor<2600x192xf16>) -> tensor<2050x2600xf16> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2050x2600xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<2050x2600xf32>) -> tensor<2050x2600xf32>
+  %mm = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%a, %b : tensor<2050x192xf16>, tensor<2600x192xf16>) outs(%z : tensor<2050x2600xf32>) -> tensor<2050x2600xf32>
+  %o = tensor.empty() : tensor<2050x2600xf16>
+  %r = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m, n)>], iterator_types = ["parallel", "parallel"]}
+      ins(%mm : tensor<2050x2600xf32>) outs(%o : tensor<2050x2600xf16>) {
+  ^bb0(%v: f32, %out: f16):
+    %t = arith.truncf %v : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<2050x2600xf16>
+  return %r : tensor<2050x2600xf16>
 }
 func.func @linear_d(%x: tensor<301x136xbf16>, %w: tensor<259x136xbf16>) -> tensor<301x259xf32> {
   %zero = arith.constant 0.0 : f32

@@ -25,6 +25,9 @@ ENTRIES = [
     ("mm_b",) + _F16,
     ("mm_c",) + _F16,
     ("mm_e", lambda r: [_f16(r, 2000, 72), _f16(r, 72, 2104)], _mm, 1e-4),
+    # One f16 rounding of the f32 sum (2^-11 relative).
+    ("nt_g", lambda r: [_f16(r, 2050, 192), _f16(r, 2600, 192)],
+     lambda a, b: [(a.astype(np.float64) @ b.astype(np.float64).T).astype(np.float16)], 2e-3),
     ("linear_d",
      lambda r: [to_bf16(r.uniform(-1, 1, (301, 136))), to_bf16(r.uniform(-1, 1, (259, 136)))],
      lambda x, w: [(bf16_to_f64(x) @ bf16_to_f64(w).T).astype(np.float32)], 1e-4),

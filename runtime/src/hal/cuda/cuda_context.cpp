@@ -3,8 +3,6 @@
 #include "hal/cuda/cuda_context.h"
 
 #include <algorithm>
-#include <cstdlib>
-#include <string>
 
 namespace tessel::rt::hal::cuda {
 
@@ -21,7 +19,8 @@ Status &lostStatus() {
 } // namespace
 
 StatusOr<std::shared_ptr<CudaContext>> CudaContext::create(const CudaApi &api, int ordinal,
-                                                           uint64_t memoryLimit) {
+                                                           uint64_t memoryLimit,
+                                                           uint32_t smLimit) {
   std::shared_ptr<CudaContext> ctx(new CudaContext(api));
   ctx->ordinal_ = ordinal;
   TESSEL_RETURN_IF_ERROR(cudaStatus(api, api.cuDeviceGet(&ctx->device_, ordinal),
@@ -40,15 +39,8 @@ StatusOr<std::shared_ptr<CudaContext>> CudaContext::create(const CudaApi &api, i
       ctx->maxGrid_[d] = static_cast<uint32_t>(v);
   if (int v = ctx->attribute(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT); v > 0)
     ctx->smCount_ = static_cast<uint32_t>(v);
-  if (const char *env = std::getenv("TESSEL_CUDA_SM_LIMIT"); env && *env) {
-    char *end = nullptr;
-    long v = std::strtol(env, &end, 10);
-    if (*end || v < 1 || v > 100000)
-      return invalidArgument(std::string("TESSEL_CUDA_SM_LIMIT must be a positive number of "
-                                         "SMs, got '") +
-                             env + "'");
-    ctx->smCount_ = std::min<uint32_t>(ctx->smCount_, static_cast<uint32_t>(v));
-  }
+  if (smLimit)
+    ctx->smCount_ = std::min(ctx->smCount_, smLimit);
   ctx->budget_ = std::make_unique<MemoryBudget>(ctx->label(), memoryLimit);
   ctx->arch_ = "sm_" + std::to_string(ctx->ccMajor_) + std::to_string(ctx->ccMinor_);
 

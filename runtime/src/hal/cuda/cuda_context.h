@@ -18,9 +18,11 @@ namespace tessel::rt::hal::cuda {
 class CudaContext {
 public:
   /// Creates a context and a non-blocking stream on device `ordinal`;
-  /// `memoryLimit` caps the bytes its buffers hold at once (0: none).
+  /// `memoryLimit` caps the bytes its buffers hold at once (0: none),
+  /// `smLimit` the SMs persistent grids are sized for (0: the device's).
   static StatusOr<std::shared_ptr<CudaContext>> create(const CudaApi &api, int ordinal,
-                                                       uint64_t memoryLimit = 0);
+                                                       uint64_t memoryLimit = 0,
+                                                       uint32_t smLimit = 0);
   ~CudaContext();
   CudaContext(const CudaContext &) = delete;
   CudaContext &operator=(const CudaContext &) = delete;

@@ -11,6 +11,8 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <optional>
+#include <string>
 
 namespace tessel::rt::hal {
 
@@ -249,6 +251,20 @@ Status CudaDevice::memoryInfo(uint64_t *free, uint64_t *total) const {
   return Status();
 }
 
+/// The integer in environment variable `name` (nullopt if unset or empty),
+/// or an error "NAME must be WHAT, got '...'" outside [lo, hi].
+StatusOr<std::optional<long>> envInteger(const char *name, long lo, long hi,
+                                         const char *what) {
+  const char *env = std::getenv(name);
+  if (!env || !*env)
+    return std::optional<long>();
+  char *end = nullptr;
+  long v = std::strtol(env, &end, 10);
+  if (*end || v < lo || v > hi)
+    return invalidArgument(std::string(name) + " must be " + what + ", got '" + env + "'");
+  return std::optional<long>(v);
+}
+
 } // namespace cuda
 
 StatusOr<std::shared_ptr<Device>> createCudaDevice(const DeviceOptions &options) {
@@ -257,16 +273,14 @@ StatusOr<std::shared_ptr<Device>> createCudaDevice(const DeviceOptions &options)
                           cuda::parseCommandBufferMode(options.cudaCommandBuffer));
   TESSEL_ASSIGN_OR_RETURN(uint64_t limit, memoryLimitFor(options));
   TESSEL_ASSIGN_OR_RETURN(const cuda::CudaApi *api, cuda::loadCudaApi());
-  int ordinal = 0;
-  if (const char *env = std::getenv("TESSEL_CUDA_DEVICE"); env && *env) {
-    char *end = nullptr;
-    long v = std::strtol(env, &end, 10);
-    if (*end || v < 0 || v > 1024)
-      return invalidArgument(std::string("TESSEL_CUDA_DEVICE must be a device ordinal, got '") +
-                             env + "'");
-    ordinal = static_cast<int>(v);
-  }
-  TESSEL_ASSIGN_OR_RETURN(auto ctx, cuda::CudaContext::create(*api, ordinal, limit));
+  TESSEL_ASSIGN_OR_RETURN(std::optional<long> ordinal,
+                          cuda::envInteger("TESSEL_CUDA_DEVICE", 0, 1024, "a device ordinal"));
+  TESSEL_ASSIGN_OR_RETURN(
+      std::optional<long> smLimit,
+      cuda::envInteger("TESSEL_CUDA_SM_LIMIT", 1, 100000, "a positive number of SMs"));
+  TESSEL_ASSIGN_OR_RETURN(auto ctx, cuda::CudaContext::create(
+                                        *api, static_cast<int>(ordinal.value_or(0)), limit,
+                                        static_cast<uint32_t>(smLimit.value_or(0))));
   return std::shared_ptr<Device>(std::make_shared<cuda::CudaDevice>(std::move(ctx), mode));
 }
 

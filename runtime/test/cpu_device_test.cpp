@@ -169,6 +169,49 @@ TEST(CpuExecutableTest, DispatchesEveryWorkgroup) {
   }
 }
 
+// Dispatch scratch: entry bindingCount of the table, 64-byte aligned, as
+// large as the export asks, its zeroed prefix zero at every dispatch (two
+// dispatches of one command buffer, submitted twice: the count is the
+// workgroups of one dispatch each time, not a sum); the buffer goes back to
+// the device's cache with the command buffer and is reused.
+TEST(CpuExecutableTest, DispatchScratchIsZeroedPerDispatch) {
+  std::vector<uint8_t> lib = testutil::testKernelLibrary();
+  for (unsigned threads : {1u, 4u}) {
+    cpu::CpuDevice device(threads);
+    ExportInfo small = exportOf("count_in_scratch", 37, 1);
+    small.scratchBytes = 100;
+    small.scratchZeroedBytes = 8;
+    ExportInfo large = small;
+    large.workgroupCount = {203, 1, 1};
+    large.scratchBytes = 1 << 20;
+    auto exe = device.prepareExecutable(kernelSpec(lib, {small, large}));
+    ASSERT_TRUE(exe.ok()) << exe.status().toString();
+    auto first = upload(device, std::vector<int64_t>{37, 100, -1, -1});
+    auto second = upload(device, std::vector<int64_t>{203, 1 << 20, -1, -1});
+    {
+      auto cb = device.createCommandBuffer();
+      ASSERT_TRUE(cb->dispatch(**exe, 0, {37, 1, 1}, {first.get()}).ok());
+      ASSERT_TRUE(cb->dispatch(**exe, 1, {203, 1, 1}, {second.get()}).ok());
+      for (int run = 0; run < 2; ++run) {
+        ASSERT_TRUE(device.submitAndWait(*cb).ok());
+        std::vector<int64_t> a(4), b(4);
+        ASSERT_TRUE(first->read(0, a.data(), 32).ok());
+        ASSERT_TRUE(second->read(0, b.data(), 32).ok());
+        EXPECT_EQ(a[2], 37) << "run " << run;
+        EXPECT_EQ(b[2], 203) << "run " << run;
+        EXPECT_EQ(a[3], 1);
+        EXPECT_EQ(b[3], 1);
+      }
+      EXPECT_LT(device.scratch()->freeBytes(), size_t(1) << 20) << "in use but cached";
+    }
+    EXPECT_GE(device.scratch()->freeBytes(), size_t(1) << 20);
+    size_t cached = device.scratch()->freeBytes();
+    auto again = device.createCommandBuffer();
+    ASSERT_TRUE(again->dispatch(**exe, 1, {203, 1, 1}, {second.get()}).ok());
+    EXPECT_EQ(device.scratch()->freeBytes(), cached - (size_t(1) << 20)) << "not reused";
+  }
+}
+
 // TESSEL_CPU_EXECUTABLE_DIR keeps each loaded image as a file (for
 // profilers); a directory that cannot be written is an error naming it.
 TEST(CpuExecutableTest, KeepsImagesForProfilers) {

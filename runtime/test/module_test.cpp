@@ -331,11 +331,37 @@ TEST_F(ModuleTest, StructuralErrorsNameTheProblem) {
        },
        "executable 0 (cpu): cpu binary 0 (elf-shared-object " + hostArchName() +
            "): checksum mismatch: the binary is damaged (expected crc32 0x"},
-      {"newer version", [](ModuleDesc &m) { m.version = 5; },
-       "module file 'bad.tmod' has schema version 5 but this runtime reads versions 3 and 4"},
+      {"newer version", [](ModuleDesc &m) { m.version = 6; },
+       "module file 'bad.tmod' has schema version 6 but this runtime reads versions 3 to 5"},
       {"older version", [](ModuleDesc &m) { m.version = 2; },
-       "module file 'bad.tmod' has schema version 2 but this runtime reads versions 3 and 4: "
+       "module file 'bad.tmod' has schema version 2 but this runtime reads versions 3 to 5: "
        "recompile it with tessel-compile"},
+      {"scratch in version 4",
+       [](ModuleDesc &m) {
+         m.version = 4;
+         m.executables[0].exports[0].scratchBytes = 64;
+       },
+       "export 0 'add_f32': has dispatch scratch (scratch_bytes), which needs schema version 5, "
+       "but the module has version 4"},
+      {"scratch on cuda",
+       [](ModuleDesc &m) {
+         ExecutableDesc cuda = m.executables[0];
+         cuda.target = "cuda";
+         cuda.exports[0].scratchBytes = 64;
+         m.executables.push_back(cuda);
+       },
+       "executable 1 (cuda): export 0 'add_f32': has dispatch scratch (scratch_bytes), which only "
+       "cpu kernels of abi Bindings take (target 'cuda')"},
+      {"scratch zeroed past its end",
+       [](ModuleDesc &m) {
+         m.executables[0].exports[0].scratchBytes = 64;
+         m.executables[0].exports[0].scratchZeroedBytes = 65;
+       },
+       "export 0 'add_f32': scratch_bytes 64 and scratch_zeroed_bytes 65 (at most 68719476736, "
+       "the zeroed bytes at most the scratch)"},
+      {"scratch too large",
+       [](ModuleDesc &m) { m.executables[0].exports[0].scratchBytes = uint64_t(1) << 40; },
+       "scratch_bytes 1099511627776 and scratch_zeroed_bytes 0 (at most 68719476736"},
       {"tensor map on cpu",
        [](ModuleDesc &m) { m.executables[0].exports[0].tensorMaps.push_back({}); },
        "executable 0 (cpu): export 0 'add_f32': has 1 tensor map but only cuda kernels take "
@@ -389,11 +415,11 @@ TEST_F(ModuleTest, IntegrityErrorsNameThePart) {
   old.version = 1;
   EXPECT_EQ(err(buildFlatBuffer(old)),
             "module file 'm.tmod' has schema version 1 (no checksums) but this runtime reads "
-            "versions 3 and 4: recompile it with tessel-compile");
+            "versions 3 to 5: recompile it with tessel-compile");
   // Version 2 (a trailer, no tensor maps): an older module to recompile.
   old.version = 2;
   EXPECT_EQ(err(buildModule(old)),
-            "module file 'm.tmod' has schema version 2 but this runtime reads versions 3 and 4: "
+            "module file 'm.tmod' has schema version 2 but this runtime reads versions 3 to 5: "
             "recompile it with tessel-compile");
   // Version 3 without its trailer, or with bytes appended after it.
   EXPECT_CONTAINS(err(flat), "truncated or corrupt module file 'm.tmod': the integrity trailer at "

@@ -88,7 +88,7 @@ std::vector<uint8_t> buildFlatBuffer(const ModuleDesc &m) {
           b.CreateVector(x.workgroupSize), x.bindingCount, x.sharedMemoryBytes,
           maps.empty() ? 0 : b.CreateVector(maps), static_cast<fb::KernelAbi>(x.abi),
           x.parameterSizes.empty() ? 0 : b.CreateVector(x.parameterSizes),
-          x.residentBlocksPerSm));
+          x.residentBlocksPerSm, x.scratchBytes, x.scratchZeroedBytes));
     }
     std::vector<flatbuffers::Offset<fb::Binary>> binaries;
     for (const BinaryDesc &bin : e.binaries) {

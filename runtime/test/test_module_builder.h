@@ -63,6 +63,7 @@ struct ExportDesc {
   uint8_t abi = 0; // fb::KernelAbi: 0 Bindings, 1 CudaC
   std::vector<uint32_t> parameterSizes = {};
   uint32_t residentBlocksPerSm = 0;
+  uint64_t scratchBytes = 0, scratchZeroedBytes = 0;
 };
 /// A CUDA C kernel export (abi CudaC) taking parameters of `parameterSizes`
 /// bytes; workgroup counts and sizes 1,1,1, no bindings.
@@ -86,7 +87,7 @@ struct ExecutableDesc {
 };
 
 struct ModuleDesc {
-  uint32_t version = 4;
+  uint32_t version = 5;
   std::string producer = "tessel-runtime-test";
   std::vector<FunctionDesc> functions;
   std::vector<ExecutableDesc> executables;

@@ -112,6 +112,7 @@ LogicalResult materializeKernelABI(func::FuncOp fn, KernelABI abi) {
     table = entry.addArgument(LLVM::LLVMPointerType::get(ctx), loc);
     for (int i = 0; i < 3; ++i)
       entry.addArgument(b.getIndexType(), loc);
+    fn->setAttr(kBindingCountAttr, b.getI64IntegerAttr(bindingTypes.size()));
   } else {
     for (MemRefType t : bindingTypes)
       entry.addArgument(t, loc);

@@ -186,7 +186,8 @@ writeExecutable(flatbuffers::FlatBufferBuilder &fbb,
         fbb, e.name.c_str(), &count, &size, e.bindingCount,
         e.sharedMemoryBytes, maps.empty() ? nullptr : &maps,
         cudaC ? fb::KernelAbi_CudaC : fb::KernelAbi_Bindings,
-        cudaC ? &e.parameterSizes : nullptr, e.residentBlocksPerSm));
+        cudaC ? &e.parameterSizes : nullptr, e.residentBlocksPerSm,
+        e.scratchBytes, e.scratchZeroedBytes));
   }
   std::vector<flatbuffers::Offset<fb::Binary>> binaries;
   for (const BinaryImage &b : image.binaries) {

@@ -76,6 +76,11 @@ struct ExportInfo {
   /// with at most this many blocks per SM of the device; 0: as given. A
   /// prepared cuda executable lowers it to what the device holds at once.
   uint32_t residentBlocksPerSm = 0;
+  /// cpu, kBindings: bytes of memory shared by the dispatch's workgroups,
+  /// passed as binding table entry bindingCount (64-byte aligned); its first
+  /// scratchZeroedBytes are zero when the dispatch starts. 0: none.
+  uint64_t scratchBytes = 0;
+  uint64_t scratchZeroedBytes = 0;
 };
 
 /// One loadable image (schema `Binary`); `data` points into the module file,

@@ -54,6 +54,7 @@ constexpr uint32_t kMaxCudaCParameters = TESSEL_CUDA_C_MAX_PARAMETERS;
 constexpr uint32_t kMaxCudaCParameterBytes = TESSEL_CUDA_C_MAX_PARAMETER_BYTES;
 // Blocks of one kernel an SM holds at once (32 on sm_80 and sm_90).
 constexpr uint32_t kMaxResidentBlocksPerSm = 32;
+constexpr uint64_t kMaxScratchBytes = uint64_t(1) << 36; // per export
 
 template <typename T> std::string str(const T &v) { return std::to_string(v); }
 
@@ -319,6 +320,21 @@ StatusOr<hal::ExecutableSpec> convertExecutable(const fb::Executable *e, uint32_
         return dataLoss(xctx + ": resident_blocks_per_sm " + str(info.residentBlocksPerSm) +
                         " (at most " + str(kMaxResidentBlocksPerSm) +
                         ", and 0 for a CUDA C kernel, whose launch gives the grid)");
+      info.scratchBytes = x->scratch_bytes();
+      info.scratchZeroedBytes = x->scratch_zeroed_bytes();
+      if (info.scratchBytes || info.scratchZeroedBytes) {
+        if (version < 5)
+          return dataLoss(xctx + ": has dispatch scratch (scratch_bytes), which needs schema "
+                                 "version 5, but the module has version " + str(version));
+        if (spec.target != "cpu" || cudaC)
+          return dataLoss(xctx + ": has dispatch scratch (scratch_bytes), which only cpu kernels "
+                                 "of abi Bindings take (target '" + spec.target + "')");
+        if (info.scratchBytes > kMaxScratchBytes || info.scratchZeroedBytes > info.scratchBytes)
+          return dataLoss(xctx + ": scratch_bytes " + str(info.scratchBytes) +
+                          " and scratch_zeroed_bytes " + str(info.scratchZeroedBytes) +
+                          " (at most " + str(kMaxScratchBytes) +
+                          ", the zeroed bytes at most the scratch)");
+      }
       spec.exports.push_back(std::move(info));
     }
   if (e->binaries())
@@ -510,6 +526,9 @@ std::string describeModule(const fb::Module *m, const std::string &fileName,
         s += ", " + countOf(x.tensorMaps.size(), "tensor map");
       if (x.residentBlocksPerSm)
         s += ", persistent grid (at most " + str(x.residentBlocksPerSm) + " per SM)";
+      if (x.scratchBytes)
+        s += ", " + str(x.scratchBytes) + " bytes of dispatch scratch (" +
+             str(x.scratchZeroedBytes) + " zeroed)";
       s += "\n";
     }
     for (size_t j = 0; j < e.binaries.size(); ++j) {

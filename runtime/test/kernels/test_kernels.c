@@ -73,6 +73,23 @@ void step_u32(void **b, int64_t x, int64_t y, int64_t z) {
     inout[i] = inout[i] * 3u + 1u;
 }
 
+/* bindings: io (i64[4]: in workgroups, scratch bytes; out arrivals, 64-byte
+ * aligned), then the dispatch scratch (Export.scratch_bytes, entry 1) whose
+ * first word the runtime zeroes. Each workgroup counts itself in that word
+ * and touches the scratch's last byte; the last to arrive writes the count,
+ * which is the workgroup count only if the word started at zero. */
+void count_in_scratch(void **b, int64_t x, int64_t y, int64_t z) {
+  (void)x, (void)y, (void)z;
+  int64_t *io = b[0];
+  int64_t *scratch = b[1];
+  ((volatile char *)scratch)[io[1] - 1] = 1;
+  int64_t arrived = __atomic_add_fetch(&scratch[0], 1, __ATOMIC_ACQ_REL);
+  if (arrived == io[0]) {
+    io[2] = arrived;
+    io[3] = (uintptr_t)scratch % 64 == 0;
+  }
+}
+
 /* ---- CUDA C ABI kernels (abi CudaC; tessel/runtime/cuda_c_abi.h) ---------
  * void name(void **args, int64_t bx, int64_t by, int64_t bz): args[0] is the
  * TesselLaunch, args[1 + i] points to parameter i. Each call runs every

@@ -12,11 +12,12 @@
 // results written to the following bindings, each binding through
 // memref.assume_alignment 64 (both runtimes align buffers to 64 bytes); an
 // operand used as a DPS init is copied into a fresh tensor first. The host
-// program is untouched.
+// program is untouched. The kernel records its three bindings (the dispatch
+// scratch, if any, is the next entry).
 // CHECK-LABEL: func.func private @add_dispatch_0
 // CHECK-SAME: (%[[TABLE:.+]]: !llvm.ptr, %{{.+}}: index, %{{.+}}: index, %{{.+}}: index)
 // CHECK-NOT: ->
-// CHECK-SAME: attributes {tessel.dispatch_function, tessel.kernel}
+// CHECK-SAME: attributes {tessel.binding_count = 3 : i64, tessel.dispatch_function, tessel.kernel}
 // CHECK: %[[B0:.+]] = tessel.binding %[[TABLE]][0] : !llvm.ptr -> memref<37x53xf32>
 // CHECK-NEXT: %[[M0:.+]] = memref.assume_alignment %[[B0]], 64 : memref<37x53xf32>
 // CHECK-NEXT: %[[T0:.+]] = bufferization.to_tensor %[[M0]] restrict : memref<37x53xf32> to tensor<37x53xf32>

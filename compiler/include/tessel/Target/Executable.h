@@ -60,6 +60,10 @@ struct KernelExport {
   /// the device that runs it (schema `resident_blocks_per_sm`); 0: the
   /// grid as given.
   uint32_t residentBlocksPerSm = 0;
+  /// cpu: bytes of memory shared by the dispatch's workgroups (binding
+  /// table entry bindingCount) and of its prefix zeroed before each
+  /// dispatch (schema `scratch_bytes`, `scratch_zeroed_bytes`); 0: none.
+  uint64_t scratchBytes = 0, scratchZeroedBytes = 0;
 };
 
 /// On a cuda kernel: its grid is persistent (the kernel strides over its

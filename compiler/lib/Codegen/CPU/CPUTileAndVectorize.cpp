@@ -89,19 +89,46 @@ static LogicalResult splitRowReductions(RewriterBase &rewriter,
 }
 
 /// Marks `op` for tessel-cpu-packed-matmul with the strategy's panel
-/// (lanes: of `op`'s element type in vectors of `vectorBits`).
+/// (lanes: of `op`'s element type in vectors of `vectorBits`) and the
+/// workgroup tiles of its M and N loops: the strategy's own, or for the
+/// contraction of an epilogue (`epilogue`) those of the root's loops over
+/// the contraction's result.
 static LogicalResult markPacked(RewriterBase &rewriter, func::FuncOp kernel,
-                                Operation *op, StrategyAttr strategy,
-                                int64_t vectorBits) {
+                                linalg::LinalgOp op, StrategyAttr strategy,
+                                int64_t vectorBits, bool epilogue) {
   ArrayRef<int64_t> panel = strategy.getPanel();
   int64_t lanes = getVectorLanes(op, vectorBits);
   if (panel[1] % lanes != 0)
     return kernel.emitError() << "strategy 'packed_matmul': NR " << panel[1]
                               << " is not a multiple of the " << lanes
                               << " lanes of a vector";
+  int64_t mTile = 0, nTile = 0;
+  FailureOr<linalg::ContractionDimensions> dims = failure();
+  if (linalg::isaContractionOpInterface(op))
+    dims = linalg::inferContractionDims(op);
+  ArrayRef<int64_t> workgroup = strategy.getWorkgroup();
+  if (succeeded(dims) && dims->m.size() == 1 && dims->n.size() == 1 &&
+      !workgroup.empty()) {
+    AffineMap cMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+    auto tileOf = [&](unsigned loop) -> int64_t {
+      std::optional<unsigned> rootLoop =
+          epilogue ? cMap.getResultPosition(rewriter.getAffineDimExpr(loop))
+                   : std::optional<unsigned>(loop);
+      return rootLoop && *rootLoop < workgroup.size() ? workgroup[*rootLoop]
+                                                      : -1;
+    };
+    mTile = tileOf(dims->m[0]);
+    nTile = tileOf(dims->n[0]);
+    // Unknown tiles: the blocks of A and B stay private to each workgroup.
+    if (mTile < 0 || nTile < 0)
+      mTile = nTile = -1;
+  } else {
+    mTile = nTile = -1;
+  }
   op->setAttr(kCPUPackedMatmulAttr,
-              rewriter.getDenseI64ArrayAttr(
-                  {panel[0], panel[1], panel[2], panel[3], panel[4], lanes}));
+              rewriter.getDenseI64ArrayAttr({panel[0], panel[1], panel[2],
+                                             panel[3], panel[4], lanes, mTile,
+                                             nTile}));
   return success();
 }
 
@@ -175,7 +202,8 @@ static LogicalResult lowerEpilogue(RewriterBase &rewriter, func::FuncOp kernel,
                             vectors)))
     return kernel.emitError("tiling the epilogue to vectors failed");
   if (strategy.getKind() == StrategyKind::PackedMatmul)
-    return markPacked(rewriter, kernel, contraction, strategy, vectorBits);
+    return markPacked(rewriter, kernel, contraction, strategy, vectorBits,
+                      /*epilogue=*/true);
   if (strategy.getVector().size() != contraction.getNumLoops())
     return kernel.emitError()
            << "strategy 'matmul_epilogue' gives vector tiles for "
@@ -248,7 +276,8 @@ static LogicalResult lowerStrategy(RewriterBase &rewriter, func::FuncOp kernel,
     if (kind == StrategyKind::PackedMatmul)
       // tessel-cpu-packed-matmul writes the loops inside after
       // bufferization.
-      return markPacked(rewriter, kernel, *wg, strategy, vectorBits);
+      return markPacked(rewriter, kernel, cast<linalg::LinalgOp>(*wg), strategy,
+                        vectorBits, /*epilogue=*/false);
     if (failed(tileToRegisters(rewriter, cast<TilingInterface>(*wg),
                                strategy)))
       return failure();

@@ -510,6 +510,10 @@ mlir::tessel::buildCPUExecutables(ModuleOp module,
                               << "' lost its workgroup count";
       for (int i = 0; i < 3; ++i)
         e.workgroupCount[i] = count[i];
+      if (auto bytes = fn->getAttrOfType<IntegerAttr>(kScratchBytesAttr))
+        e.scratchBytes = bytes.getInt();
+      if (auto zeroed = fn->getAttrOfType<IntegerAttr>(kScratchZeroedBytesAttr))
+        e.scratchZeroedBytes = zeroed.getInt();
     }
     if (failed(translateKernels(loc, *kernels, variant)))
       return failure();

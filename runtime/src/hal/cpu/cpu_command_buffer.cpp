@@ -65,9 +65,29 @@ Status CpuCommandBuffer::dispatch(Executable &executable, uint32_t ordinal,
     TESSEL_ASSIGN_OR_RETURN(void *p, b->map());
     pointers.push_back(p);
   }
+  // Scratch: one more table entry, filled in when the command runs (a later
+  // dispatch may still grow the buffer).
+  if (info.scratchBytes) {
+    pointers.push_back(nullptr);
+    if (!scratch_ || scratch_->size() < info.scratchBytes) {
+      scratch_.reset();
+      StatusOr<std::shared_ptr<Buffer>> lease = scratchCache_->acquire(info.scratchBytes);
+      if (!lease.ok())
+        return resourceExhausted("dispatch of '" + info.name + "': " + lease.status().message());
+      scratch_ = std::move(*lease);
+    }
+  }
   KernelFn kernel = exe.kernel(ordinal);
   uint64_t x = workgroupCount[0], y = workgroupCount[1], z = workgroupCount[2];
-  commands_.push_back([this, kernel, pointers = std::move(pointers), x, y, z]() mutable {
+  commands_.push_back([this, kernel, pointers = std::move(pointers), x, y, z,
+                       zeroed = info.scratchZeroedBytes,
+                       scratch = info.scratchBytes != 0]() mutable {
+    if (scratch) {
+      // Mapping a cpu buffer cannot fail once it exists.
+      void *base = *scratch_->map();
+      std::memset(base, 0, zeroed);
+      pointers.back() = base;
+    }
     void **args = pointers.data();
     // x varies fastest: consecutive workgroups touch neighbouring data.
     pool_->parallelFor(x * y * z, [&](uint64_t id) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "hal/command_buffer.h"
+#include "hal/cpu/scratch_cache.h"
 #include "hal/cpu/thread_pool.h"
 
 #include <functional>
@@ -13,8 +14,10 @@ namespace tessel::rt::hal::cpu {
 
 class CpuCommandBuffer final : public CommandBuffer {
 public:
-  /// Keeps `pool` alive as long as the commands that run on it.
-  explicit CpuCommandBuffer(std::shared_ptr<ThreadPool> pool) : pool_(std::move(pool)) {}
+  /// Keeps `pool` alive as long as the commands that run on it; dispatch
+  /// scratch comes from `scratch`.
+  CpuCommandBuffer(std::shared_ptr<ThreadPool> pool, std::shared_ptr<ScratchCache> scratch)
+      : pool_(std::move(pool)), scratchCache_(std::move(scratch)) {}
 
   Status fill(Buffer &buffer, size_t offset, size_t length, uint8_t value) override;
   Status update(const void *src, Buffer &dst, size_t dstOffset, size_t length) override;
@@ -31,6 +34,10 @@ public:
 
 private:
   std::shared_ptr<ThreadPool> pool_;
+  std::shared_ptr<ScratchCache> scratchCache_;
+  /// The scratch of every dispatch recorded here (they run one at a time),
+  /// as large as the largest needs.
+  std::shared_ptr<Buffer> scratch_;
   std::vector<std::function<void()>> commands_;
 };
 

@@ -15,7 +15,12 @@ namespace tessel::rt::hal {
 namespace cpu {
 
 CpuDevice::CpuDevice(std::shared_ptr<ThreadPool> pool, uint64_t memoryLimit)
-    : pool_(std::move(pool)), budget_(std::make_shared<MemoryBudget>("cpu", memoryLimit)) {}
+    : pool_(std::move(pool)), budget_(std::make_shared<MemoryBudget>("cpu", memoryLimit)),
+      scratch_(std::make_shared<ScratchCache>(
+          [budget = budget_](size_t size) -> StatusOr<std::shared_ptr<Buffer>> {
+            TESSEL_ASSIGN_OR_RETURN(auto buffer, CpuBuffer::allocate(size, budget));
+            return std::shared_ptr<Buffer>(std::move(buffer));
+          })) {}
 
 CpuDevice::CpuDevice(unsigned threads, uint64_t memoryLimit)
     : CpuDevice(std::make_shared<ThreadPool>(threads), memoryLimit) {}
@@ -38,7 +43,7 @@ StatusOr<std::shared_ptr<Executable>> CpuDevice::prepareExecutable(const Executa
 }
 
 std::unique_ptr<CommandBuffer> CpuDevice::createCommandBuffer() {
-  return std::make_unique<CpuCommandBuffer>(pool_);
+  return std::make_unique<CpuCommandBuffer>(pool_, scratch_);
 }
 
 Status CpuDevice::submitAndWait(CommandBuffer &commands) {

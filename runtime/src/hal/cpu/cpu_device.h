@@ -2,6 +2,7 @@
 // the other cpu devices of the process that use as many threads).
 #pragma once
 
+#include "hal/cpu/scratch_cache.h"
 #include "hal/cpu/thread_pool.h"
 #include "hal/device.h"
 #include "hal/memory_budget.h"
@@ -30,11 +31,14 @@ public:
   /// Threads of the pool that runs workgroups and blocks (caller included).
   unsigned threads() const { return pool_->size(); }
   const std::shared_ptr<ThreadPool> &pool() const { return pool_; }
+  /// Where command buffers lease dispatch scratch from.
+  const std::shared_ptr<ScratchCache> &scratch() const { return scratch_; }
 
 private:
   std::string name_ = "cpu";
   std::shared_ptr<ThreadPool> pool_;
   std::shared_ptr<MemoryBudget> budget_;
+  std::shared_ptr<ScratchCache> scratch_;
 };
 
 } // namespace tessel::rt::hal::cpu

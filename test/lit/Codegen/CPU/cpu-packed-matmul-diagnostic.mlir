@@ -18,6 +18,6 @@
 // DEFAULT-NOT: arith.cmpi eq
 // DEFAULT: vector.fma
 func.func @matmul(%a: memref<100x300xf32>, %b: memref<300x90xf32>, %c: memref<100x90xf32>) {
-  linalg.matmul {tessel.cpu_packed_matmul = array<i64: 8, 32, 256, 100, 90, 16>} ins(%a, %b : memref<100x300xf32>, memref<300x90xf32>) outs(%c : memref<100x90xf32>)
+  linalg.matmul {tessel.cpu_packed_matmul = array<i64: 8, 32, 256, 100, 90, 16, 0, 0>} ins(%a, %b : memref<100x300xf32>, memref<300x90xf32>) outs(%c : memref<100x90xf32>)
   return
 }

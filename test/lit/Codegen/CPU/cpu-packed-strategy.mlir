@@ -16,10 +16,10 @@
 // CHECK-LABEL: func.func private @matmul
 // CHECK: scf.forall {{.*}} = (0, 0) to (1000, 900) step (64, 128)
 // CHECK: linalg.fill
-// CHECK: linalg.matmul {tessel.cpu_packed_matmul = array<i64: 8, 32, 256, 64, 128, 16>}
+// CHECK: linalg.matmul {tessel.cpu_packed_matmul = array<i64: 8, 32, 256, 64, 128, 16, 64, 128>}
 // CHECK-NOT: vector.contract
 // AVX2: scf.forall {{.*}} = (0, 0) to (1000, 900) step (66, 64)
-// AVX2: linalg.matmul {tessel.cpu_packed_matmul = array<i64: 6, 16, 256, 66, 64, 8>}
+// AVX2: linalg.matmul {tessel.cpu_packed_matmul = array<i64: 6, 16, 256, 66, 64, 8, 66, 64>}
 func.func private @matmul(%arg0: !llvm.ptr, %arg1: index, %arg2: index, %arg3: index) attributes {tessel.kernel} {
   %cst = arith.constant 0.000000e+00 : f32
   %0 = tessel.binding %arg0[0] : !llvm.ptr -> memref<1000x300xf32>
@@ -42,7 +42,7 @@ func.func private @matmul(%arg0: !llvm.ptr, %arg1: index, %arg2: index, %arg3: i
 // inside.
 // CHECK-LABEL: func.func private @tall
 // CHECK: scf.forall {{.*}} = (0, 0) to (4096, 4096) step (512, 256)
-// CHECK: linalg.matmul {tessel.cpu_packed_matmul = array<i64: 8, 32, 256, 128, 256, 16>}
+// CHECK: linalg.matmul {tessel.cpu_packed_matmul = array<i64: 8, 32, 256, 128, 256, 16, 512, 256>}
 func.func private @tall(%arg0: !llvm.ptr, %arg1: index, %arg2: index, %arg3: index) attributes {tessel.kernel} {
   %cst = arith.constant 0.000000e+00 : f32
   %0 = tessel.binding %arg0[0] : !llvm.ptr -> memref<4096x512xf32>
@@ -66,9 +66,9 @@ func.func private @tall(%arg0: !llvm.ptr, %arg1: index, %arg2: index, %arg3: ind
 // 4 per thread (the target description's 16 cores; below, 128).
 // CHECK-LABEL: func.func private @conv
 // CHECK: scf.forall {{.*}} = (0, 0) to (8, 56) step (1, 7)
-// CHECK: linalg.conv_2d_nhwc_hwcf {{.*}}tessel.cpu_packed_matmul = array<i64: 8, 32, 64, 392, 64, 16>
+// CHECK: linalg.conv_2d_nhwc_hwcf {{.*}}tessel.cpu_packed_matmul = array<i64: 8, 32, 64, 392, 64, 16, -1, -1>
 // AVX2-LABEL: func.func private @conv
-// AVX2: linalg.conv_2d_nhwc_hwcf {{.*}}tessel.cpu_packed_matmul = array<i64: 6, 16, 64, 392, 64, 8>
+// AVX2: linalg.conv_2d_nhwc_hwcf {{.*}}tessel.cpu_packed_matmul = array<i64: 6, 16, 64, 392, 64, 8, -1, -1>
 func.func private @conv(%arg0: !llvm.ptr, %arg1: index, %arg2: index, %arg3: index) attributes {tessel.kernel} {
   %cst = arith.constant 0.000000e+00 : f32
   %0 = tessel.binding %arg0[0] : !llvm.ptr -> memref<8x58x58x64xf32>
@@ -111,7 +111,7 @@ func.func private @small_k(%arg0: !llvm.ptr, %arg1: index, %arg2: index, %arg3: 
 // vector per row step without fusing the matmul again.
 // CHECK-LABEL: func.func private @epilogue
 // CHECK: scf.forall {{.*}} = (0, 0) to (1000, 900) step (64, 128)
-// CHECK: linalg.matmul {tessel.cpu_packed_matmul = array<i64: 8, 32, 256, 64, 128, 16>}
+// CHECK: linalg.matmul {tessel.cpu_packed_matmul = array<i64: 8, 32, 256, 64, 128, 16, 64, 128>}
 // CHECK: scf.for
 // CHECK: scf.for
 // CHECK: arith.maximumf %{{.+}}, %{{.+}} : vector<1x16xf32>
@@ -148,7 +148,7 @@ func.func private @epilogue(%arg0: !llvm.ptr, %arg1: index, %arg2: index, %arg3:
 // rows) and halves the 256 channels: 8 x 2 = 16 workgroups, one per thread.
 // CHECK-LABEL: func.func private @conv14
 // CHECK: scf.forall {{.*}} = (0, 0) to (8, 256) step (1, 128)
-// CHECK: linalg.conv_2d_nhwc_hwcf {{.*}}tessel.cpu_packed_matmul = array<i64: 8, 32, 256, 196, 128, 16>
+// CHECK: linalg.conv_2d_nhwc_hwcf {{.*}}tessel.cpu_packed_matmul = array<i64: 8, 32, 256, 196, 128, 16, -1, -1>
 func.func private @conv14(%arg0: !llvm.ptr, %arg1: index, %arg2: index, %arg3: index) attributes {tessel.kernel} {
   %cst = arith.constant 0.000000e+00 : f32
   %0 = tessel.binding %arg0[0] : !llvm.ptr -> memref<8x16x16x256xf32>
@@ -169,7 +169,7 @@ func.func private @conv14(%arg0: !llvm.ptr, %arg1: index, %arg2: index, %arg3: i
 // model splits the channels too (8 x 8 x 2 workgroups).
 // CHECK-LABEL: func.func private @conv_128_cores
 // CHECK: scf.forall {{.*}} = (0, 0, 0) to (8, 56, 64) step (1, 7, 32)
-// CHECK: tessel.cpu_packed_matmul = array<i64: 8, 32, 64, 392, 32, 16>
+// CHECK: tessel.cpu_packed_matmul = array<i64: 8, 32, 64, 392, 32, 16, -1, -1>
 module attributes {tessel.target = #tessel.cpu_target<cpu = "x86-64-v4", vector_bits = 512, cores = 128, l1 = 49152, l2 = 2097152, l3 = 33554432>} {
 func.func private @conv_128_cores(%arg0: !llvm.ptr, %arg1: index, %arg2: index, %arg3: index) attributes {tessel.kernel} {
   %cst = arith.constant 0.000000e+00 : f32

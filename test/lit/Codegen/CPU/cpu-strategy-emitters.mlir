@@ -33,7 +33,7 @@ func.func private @register_tiles(%arg0: !llvm.ptr, %arg1: index, %arg2: index, 
 // width.
 // CHECK-LABEL: func.func private @packed
 // CHECK: scf.forall {{.*}} = (0, 0) to (4096, 4096) step (128, 256)
-// CHECK: linalg.matmul {tessel.cpu_packed_matmul = array<i64: 8, 32, 128, 64, 256, 16>}
+// CHECK: linalg.matmul {tessel.cpu_packed_matmul = array<i64: 8, 32, 128, 64, 256, 16, 128, 256>}
 // CHECK-NOT: vector.contract
 func.func private @packed(%arg0: !llvm.ptr, %arg1: index, %arg2: index, %arg3: index) attributes {tessel.kernel, tessel.strategy = #tessel.strategy<packed_matmul, workgroup = [128, 256, 0], panel = [8, 32, 128, 64, 256]>} {
   %cst = arith.constant 0.000000e+00 : f32

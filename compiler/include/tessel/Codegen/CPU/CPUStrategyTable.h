@@ -22,9 +22,11 @@
 namespace mlir::tessel {
 
 /// Marks a workgroup's contraction for tessel-cpu-packed-matmul:
-/// array<i64: MR, NR, KC, MC, NC, lanes> (register tile, K block, rows of A
-/// packed at a time, largest N block, elements per vector). Written by
-/// tessel-cpu-tile-and-vectorize from a packed_matmul strategy.
+/// array<i64: MR, NR, KC, MC, NC, lanes, M tile, N tile> (register tile, K
+/// block, rows of A packed at a time, largest N block, elements per vector,
+/// the workgroup tiles of the contraction's M and N loops, 0: whole, -1:
+/// not known, which keeps each workgroup's blocks its own).
+/// Written by tessel-cpu-tile-and-vectorize from a packed_matmul strategy.
 inline constexpr llvm::StringLiteral kCPUPackedMatmulAttr =
     "tessel.cpu_packed_matmul";
 
@@ -37,6 +39,11 @@ struct CPUPackedMatmulParams {
   int64_t mc = 0, nc = 0;
   /// Elements per vector register (NR is a multiple).
   int64_t lanes = 0;
+  /// Workgroup tiles of a contraction's M and N loops (0: whole, -1: not
+  /// known): which
+  /// workgroups read the same block of A or B, so that it is packed once
+  /// for all of them.
+  int64_t mTile = 0, nTile = 0;
 };
 
 /// The packed strategy's cost-model inputs; the defaults are the measured

@@ -52,6 +52,15 @@ inline constexpr llvm::StringLiteral kDispatchFunctionAttr =
     "tessel.dispatch_function";
 /// Marks a dispatch function that has the kernel ABI signature.
 inline constexpr llvm::StringLiteral kKernelAttr = "tessel.kernel";
+/// Entries of a kernel's binding table (i64; the binding-table ABI): its
+/// operands and results. The dispatch scratch, if any, is the next entry.
+inline constexpr llvm::StringLiteral kBindingCountAttr = "tessel.binding_count";
+/// Bytes of a cpu kernel's dispatch scratch, shared by all of its
+/// workgroups (i64), and of its prefix zeroed before each dispatch (i64);
+/// read by the CPU target into Export.scratch_bytes/scratch_zeroed_bytes.
+inline constexpr llvm::StringLiteral kScratchBytesAttr = "tessel.scratch_bytes";
+inline constexpr llvm::StringLiteral kScratchZeroedBytesAttr =
+    "tessel.scratch_zeroed_bytes";
 /// Marks the scf.forall whose iterations are the kernel's workgroups.
 inline constexpr llvm::StringLiteral kWorkgroupsAttr = "tessel.workgroups";
 /// Static workgroup count of a kernel: array<i64: x, y, z>.

@@ -6,7 +6,7 @@
 //    ceil(n / tile) status words plus a ticket counter;
 //  - a scatter writes the original into its result, then crosses a grid
 //    barrier (a counter) before combining updates;
-//  - a radix sort (RadixKey.h) moves its operands between them and a
+//  - a radix sort (PrimitiveContract.h) moves its operands between them and a
 //    scratch buffer each pass, and counts digits per block (on the GPU
 //    also its grid barrier's counter, the last word); the CPU uses the
 //    scratch buffers and the first counts.
@@ -20,9 +20,7 @@
 
 #include "tessel/Passes.h"
 
-#include "tessel/Codegen/Primitives/GridRadixSort.h"
-#include "tessel/Codegen/Primitives/GridScan.h"
-#include "tessel/Codegen/Primitives/RadixKey.h"
+#include "tessel/Dialect/Tessel/PrimitiveContract.h"
 
 #include "mlir/IR/BuiltinOps.h"
 

@@ -10,14 +10,14 @@
 // run first, so the sort stays stable. Work O(n log^2 n), every pass fully
 // parallel on both targets; the comparator region is cloned into the body.
 // Shorter sorts keep the element-level insertion sort (one per thread),
-// and sorts that are radix sorts (RadixKey.h: one dimension, keys ordered
+// and sorts that are radix sorts (PrimitiveContract.h: one dimension, keys ordered
 // by one < or >) stay whole for their own lowering.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Passes.h"
 
-#include "tessel/Codegen/Primitives/RadixKey.h"
+#include "tessel/Dialect/Tessel/PrimitiveContract.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"

@@ -6,7 +6,7 @@
 
 #include "tessel/Dispatch/ScanGroups.h"
 
-#include "tessel/Codegen/Primitives/ScanLevels.h"
+#include "tessel/Dialect/Tessel/PrimitiveContract.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 

@@ -30,21 +30,11 @@
 #ifndef TESSEL_CODEGEN_PRIMITIVES_GRIDRADIXSORT_H
 #define TESSEL_CODEGEN_PRIMITIVES_GRIDRADIXSORT_H
 
-#include "tessel/Dialect/Tessel/TesselDialect.h"
+#include "tessel/Dialect/Tessel/PrimitiveContract.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
 namespace mlir::tessel {
-
-inline constexpr int64_t kRadixTileElements = 2048;
-inline constexpr int64_t kRadixBlocksPerSM = 4;
-/// The most blocks (the counts workspace holds theirs): 4 on each of a
-/// 132-SM GPU's SMs.
-inline constexpr int64_t kRadixMaxBlocks = kRadixBlocksPerSM * 132;
-
-/// Blocks of the GPU radix sort of `n` elements: every block has at least
-/// one tile and at most one tile more than any other.
-int64_t gridRadixSortBlocks(int64_t n);
 
 bool canUseGridRadixSort(func::FuncOp kernel, SortOp sort, std::string &why);
 std::string describeGridRadixSort(SortOp sort);

@@ -20,15 +20,11 @@
 #ifndef TESSEL_CODEGEN_PRIMITIVES_GRIDSCAN_H
 #define TESSEL_CODEGEN_PRIMITIVES_GRIDSCAN_H
 
-#include "tessel/Dialect/Tessel/TesselDialect.h"
+#include "tessel/Dialect/Tessel/PrimitiveContract.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
 namespace mlir::tessel {
-
-/// Elements of a look-back tile: the workspace of a scan of n elements has
-/// ceil(n / kLookbackTileElements) status words plus a ticket counter.
-inline constexpr int64_t kLookbackTileElements = 256 * 16;
 
 /// The scan of `kernel` that has elementwise neighbours in it
 /// (tessel-form-dispatches{fuse-primitives}, Dispatch/ScanGroups.h: a

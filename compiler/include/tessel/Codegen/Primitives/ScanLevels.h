@@ -17,6 +17,8 @@
 #ifndef TESSEL_CODEGEN_PRIMITIVES_SCANLEVELS_H
 #define TESSEL_CODEGEN_PRIMITIVES_SCANLEVELS_H
 
+#include "tessel/Dialect/Tessel/PrimitiveContract.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Region.h"
 
@@ -32,10 +34,6 @@ struct MaybeValue {
 };
 
 //===--- element ----------------------------------------------------------===//
-
-/// Whether `combiner`'s body is scalar arith/math only (what a GPU thread
-/// can clone); if not, `why` says what is in the way.
-bool isScalarCombiner(Region &combiner, std::string &why);
 
 /// combine(lhs, rhs): the body of `combiner` cloned at the insertion point.
 Value emitCombine(OpBuilder &b, Location loc, Region &combiner, Value lhs,

@@ -14,19 +14,6 @@
 using namespace mlir;
 using namespace mlir::tessel;
 
-bool mlir::tessel::isScalarCombiner(Region &combiner, std::string &why) {
-  for (Operation &op : combiner.front().without_terminator()) {
-    StringRef ns = op.getDialect() ? op.getDialect()->getNamespace() : "";
-    if ((ns != "arith" && ns != "math") || op.getNumRegions() != 0) {
-      why = ("the combiner has '" + op.getName().getStringRef() +
-             "', not only scalar arith/math")
-                .str();
-      return false;
-    }
-  }
-  return true;
-}
-
 Value mlir::tessel::emitCombine(OpBuilder &b, Location loc, Region &combiner,
                                 Value lhs, Value rhs) {
   Block &block = combiner.front();

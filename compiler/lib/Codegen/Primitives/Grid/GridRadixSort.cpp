@@ -416,12 +416,6 @@ struct RadixEmitter {
 
 } // namespace
 
-int64_t mlir::tessel::gridRadixSortBlocks(int64_t n) {
-  int64_t tiles = std::max<int64_t>(1, llvm::divideCeil(n, kRadixTileElements));
-  int64_t blocks = std::min(kRadixMaxBlocks, tiles);
-  int64_t perBlock = llvm::divideCeil(tiles, blocks);
-  return llvm::divideCeil(tiles, perBlock);
-}
 
 bool mlir::tessel::canUseGridRadixSort(func::FuncOp, SortOp sort,
                                        std::string &why) {

@@ -64,9 +64,9 @@ ModuleDesc dispatchModule() {
   return m;
 }
 
-// Three executables (cpu, cuda for sm_90a with tensor maps, cuda for other
-// archs; two binaries each, features, workgroup sizes, shared memory), two
-// functions over every element type and rank 0.
+// Three executables (cpu with dispatch scratch, cuda for sm_90a with tensor
+// maps, cuda for other archs; two binaries each, features, workgroup sizes,
+// shared memory), two functions over every element type and rank 0.
 ModuleDesc richModule() {
   ModuleDesc m;
   m.producer = "tessel-compile fuzz seed";
@@ -75,6 +75,9 @@ ModuleDesc richModule() {
   cpu.binaries.push_back({"elf-shared-object", "aarch64", {}, text("elf64"), std::nullopt});
   cpu.exports.push_back({"k0", {2, 3, 4}, 3});
   cpu.exports.push_back({"k1", {1, 1, 1}, 1});
+  // Dispatch scratch (schema 5): 4096 bytes, the first 256 zeroed.
+  cpu.exports[0].scratchBytes = 4096;
+  cpu.exports[0].scratchZeroedBytes = 256;
   ExecutableDesc cuda;
   cuda.target = "cuda";
   cuda.binaries.push_back({"cubin", "sm_90", {}, text("cubin"), std::nullopt});

@@ -78,9 +78,18 @@ def LegalizeInput : Pass<"tessel-legalize-input", "ModuleOp"> {
     changes nothing); tensor.concat is a chain of
     tensor.insert_slice; elementwise named ops are generalized so that
     elementwise fusion sees them; linalg.pack/unpack are lowered; a
-    reduction of at least 2^16 elements into at most 256 is split into
-    partial reductions over up to 1024 chunks plus a final reduction.
+    lone reduction with too few outputs for the targets of
+    split-reductions-for is split into partial reductions over chunks plus
+    a final reduction (the thresholds are each target's TargetTraits; a
+    reduction is split when any target asks, by the largest split any
+    asks; no targets: no splits).
   }];
+  let options = [
+    Option<"splitReductionsFor", "split-reductions-for", "std::string",
+           /*default=*/"\"\"",
+           "Comma-separated targets (cuda, cpu) whose reduction splits "
+           "apply (tessel-compile passes the module's targets)">,
+  ];
   let dependentDialects = ["linalg::LinalgDialect", "tensor::TensorDialect",
                            "arith::ArithDialect", "math::MathDialect"];
 }

@@ -8,6 +8,8 @@
 
 #include "tessel/Passes.h"
 
+#include "tessel/Target/TargetDescription.h"
+
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/IR/AffineExprVisitor.h"
@@ -21,6 +23,7 @@ namespace mlir::tessel {
 } // namespace mlir::tessel
 
 using namespace mlir;
+using namespace mlir::tessel;
 
 namespace {
 
@@ -197,22 +200,17 @@ int64_t largestPowerOf2Split(int64_t v, int64_t minChunk) {
   return r;
 }
 
-/// Reductions whose outputs are too few to keep a GPU's (or a CPU's) cores
-/// busy are split in two: partial results over chunks of the reduced loop (a
-/// new parallel loop), then a reduction of the partials. Besides
-/// parallelism this bounds how many values each accumulator adds: one
-/// sequential f32 accumulator over 2^28 values stops growing at 2^24.
-/// - reduced loop innermost (row-like; a warp reduces each row on the GPU):
-///   split when there are < 2^13 rows and >= 4096 reduced elements, into
-///   enough chunks for ~2^16 rows, each chunk >= 1024 elements. The partials
-///   are split again while they still qualify (2^28 -> 2^16 -> 64 -> 1).
-/// - reduced loop outside a parallel one (column-like; each thread walks the
-///   reduced loop): split when there are < 2^18 outputs and >= 256 reduced
-///   elements, into enough chunks for ~2^18 partial outputs, each chunk >= 64.
-/// Chunk counts are powers of two dividing the reduced length; lengths
-/// without such a divisor (a prime, say) stay unsplit.
-linalg::SplitReductionOptions splitReductionsForParallelism(
-    linalg::LinalgOp op) {
+/// The split of reduction `op` that the target traits `split` ask for
+/// (none: ratio 0): partial results over chunks of the reduced loop (a new
+/// parallel loop), then a reduction of the partials. Besides parallelism
+/// this bounds how many values each accumulator adds: one sequential f32
+/// accumulator over 2^28 values stops growing at 2^24. Chunk counts are
+/// powers of two dividing the reduced length; lengths without such a
+/// divisor (a prime, say) stay unsplit. The partials are split again while
+/// they still qualify.
+linalg::SplitReductionOptions
+splitReductionsForParallelism(linalg::LinalgOp op,
+                              ArrayRef<TargetTraits> targets) {
   if (!isa<linalg::GenericOp>(op) || op.getNumReductionLoops() != 1 ||
       op.getNumDpsInits() != 1)
     return {};
@@ -232,15 +230,17 @@ linalg::SplitReductionOptions splitReductionsForParallelism(
   if (outputs == 0)
     return {};
   bool innermost = reducedDim + 1 == ranges.size();
-  int64_t maxOutputs = innermost ? 1 << 13 : 1 << 18;
-  int64_t minReduced = innermost ? 4096 : 256;
-  int64_t minChunk = innermost ? 1024 : 64;
-  int64_t wanted = innermost ? 1 << 16 : 1 << 18;
-  if (outputs >= maxOutputs || reduced < minReduced)
-    return {};
-  int64_t ratio = std::min(largestPowerOf2Split(reduced, minChunk),
-                           static_cast<int64_t>(llvm::PowerOf2Ceil(
-                               llvm::divideCeil(wanted, outputs))));
+  int64_t ratio = 0;
+  for (const TargetTraits &traits : targets) {
+    const TargetTraits::ReductionSplit &split =
+        innermost ? traits.rowReductionSplit : traits.columnReductionSplit;
+    if (outputs >= split.maxOutputs || reduced < split.minReduced)
+      continue;
+    ratio = std::max(
+        ratio, std::min(largestPowerOf2Split(reduced, split.minChunk),
+                        static_cast<int64_t>(llvm::PowerOf2Ceil(
+                            llvm::divideCeil(split.wantedOutputs, outputs)))));
+  }
   if (ratio < 2)
     return {};
   // The chunk loop goes where the reduced loop was, outside its remainder,
@@ -252,22 +252,40 @@ linalg::SplitReductionOptions splitReductionsForParallelism(
 
 namespace mlir::tessel {
 
-void populateLegalizeInputPatterns(RewritePatternSet &patterns) {
+void populateLegalizeInputPatterns(RewritePatternSet &patterns,
+                                   ArrayRef<TargetTraits> targets) {
   linalg::populateElementwiseToLinalgConversionPatterns(patterns);
   linalg::populateDecomposePadPatterns(patterns);
   tensor::populateDecomposeTensorConcatPatterns(patterns);
   patterns.add<DecomposeAggregatedOp, GeneralizeElementwiseLikeOp, LowerPack,
                LowerUnPack, InsertAsGeneric, ReadDecreasingMapsByExtract>(
       patterns.getContext());
-  linalg::populateSplitReductionPattern(patterns,
-                                       splitReductionsForParallelism);
+  SmallVector<TargetTraits> splitFor(targets);
+  linalg::populateSplitReductionPattern(
+      patterns, [splitFor](linalg::LinalgOp op) {
+        return splitReductionsForParallelism(op, splitFor);
+      });
 }
 
 namespace {
 struct LegalizeInputPass : impl::LegalizeInputBase<LegalizeInputPass> {
+  using Base::Base;
   void runOnOperation() override {
+    SmallVector<TargetTraits> targets;
+    SmallVector<StringRef> names;
+    StringRef(splitReductionsFor).split(names, ',', -1, false);
+    for (StringRef name : names) {
+      FailureOr<TargetTraits> traits = getTargetTraits(name.trim());
+      if (failed(traits)) {
+        getOperation().emitError()
+            << "split-reductions-for: unknown target '" << name.trim()
+            << "' (expected cuda or cpu)";
+        return signalPassFailure();
+      }
+      targets.push_back(*traits);
+    }
     RewritePatternSet patterns(&getContext());
-    populateLegalizeInputPatterns(patterns);
+    populateLegalizeInputPatterns(patterns, targets);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

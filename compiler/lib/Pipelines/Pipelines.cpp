@@ -70,7 +70,7 @@ void mlir::tessel::buildInputPipeline(OpPassManager &pm,
   if (!StringRef(options.attentionTargets).trim().empty())
     pm.addPass(createRaiseAttention());
   pm.addPass(createDecomposeAttention({options.attentionTargets}));
-  pm.addPass(createLegalizeInput());
+  pm.addPass(createLegalizeInput({options.attentionTargets}));
   // Unit dimensions (ONNX Unsqueeze, broadcasts over one head) dropped
   // before fusion: the GPU elementwise strategy vectorizes the innermost
   // dimension and spreads threads over the others, and a size-1 dimension

@@ -149,6 +149,15 @@ CPUTargetAttr mlir::tessel::getCPUTargetDescription(MLIRContext *ctx,
 
 FailureOr<TargetTraits> mlir::tessel::getTargetTraits(StringRef target) {
   TargetTraits traits;
+  // Rows: split below 2^13 rows from 4096 elements, into chunks of >= 1024
+  // for ~2^16 rows (2^28 -> 2^16 -> 64 -> 1 over repeated splits, which
+  // also bounds what one f32 accumulator adds). Columns: below 2^18
+  // outputs from 256 elements, chunks of >= 64 for ~2^18 outputs. Chosen
+  // for the GPU (issue 4's reductions at 93-99% of CUB); the CPU takes the
+  // same numbers, not measured apart.
+  traits.rowReductionSplit = {int64_t(1) << 13, 4096, 1024, int64_t(1) << 16};
+  traits.columnReductionSplit = {int64_t(1) << 18, 256, 64,
+                                 int64_t(1) << 18};
   if (target == "cuda") {
     traits.rowChainsWithSeveralResults = true;
     traits.primitiveGroups = true;

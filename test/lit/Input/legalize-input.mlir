@@ -1,4 +1,8 @@
-// RUN: tessel-opt %s --tessel-legalize-input --split-input-file | FileCheck %s
+// RUN: tessel-opt %s --tessel-legalize-input=split-reductions-for=cuda,cpu --split-input-file | FileCheck %s
+// RUN: tessel-opt %s --tessel-legalize-input --split-input-file | FileCheck %s --check-prefix=NOSPLIT
+// RUN: not tessel-opt %s --tessel-legalize-input=split-reductions-for=cuda,tpu 2>&1 | FileCheck %s --check-prefix=BAD-TARGET
+
+// BAD-TARGET: error: split-reductions-for: unknown target 'tpu' (expected cuda or cpu)
 
 // arith and math ops on tensors become one elementwise linalg.generic each.
 // CHECK-LABEL: func.func @arith_math_on_tensors
@@ -181,7 +185,12 @@ func.func @already_legal(%a: tensor<37xf32>) -> tensor<37xf32> {
 
 // A reduction of 2^20 elements into one is split: partial sums over 1024
 // chunks of 1024 (a parallel loop), then a reduction of the 1024 partials.
+// The thresholds are the targets' (TargetTraits): without targets nothing
+// is split.
 // CHECK-LABEL: func.func @split_full_sum
+// NOSPLIT-LABEL: func.func @split_full_sum
+// NOSPLIT-NOT: tensor.expand_shape
+// NOSPLIT: linalg.generic {{.*}}iterator_types = ["reduction"]{{.*}} ins(%{{.+}} : tensor<1048576xf32>) outs(%{{.+}} : tensor<f32>)
 // CHECK: tensor.expand_shape %{{.+}} {{\[\[}}0, 1]] output_shape [1024, 1024] : tensor<1048576xf32> into tensor<1024x1024xf32>
 // CHECK: %[[PARTIAL:.+]] = linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}} outs(%{{.+}} : tensor<1024xf32>)
 // CHECK: linalg.generic {{.*}}iterator_types = ["reduction"]{{.*}} ins(%[[PARTIAL]] : tensor<1024xf32>) outs(%{{.+}} : tensor<f32>)

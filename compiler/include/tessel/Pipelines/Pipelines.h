@@ -18,8 +18,9 @@ struct InputOptions : PassPipelineOptions<InputOptions> {
   Option<std::string> attentionTargets{
       *this, "attention-targets",
       llvm::cl::desc("The module's targets (cuda, cpu): attention in "
-                     "imported graphs is recognised, and tessel.attention "
-                     "ops that a kernel of each target takes stay whole "
+                     "imported graphs is recognised, tessel.attention ops "
+                     "that a kernel of each target takes stay whole, and "
+                     "reductions are split as the targets ask "
                      "(tessel-compile sets it)"),
       llvm::cl::init("")};
 };

@@ -52,6 +52,20 @@ struct TargetTraits {
   /// loop split (cuda: grids must fill ~100+ SMs). A module shares its host
   /// program, so one target that asks splits K for all.
   bool splitKForParallelism = false;
+  /// A lone reduction with too few outputs to keep the target busy is
+  /// split (tessel-legalize-input) into partial reductions over chunks of
+  /// its reduced loop, then a reduction of the partials: below
+  /// `maxOutputs` outputs and from `minReduced` reduced elements, into
+  /// chunks of at least `minChunk` for about `wantedOutputs` partial
+  /// outputs. All zero: never.
+  struct ReductionSplit {
+    int64_t maxOutputs = 0, minReduced = 0, minChunk = 0, wantedOutputs = 0;
+  };
+  /// Reduced loop innermost (row-like: a warp or a vector reduces a row).
+  ReductionSplit rowReductionSplit;
+  /// Reduced loop outside a parallel one (column-like: each thread walks
+  /// the reduced loop).
+  ReductionSplit columnReductionSplit;
   /// Whether a kernel of the target takes `op` whole (cuda: the flash
   /// attention kernel; cpu: the attention loop nest), else why not.
   bool (*takesAttention)(AttentionOp op, std::string &why) = nullptr;

@@ -74,7 +74,11 @@ bool fuzzCodegen() {
 void runPipelines(ModuleOp module, bool cuda, Errors &errors) {
   errors = Errors();
   PassManager pm(module.getContext());
-  buildInputPipeline(pm);
+  // The fuzzed target, as tessel-compile passes it: attention is raised
+  // and reductions are split as that target asks.
+  InputOptions input;
+  input.attentionTargets = cuda ? "cuda" : "cpu";
+  buildInputPipeline(pm, input);
   DispatchOptions options;
   options.fuseRows = cuda;
   options.fuseEpilogues = cuda;

@@ -68,6 +68,20 @@ std::vector<uint8_t> buildFlatBuffer(const ModuleDesc &m) {
     auto name = b.CreateString(f.name);
     auto args = types(f.arguments);
     auto results = types(f.results);
+    if (f.program) {
+      std::vector<flatbuffers::Offset<fb::Constant>> constants;
+      for (const std::vector<uint8_t> &c : f.program->constants)
+        constants.push_back(fb::CreateConstant(b, b.CreateVector(c)));
+      std::vector<flatbuffers::Offset<fb::Instruction>> instructions;
+      for (const InstructionDesc &in : f.program->instructions)
+        instructions.push_back(fb::CreateInstruction(b, static_cast<fb::Opcode>(in.opcode),
+                                                     b.CreateVector(in.operands)));
+      auto program = fb::CreateHostProgram(b, f.program->intRegisters,
+                                           f.program->bufferRegisters, b.CreateVector(constants),
+                                           b.CreateVector(instructions));
+      functions.push_back(fb::CreateFunction(b, name, args, results, 0, 0, 0, program));
+      continue;
+    }
     functions.push_back(fb::CreateFunction(b, name, args, results, b.CreateVector(slots),
                                            b.CreateVector(dispatches),
                                            b.CreateVector(f.resultSlots)));

@@ -33,12 +33,28 @@ struct DispatchDesc {
   std::vector<uint32_t> bindings;
 };
 
+/// schema Instruction: `opcode` is an fb::Opcode value.
+struct InstructionDesc {
+  uint8_t opcode = 0;
+  std::vector<int64_t> operands;
+};
+
+/// schema HostProgram (version 6).
+struct ProgramDesc {
+  uint32_t intRegisters = 0, bufferRegisters = 0;
+  std::vector<std::vector<uint8_t>> constants;
+  std::vector<InstructionDesc> instructions;
+};
+
+/// A function in the slot form (slots, dispatches, resultSlots) or, with
+/// `program` set, as a program (the slot fields are then not written).
 struct FunctionDesc {
   std::string name;
   std::vector<TensorType> arguments, results;
   std::vector<SlotDesc> slots;
   std::vector<DispatchDesc> dispatches;
   std::vector<uint32_t> resultSlots;
+  std::optional<ProgramDesc> program = {};
 };
 
 /// schema TensorMap; the default is a valid rank-2 f16 map of a 64x64
@@ -87,7 +103,7 @@ struct ExecutableDesc {
 };
 
 struct ModuleDesc {
-  uint32_t version = 5;
+  uint32_t version = 6;
   std::string producer = "tessel-runtime-test";
   std::vector<FunctionDesc> functions;
   std::vector<ExecutableDesc> executables;

@@ -1,10 +1,14 @@
-// The host-program interpreter: binds inputs to argument slots, allocates
-// transients, records the dispatches into one command buffer, runs it and
-// copies each result out of its slot.
+// The host-program interpreter: runs a function's program (schema
+// `Opcode`) on the function's device, recording dispatches into command
+// buffers submitted at each Read and at the Return, and copies the results
+// out of the returned buffers.
 #include "module/function_program.h"
 #include "tessel/runtime/module.h"
 
+#include <algorithm>
 #include <chrono>
+#include <climits>
+#include <cstdint>
 
 namespace tessel::rt {
 
@@ -27,7 +31,7 @@ Function::Function(std::shared_ptr<const detail::FunctionProgram> program)
 const std::string &Function::name() const { return program_->name; }
 const std::vector<TensorType> &Function::arguments() const { return program_->arguments; }
 const std::vector<TensorType> &Function::results() const { return program_->results; }
-size_t Function::dispatchCount() const { return program_->dispatches.size(); }
+size_t Function::dispatchCount() const { return program_->dispatchCount; }
 std::string Function::signature() const {
   return detail::formatSignature(program_->arguments, program_->results);
 }
@@ -62,115 +66,310 @@ Status validateInputs(const detail::FunctionProgram &p, const std::vector<HostTe
 }
 } // namespace
 
-StatusOr<std::vector<HostTensor>> Function::call(const std::vector<HostTensor> &inputs,
-                                                 CallTimings *timings) const {
-  const detail::FunctionProgram &p = *program_;
-  const std::string ctx = "function '" + p.name + "'";
-  TESSEL_RETURN_IF_ERROR(validateInputs(p, inputs));
-
-  hal::Device &device = *p.device;
-  auto start = Clock::now();
-  std::vector<std::shared_ptr<hal::Buffer>> buffers(p.slots.size());
-  for (size_t i = 0; i < p.slots.size(); ++i) {
-    const detail::ProgramSlot &slot = p.slots[i];
-    if (slot.kind == detail::ProgramSlot::Kind::Constant) {
-      buffers[i] = slot.constant;
-      continue;
-    }
-    auto buffer = device.allocate(slot.byteSize);
-    if (!buffer.ok())
-      return buffer.status().withContext(ctx + ": slot " + std::to_string(i));
-    buffers[i] = std::move(buffer).value();
-    // Arguments are copied in, so kernels that update a slot in place never
-    // modify the caller's tensors.
-    if (slot.kind == detail::ProgramSlot::Kind::Argument) {
-      const HostTensor &in = inputs[slot.argument];
-      TESSEL_RETURN_IF_ERROR(buffers[i]->write(0, in.bytes.data(), in.bytes.size()));
-    }
+namespace detail {
+std::string formatInstruction(const Instruction &in) {
+  std::string_view kinds;
+  switch (in.opcode) {
+  case fb::Opcode_Argument: case fb::Opcode_Constant: kinds = "b#"; break;
+  case fb::Opcode_Alloc: kinds = "bi"; break;
+  case fb::Opcode_Int: kinds = "i#"; break;
+  case fb::Opcode_MoveBuffer: kinds = "bb"; break;
+  case fb::Opcode_SignExtend: case fb::Opcode_ZeroExtend: kinds = "ii#"; break;
+  case fb::Opcode_Read: kinds = "ibi#"; break;
+  case fb::Opcode_Dispatch: kinds = "#b"; break;
+  case fb::Opcode_Branch: kinds = "@"; break;
+  case fb::Opcode_CondBranch: kinds = "i@@"; break;
+  case fb::Opcode_Return: kinds = "b"; break;
+  default: kinds = "i"; break;
   }
-  double uploadMs = msSince(start);
+  std::string s = fb::EnumNameOpcode(in.opcode);
+  for (size_t k = 0; k < in.operands.size(); ++k) {
+    char kind = kinds.empty() ? 'i' : kinds[std::min(k, kinds.size() - 1)];
+    std::string prefix = kind == '#' ? "#" : kind == '@' ? "@" : std::string(1, kind);
+    s += (k ? ", " : " ") + prefix + std::to_string(in.operands[k]);
+  }
+  return s;
+}
+} // namespace detail
 
-  start = Clock::now();
-  if (!p.dispatches.empty()) {
-    std::unique_ptr<hal::CommandBuffer> commands = device.createCommandBuffer();
+namespace {
+
+/// Runs a host program (schema/module.fbs, `Opcode`). Dispatches are
+/// recorded into a pending command buffer, which is submitted and waited
+/// for at a Read and at the Return. With `prepared` set, nothing is
+/// submitted: every dispatch is recorded into `prepared->all` and into one
+/// command buffer of its own, and a Read is an error.
+class Interpreter {
+public:
+  Interpreter(const detail::FunctionProgram &p, const std::vector<HostTensor> &inputs,
+              detail::PreparedCallState *prepared)
+      : p(p), inputs(inputs), device(*p.device), prepared(prepared),
+        ctx("function '" + p.name + "'"), ints(p.intRegisters, 0),
+        buffers(p.bufferRegisters) {}
+
+  /// Runs to the Return; `results` then holds the result buffers.
+  Status run();
+
+  std::vector<std::shared_ptr<hal::Buffer>> results;
+  bool returned = false;
+  double uploadMs = 0;
+
+private:
+  Status step(size_t pc, size_t &next);
+  Status flush();
+  StatusOr<hal::Buffer *> buffer(int64_t reg, size_t pc);
+  Status fail(size_t pc, const std::string &msg) const {
+    return invalidArgument(ctx + ": instruction " + std::to_string(pc) + " (" +
+                           fb::EnumNameOpcode(p.instructions[pc].opcode) + "): " + msg);
+  }
+
+  const detail::FunctionProgram &p;
+  const std::vector<HostTensor> &inputs;
+  hal::Device &device;
+  detail::PreparedCallState *prepared;
+  std::string ctx;
+  std::vector<int64_t> ints;
+  std::vector<std::shared_ptr<hal::Buffer>> buffers;
+  std::unique_ptr<hal::CommandBuffer> pending;
+  /// Buffers the pending commands use: kept alive until they ran.
+  std::vector<std::shared_ptr<hal::Buffer>> retained;
+  size_t dispatched = 0;
+};
+
+} // namespace
+
+namespace detail {
+struct PreparedCallState {
+  std::shared_ptr<const FunctionProgram> program;
+  std::vector<std::shared_ptr<hal::Buffer>> buffers;     // every buffer the call uses
+  std::vector<std::shared_ptr<hal::Buffer>> allocated;   // those of Alloc instructions
+  std::vector<std::shared_ptr<hal::Buffer>> results;
+  std::unique_ptr<hal::CommandBuffer> all;               // every dispatch, in order
+  std::vector<std::unique_ptr<hal::CommandBuffer>> each; // one per dispatch
+};
+} // namespace detail
+
+namespace {
+
+Status Interpreter::run() {
+  if (prepared)
+    prepared->all = device.createCommandBuffer();
+  size_t pc = 0;
+  while (!returned) {
+    size_t next = pc + 1;
+    TESSEL_RETURN_IF_ERROR(step(pc, next));
+    if (!returned && next >= p.instructions.size())
+      return fail(pc, "execution ran off the end of the program");
+    pc = next;
+  }
+  return Status();
+}
+
+Status Interpreter::flush() {
+  if (!pending)
+    return Status();
+  Status s = device.submitAndWait(*pending);
+  pending.reset();
+  retained.clear();
+  return s;
+}
+
+StatusOr<hal::Buffer *> Interpreter::buffer(int64_t reg, size_t pc) {
+  hal::Buffer *b = buffers[reg].get();
+  if (!b)
+    return fail(pc, "buffer register " + std::to_string(reg) + " is read before it is set");
+  return b;
+}
+
+Status Interpreter::step(size_t pc, size_t &next) {
+  const detail::Instruction &in = p.instructions[pc];
+  const std::vector<int64_t> &o = in.operands;
+  auto i = [&](size_t k) { return ints[o[k]]; };
+  auto wrap = [](uint64_t v) { return static_cast<int64_t>(v); };
+  switch (in.opcode) {
+  case fb::Opcode_Argument: {
+    auto start = Clock::now();
+    const HostTensor &input = inputs[o[1]];
+    auto b = device.allocate(input.bytes.size());
+    if (!b.ok())
+      return b.status().withContext(ctx + ": argument " + std::to_string(o[1]));
+    // A fresh copy: kernels that update a buffer in place never modify the
+    // caller's tensors.
+    TESSEL_RETURN_IF_ERROR((*b)->write(0, input.bytes.data(), input.bytes.size()));
+    buffers[o[0]] = std::move(b).value();
+    if (prepared)
+      prepared->buffers.push_back(buffers[o[0]]);
+    uploadMs += msSince(start);
+    return Status();
+  }
+  case fb::Opcode_Constant:
+    buffers[o[0]] = p.constants[o[1]];
+    return Status();
+  case fb::Opcode_Alloc: {
+    int64_t bytes = i(1);
+    if (bytes < 0)
+      return fail(pc, "allocation of " + std::to_string(bytes) + " bytes");
+    auto b = device.allocate(static_cast<size_t>(bytes));
+    if (!b.ok())
+      return b.status().withContext(ctx + ": instruction " + std::to_string(pc));
+    buffers[o[0]] = std::move(b).value();
+    if (prepared) {
+      prepared->buffers.push_back(buffers[o[0]]);
+      prepared->allocated.push_back(buffers[o[0]]);
+    }
+    return Status();
+  }
+  case fb::Opcode_Int: ints[o[0]] = o[1]; return Status();
+  case fb::Opcode_Move: ints[o[0]] = i(1); return Status();
+  case fb::Opcode_MoveBuffer: buffers[o[0]] = buffers[o[1]]; return Status();
+  case fb::Opcode_Add: ints[o[0]] = wrap(uint64_t(i(1)) + uint64_t(i(2))); return Status();
+  case fb::Opcode_Sub: ints[o[0]] = wrap(uint64_t(i(1)) - uint64_t(i(2))); return Status();
+  case fb::Opcode_Mul: ints[o[0]] = wrap(uint64_t(i(1)) * uint64_t(i(2))); return Status();
+  case fb::Opcode_DivS:
+  case fb::Opcode_RemS: {
+    int64_t a = i(1), b = i(2);
+    if (b == 0)
+      return fail(pc, "division by zero");
+    bool overflow = a == INT64_MIN && b == -1;
+    if (in.opcode == fb::Opcode_DivS)
+      ints[o[0]] = overflow ? INT64_MIN : a / b;
+    else
+      ints[o[0]] = overflow ? 0 : a % b;
+    return Status();
+  }
+  case fb::Opcode_MinS: ints[o[0]] = std::min(i(1), i(2)); return Status();
+  case fb::Opcode_MaxS: ints[o[0]] = std::max(i(1), i(2)); return Status();
+  case fb::Opcode_And: ints[o[0]] = i(1) & i(2); return Status();
+  case fb::Opcode_Or: ints[o[0]] = i(1) | i(2); return Status();
+  case fb::Opcode_Xor: ints[o[0]] = i(1) ^ i(2); return Status();
+  case fb::Opcode_CmpEq: ints[o[0]] = i(1) == i(2); return Status();
+  case fb::Opcode_CmpNe: ints[o[0]] = i(1) != i(2); return Status();
+  case fb::Opcode_CmpLt: ints[o[0]] = i(1) < i(2); return Status();
+  case fb::Opcode_CmpLe: ints[o[0]] = i(1) <= i(2); return Status();
+  case fb::Opcode_CmpGt: ints[o[0]] = i(1) > i(2); return Status();
+  case fb::Opcode_CmpGe: ints[o[0]] = i(1) >= i(2); return Status();
+  case fb::Opcode_Select: ints[o[0]] = i(1) ? i(2) : i(3); return Status();
+  case fb::Opcode_SignExtend: {
+    int shift = 64 - static_cast<int>(o[2]);
+    ints[o[0]] = wrap(uint64_t(i(1)) << shift) >> shift;
+    return Status();
+  }
+  case fb::Opcode_ZeroExtend:
+    ints[o[0]] = wrap(uint64_t(i(1)) & ((uint64_t(1) << o[2]) - 1));
+    return Status();
+  case fb::Opcode_Read: {
+    if (prepared)
+      return fail(pc, "the program reads a device value on the host (a condition or a "
+                      "trip count computed on the device), so it cannot be recorded once "
+                      "and replayed; call the function instead");
+    TESSEL_ASSIGN_OR_RETURN(hal::Buffer * b, buffer(o[1], pc));
+    size_t width = o[3] == fb::ElementType_i64   ? 8
+                   : o[3] == fb::ElementType_i32 ? 4
+                   : o[3] == fb::ElementType_i16 ? 2
+                                                 : 1;
+    int64_t offset = i(2);
+    if (offset < 0 || uint64_t(offset) > b->size() || b->size() - uint64_t(offset) < width)
+      return fail(pc, "reads " + std::to_string(width) + " bytes at offset " +
+                          std::to_string(offset) + " of a buffer of " +
+                          std::to_string(b->size()) + " bytes");
+    TESSEL_RETURN_IF_ERROR(flush());
+    uint8_t bytes[8] = {};
+    TESSEL_RETURN_IF_ERROR(b->read(static_cast<size_t>(offset), bytes, width));
+    uint64_t v = 0;
+    for (size_t k = 0; k < width; ++k)
+      v |= uint64_t(bytes[k]) << (8 * k);
+    int shift = 64 - 8 * static_cast<int>(width);
+    ints[o[0]] = o[3] == fb::ElementType_i1 ? int64_t(v != 0) : wrap(v << shift) >> shift;
+    return Status();
+  }
+  case fb::Opcode_Dispatch: {
     std::vector<hal::Buffer *> bindings;
-    for (size_t d = 0; d < p.dispatches.size(); ++d) {
-      const detail::ProgramDispatch &dispatch = p.dispatches[d];
-      bindings.clear();
-      for (uint32_t slot : dispatch.bindings)
-        bindings.push_back(buffers[slot].get());
-      Status s = commands->dispatch(*p.executable, dispatch.ordinal,
-                                    p.executable->exports()[dispatch.ordinal].workgroupCount,
-                                    bindings);
-      if (!s.ok())
-        return s.withContext(ctx + ": dispatch " + std::to_string(d));
+    for (size_t k = 1; k < o.size(); ++k) {
+      TESSEL_ASSIGN_OR_RETURN(hal::Buffer * b, buffer(o[k], pc));
+      bindings.push_back(b);
     }
-    TESSEL_RETURN_IF_ERROR(device.submitAndWait(*commands));
+    uint32_t ordinal = static_cast<uint32_t>(o[0]);
+    // Dispatches are numbered in the order this call ran them.
+    std::string where = ctx + ": dispatch " + std::to_string(dispatched++);
+    const std::array<uint32_t, 3> &count = p.executable->exports()[ordinal].workgroupCount;
+    if (prepared) {
+      Status s = prepared->all->dispatch(*p.executable, ordinal, count, bindings);
+      if (!s.ok())
+        return s.withContext(where);
+      prepared->each.push_back(device.createCommandBuffer());
+      return prepared->each.back()->dispatch(*p.executable, ordinal, count, bindings);
+    }
+    if (!pending)
+      pending = device.createCommandBuffer();
+    Status s = pending->dispatch(*p.executable, ordinal, count, bindings);
+    if (!s.ok())
+      return s.withContext(where);
+    for (size_t k = 1; k < o.size(); ++k)
+      retained.push_back(buffers[o[k]]);
+    return Status();
   }
-  double dispatchMs = msSince(start);
+  case fb::Opcode_Branch: next = static_cast<size_t>(o[0]); return Status();
+  case fb::Opcode_CondBranch:
+    next = static_cast<size_t>(i(0) ? o[1] : o[2]);
+    return Status();
+  case fb::Opcode_Return: {
+    std::vector<std::shared_ptr<hal::Buffer>> out;
+    for (size_t k = 0; k < o.size(); ++k) {
+      TESSEL_ASSIGN_OR_RETURN(hal::Buffer * b, buffer(o[k], pc));
+      if (b->size() != p.results[k].byteSize())
+        return fail(pc, "result " + std::to_string(k) + " of type " + p.results[k].toString() +
+                            " (" + std::to_string(p.results[k].byteSize()) +
+                            " bytes) is a buffer of " + std::to_string(b->size()) + " bytes");
+      out.push_back(buffers[o[k]]);
+    }
+    TESSEL_RETURN_IF_ERROR(flush());
+    results = std::move(out);
+    returned = true;
+    return Status();
+  }
+  }
+  return fail(pc, "unknown opcode");
+}
 
-  start = Clock::now();
+StatusOr<std::vector<HostTensor>> readResults(const detail::FunctionProgram &p,
+                                              const std::vector<std::shared_ptr<hal::Buffer>> &buffers) {
   std::vector<HostTensor> outputs;
   for (size_t i = 0; i < p.results.size(); ++i) {
     HostTensor out = HostTensor::zeros(p.results[i]);
-    TESSEL_RETURN_IF_ERROR(buffers[p.resultSlots[i]]->read(0, out.bytes.data(), out.bytes.size()));
+    TESSEL_RETURN_IF_ERROR(buffers[i]->read(0, out.bytes.data(), out.bytes.size()));
     outputs.push_back(std::move(out));
   }
+  return outputs;
+}
+
+} // namespace
+
+StatusOr<std::vector<HostTensor>> Function::call(const std::vector<HostTensor> &inputs,
+                                                 CallTimings *timings) const {
+  const detail::FunctionProgram &p = *program_;
+  TESSEL_RETURN_IF_ERROR(validateInputs(p, inputs));
+  auto start = Clock::now();
+  Interpreter interpreter(p, inputs, nullptr);
+  TESSEL_RETURN_IF_ERROR(interpreter.run());
+  double runMs = msSince(start);
+  start = Clock::now();
+  TESSEL_ASSIGN_OR_RETURN(std::vector<HostTensor> outputs, readResults(p, interpreter.results));
   if (timings)
-    *timings = CallTimings{uploadMs, dispatchMs, msSince(start)};
+    *timings = CallTimings{interpreter.uploadMs, runMs - interpreter.uploadMs, msSince(start)};
   return outputs;
 }
 
 // --- Prepared calls ----------------------------------------------------------
 
-namespace detail {
-struct PreparedCallState {
-  std::shared_ptr<const FunctionProgram> program;
-  std::vector<std::shared_ptr<hal::Buffer>> buffers; // one per slot
-  std::unique_ptr<hal::CommandBuffer> all;            // every dispatch, in order
-  std::vector<std::unique_ptr<hal::CommandBuffer>> each; // one per dispatch
-};
-} // namespace detail
-
 StatusOr<std::unique_ptr<PreparedCall>>
 Function::prepare(const std::vector<HostTensor> &inputs) const {
   const detail::FunctionProgram &p = *program_;
-  const std::string ctx = "function '" + p.name + "'";
   TESSEL_RETURN_IF_ERROR(validateInputs(p, inputs));
   auto state = std::make_unique<detail::PreparedCallState>();
   state->program = program_;
-  hal::Device &device = *p.device;
-  state->buffers.resize(p.slots.size());
-  for (size_t i = 0; i < p.slots.size(); ++i) {
-    const detail::ProgramSlot &slot = p.slots[i];
-    if (slot.kind == detail::ProgramSlot::Kind::Constant) {
-      state->buffers[i] = slot.constant;
-      continue;
-    }
-    auto buffer = device.allocate(slot.byteSize);
-    if (!buffer.ok())
-      return buffer.status().withContext(ctx + ": slot " + std::to_string(i));
-    state->buffers[i] = std::move(buffer).value();
-    if (slot.kind == detail::ProgramSlot::Kind::Argument) {
-      const HostTensor &in = inputs[slot.argument];
-      TESSEL_RETURN_IF_ERROR(state->buffers[i]->write(0, in.bytes.data(), in.bytes.size()));
-    }
-  }
-  state->all = device.createCommandBuffer();
-  std::vector<hal::Buffer *> bindings;
-  for (size_t d = 0; d < p.dispatches.size(); ++d) {
-    const detail::ProgramDispatch &dispatch = p.dispatches[d];
-    bindings.clear();
-    for (uint32_t slot : dispatch.bindings)
-      bindings.push_back(state->buffers[slot].get());
-    const auto &count = p.executable->exports()[dispatch.ordinal].workgroupCount;
-    Status s = state->all->dispatch(*p.executable, dispatch.ordinal, count, bindings);
-    if (!s.ok())
-      return s.withContext(ctx + ": dispatch " + std::to_string(d));
-    state->each.push_back(device.createCommandBuffer());
-    TESSEL_RETURN_IF_ERROR(
-        state->each.back()->dispatch(*p.executable, dispatch.ordinal, count, bindings));
-  }
+  Interpreter interpreter(p, inputs, state.get());
+  TESSEL_RETURN_IF_ERROR(interpreter.run());
+  state->results = std::move(interpreter.results);
   return std::make_unique<PreparedCall>(std::move(state));
 }
 
@@ -183,11 +382,12 @@ size_t PreparedCall::dispatchCount() const { return state_->each.size(); }
 Status PreparedCall::fillResults(uint8_t value) {
   const detail::FunctionProgram &p = *state_->program;
   std::unique_ptr<hal::CommandBuffer> commands = p.device->createCommandBuffer();
-  for (uint32_t slot : p.resultSlots) {
-    if (p.slots[slot].kind != detail::ProgramSlot::Kind::Transient)
-      continue; // never overwrite constants or the inputs
-    hal::Buffer &b = *state_->buffers[slot];
-    TESSEL_RETURN_IF_ERROR(commands->fill(b, 0, b.size(), value));
+  for (const std::shared_ptr<hal::Buffer> &b : state_->results) {
+    // Only buffers the call allocated: never the constants or the inputs.
+    if (std::find(state_->allocated.begin(), state_->allocated.end(), b) ==
+        state_->allocated.end())
+      continue;
+    TESSEL_RETURN_IF_ERROR(commands->fill(*b, 0, b->size(), value));
   }
   return p.device->submitAndWait(*commands);
 }
@@ -199,15 +399,7 @@ Status PreparedCall::run() {
 }
 
 StatusOr<std::vector<HostTensor>> PreparedCall::results() const {
-  const detail::FunctionProgram &p = *state_->program;
-  std::vector<HostTensor> outputs;
-  for (size_t i = 0; i < p.results.size(); ++i) {
-    HostTensor out = HostTensor::zeros(p.results[i]);
-    TESSEL_RETURN_IF_ERROR(
-        state_->buffers[p.resultSlots[i]]->read(0, out.bytes.data(), out.bytes.size()));
-    outputs.push_back(std::move(out));
-  }
-  return outputs;
+  return readResults(*state_->program, state_->results);
 }
 
 StatusOr<std::vector<double>> PreparedCall::timeRuns(const std::vector<PreparedCall *> &calls,

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "hal/device.h"
+#include "module_generated.h"
 #include "tessel/runtime/types.h"
 
 #include <memory>
@@ -11,31 +12,41 @@
 
 namespace tessel::rt::detail {
 
-/// A buffer slot (schema `Slot`); `constant` holds the uploaded data of a
-/// constant slot and is shared by all calls.
-struct ProgramSlot {
-  enum class Kind { Argument, Transient, Constant } kind = Kind::Transient;
-  uint32_t argument = 0;
-  uint64_t byteSize = 0;
-  std::shared_ptr<hal::Buffer> constant;
+/// One instruction of a host program (schema `Instruction`; operand
+/// meanings per opcode in schema/module.fbs).
+struct Instruction {
+  fb::Opcode opcode = fb::Opcode_Return;
+  std::vector<int64_t> operands;
 };
 
-struct ProgramDispatch {
-  uint32_t ordinal = 0;
-  std::vector<uint32_t> bindings;
-};
-
-/// Every index in here has been checked against the module by the loader.
+/// A host program. Both schema forms load into it: a `HostProgram`
+/// (version 6) as written, and the slot form (versions 3 to 6) as one
+/// argument/constant/alloc per slot, its dispatches and a return. Every
+/// register, index, ordinal and branch target has been checked by the
+/// loader.
 struct FunctionProgram {
   std::string name;
   std::vector<TensorType> arguments;
   std::vector<TensorType> results;
-  std::vector<ProgramSlot> slots;
-  std::vector<ProgramDispatch> dispatches;
-  std::vector<uint32_t> resultSlots;
+  uint32_t intRegisters = 0;
+  uint32_t bufferRegisters = 0;
+  std::vector<Instruction> instructions;
+  /// Uploaded at load, shared by all calls.
+  std::vector<std::shared_ptr<hal::Buffer>> constants;
+  /// Dispatch instructions in the program (each runs zero or more times).
+  size_t dispatchCount = 0;
+  /// What --print-module says of the program's size: "3 slots, 2
+  /// dispatches" or "14 instructions, 2 dispatches, control flow".
+  std::string summary;
+  /// One line per instruction (formatInstruction) for programs written as
+  /// programs; empty for the slot form.
+  std::string listing;
   std::shared_ptr<hal::Device> device;
   std::shared_ptr<hal::Executable> executable; // null iff there are no dispatches
 };
+
+/// "Dispatch #3, i1, i2, i3, b0, b4".
+std::string formatInstruction(const Instruction &instruction);
 
 /// "(2x3xf32, f32) -> (2x3xf32)".
 std::string formatSignature(const std::vector<TensorType> &arguments,

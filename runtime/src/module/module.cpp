@@ -371,17 +371,290 @@ StatusOr<hal::ExecutableSpec> convertExecutable(const fb::Executable *e, uint32_
   return spec;
 }
 
+// Checks dispatch ordinal `ordinal` with `bindings` bindings against every
+// executable (dispatch ordinals are shared by all of them).
+Status checkDispatch(uint32_t ordinal, size_t bindings, const std::string &what,
+                     const std::vector<hal::ExecutableSpec> &exes) {
+  for (const hal::ExecutableSpec &e : exes) {
+    if (ordinal >= e.exports.size())
+      return dataLoss(what + " uses export " + str(ordinal) + " but executable " + e.name +
+                      " has " + str(e.exports.size()) + " exports");
+    const hal::ExportInfo &x = e.exports[ordinal];
+    if (x.abi == hal::KernelAbi::kCudaC)
+      return dataLoss(what + " uses export " + str(ordinal) + " '" + x.name +
+                      "' of executable " + e.name +
+                      ", a CUDA C kernel (abi CudaC): those are "
+                      "launched only through the CUDA runtime API, never by a function");
+    if (x.bindingCount != bindings)
+      return dataLoss(what + " has " + str(bindings) + " bindings but export '" + x.name +
+                      "' of executable " + e.name + " takes " + str(x.bindingCount));
+  }
+  return Status();
+}
+
+// A function's constant data, uploaded by loadBytes (pointers into the
+// module file's bytes).
+using ConstantData = std::vector<const flatbuffers::Vector<uint8_t> *>;
+
+// The slot form (versions 3 to 6) as a program: each slot becomes buffer
+// register i (argument, constant or alloc, in slot order), then the
+// dispatches, then the return.
+Status convertSlotForm(const fb::Function *f, const std::vector<hal::ExecutableSpec> &exes,
+                       detail::FunctionProgram &p, ConstantData &constants) {
+  auto fail = [&](const std::string &msg) { return dataLoss(msg); };
+  using detail::Instruction;
+  uint32_t numSlots = f->slots() ? f->slots()->size() : 0;
+  std::vector<uint64_t> slotBytes;
+  std::vector<bool> constantSlot;
+  for (uint32_t i = 0; i < numSlots; ++i) {
+    const fb::Slot *s = f->slots()->Get(i);
+    std::string sctx = "slot " + str(i);
+    if (!s)
+      return fail(sctx + " is missing");
+    uint64_t byteSize = s->byte_size();
+    if (s->kind() != fb::SlotKind_Constant && s->data())
+      return fail(sctx + " is not a constant but carries " + str(s->data()->size()) +
+                  " bytes of data");
+    switch (s->kind()) {
+    case fb::SlotKind_Argument: {
+      uint32_t argument = s->argument();
+      if (argument >= p.arguments.size())
+        return fail(sctx + " is argument " + str(argument) + " but there are " +
+                    str(p.arguments.size()) + " arguments");
+      const TensorType &t = p.arguments[argument];
+      if (byteSize != t.byteSize())
+        return fail(sctx + " holds argument " + str(argument) + " of type " + t.toString() +
+                    " (" + str(t.byteSize()) + " bytes) but has byte_size " + str(byteSize));
+      p.instructions.push_back({fb::Opcode_Argument, {int64_t(i), int64_t(argument)}});
+      break;
+    }
+    case fb::SlotKind_Transient:
+      if (byteSize > (uint64_t(1) << 62))
+        return fail(sctx + " has an impossible byte_size " + str(byteSize));
+      p.instructions.push_back({fb::Opcode_Int, {0, int64_t(byteSize)}});
+      p.instructions.push_back({fb::Opcode_Alloc, {int64_t(i), 0}});
+      break;
+    case fb::SlotKind_Constant: {
+      uint64_t dataSize = s->data() ? s->data()->size() : 0;
+      if (dataSize != byteSize)
+        return fail(sctx + " is a constant of byte_size " + str(byteSize) + " but has " +
+                    str(dataSize) + " bytes of data");
+      p.instructions.push_back(
+          {fb::Opcode_Constant, {int64_t(i), int64_t(constants.size())}});
+      constants.push_back(s->data());
+      break;
+    }
+    default:
+      return fail(sctx + " has unknown kind " + str(static_cast<int>(s->kind())));
+    }
+    slotBytes.push_back(byteSize);
+  }
+
+  uint32_t numDispatches = f->dispatches() ? f->dispatches()->size() : 0;
+  // Integer register 0 holds each transient's size.
+  p.intRegisters = 1;
+  p.bufferRegisters = numSlots;
+  for (uint32_t i = 0; i < numDispatches; ++i) {
+    const fb::Dispatch *d = f->dispatches()->Get(i);
+    std::string dctx = "dispatch " + str(i);
+    if (!d)
+      return fail(dctx + " is missing");
+    std::vector<uint32_t> bindings;
+    if (d->bindings())
+      bindings.assign(d->bindings()->begin(), d->bindings()->end());
+    for (uint32_t slot : bindings)
+      if (slot >= numSlots)
+        return fail(dctx + " binds slot " + str(slot) + " but there are " + str(numSlots) +
+                    " slots");
+    TESSEL_RETURN_IF_ERROR(checkDispatch(d->ordinal(), bindings.size(), dctx, exes));
+    Instruction dispatch{fb::Opcode_Dispatch, {int64_t(d->ordinal())}};
+    for (uint32_t slot : bindings)
+      dispatch.operands.push_back(slot);
+    p.instructions.push_back(std::move(dispatch));
+  }
+
+  std::vector<uint32_t> resultSlots;
+  if (f->result_slots())
+    resultSlots.assign(f->result_slots()->begin(), f->result_slots()->end());
+  if (resultSlots.size() != p.results.size())
+    return fail("has " + str(p.results.size()) + " results but " + str(resultSlots.size()) +
+                " result slots");
+  Instruction ret{fb::Opcode_Return, {}};
+  for (size_t i = 0; i < resultSlots.size(); ++i) {
+    uint32_t slot = resultSlots[i];
+    if (slot >= numSlots)
+      return fail("result " + str(i) + " is in slot " + str(slot) + " but there are " +
+                  str(numSlots) + " slots");
+    if (slotBytes[slot] != p.results[i].byteSize())
+      return fail("result " + str(i) + " of type " + p.results[i].toString() + " (" +
+                  str(p.results[i].byteSize()) + " bytes) is in slot " + str(slot) +
+                  " of byte_size " + str(slotBytes[slot]));
+    ret.operands.push_back(slot);
+  }
+  p.instructions.push_back(std::move(ret));
+  p.dispatchCount = numDispatches;
+  p.summary = str(numSlots) + " slots, " + str(numDispatches) + " dispatches";
+  return Status();
+}
+
+// The most instructions and registers of a program (bounds for the loader,
+// far above what the compiler writes).
+constexpr uint32_t kMaxInstructions = 1u << 24;
+constexpr uint32_t kMaxRegisters = 1u << 20;
+
+// What each operand of an opcode is: 'i' integer register, 'b' buffer
+// register, '#' immediate, '@' instruction index; a trailing '*' repeats the
+// last kind (zero or more times). Empty for an unknown opcode.
+std::string_view operandKinds(fb::Opcode op) {
+  switch (op) {
+  case fb::Opcode_Argument: return "b#";
+  case fb::Opcode_Constant: return "b#";
+  case fb::Opcode_Alloc: return "bi";
+  case fb::Opcode_Int: return "i#";
+  case fb::Opcode_Move: return "ii";
+  case fb::Opcode_MoveBuffer: return "bb";
+  case fb::Opcode_Add: case fb::Opcode_Sub: case fb::Opcode_Mul: case fb::Opcode_DivS:
+  case fb::Opcode_RemS: case fb::Opcode_MinS: case fb::Opcode_MaxS: case fb::Opcode_And:
+  case fb::Opcode_Or: case fb::Opcode_Xor: case fb::Opcode_CmpEq: case fb::Opcode_CmpNe:
+  case fb::Opcode_CmpLt: case fb::Opcode_CmpLe: case fb::Opcode_CmpGt: case fb::Opcode_CmpGe:
+    return "iii";
+  case fb::Opcode_Select: return "iiii";
+  case fb::Opcode_SignExtend: case fb::Opcode_ZeroExtend: return "ii#";
+  case fb::Opcode_Read: return "ibi#";
+  case fb::Opcode_Dispatch: return "#b*";
+  case fb::Opcode_Branch: return "@";
+  case fb::Opcode_CondBranch: return "i@@";
+  case fb::Opcode_Return: return "b*";
+  }
+  return "";
+}
+
+// Checks one instruction of a program: operand count and kinds, register
+// ranges and the immediates each opcode reads.
+Status checkInstruction(const detail::Instruction &in, const detail::FunctionProgram &p,
+                        size_t numConstants, const std::vector<hal::ExecutableSpec> &exes) {
+  std::string_view kinds = operandKinds(in.opcode);
+  const char *name = fb::EnumNameOpcode(in.opcode);
+  if (kinds.empty())
+    return dataLoss("unknown opcode " + str(static_cast<int>(in.opcode)));
+  bool variadic = kinds.back() == '*';
+  size_t fixed = variadic ? kinds.size() - 1 : kinds.size();
+  const auto &ops = in.operands;
+  if (ops.size() < fixed || (!variadic && ops.size() != fixed))
+    return dataLoss(std::string(name) + " has " + countOf(ops.size(), "operand") +
+                    (variadic ? " (at least " : " (expected ") + str(fixed) + ")");
+  for (size_t k = 0; k < ops.size(); ++k) {
+    char kind = k < fixed ? kinds[k] : kinds[fixed - 1];
+    int64_t v = ops[k];
+    std::string what = std::string(name) + " operand " + str(k);
+    if (kind == 'i' && (v < 0 || v >= int64_t(p.intRegisters)))
+      return dataLoss(what + " is integer register " + str(v) + " but there are " +
+                      str(p.intRegisters));
+    if (kind == 'b' && (v < 0 || v >= int64_t(p.bufferRegisters)))
+      return dataLoss(what + " is buffer register " + str(v) + " but there are " +
+                      str(p.bufferRegisters));
+    if (kind == '@' && (v < 0 || v >= int64_t(p.instructions.size())))
+      return dataLoss(what + " branches to instruction " + str(v) + " but there are " +
+                      str(p.instructions.size()));
+  }
+  switch (in.opcode) {
+  case fb::Opcode_Argument:
+    if (ops[1] < 0 || ops[1] >= int64_t(p.arguments.size()))
+      return dataLoss("Argument reads argument " + str(ops[1]) + " but there are " +
+                      str(p.arguments.size()));
+    break;
+  case fb::Opcode_Constant:
+    if (ops[1] < 0 || ops[1] >= int64_t(numConstants))
+      return dataLoss("Constant reads constant " + str(ops[1]) + " but there are " +
+                      str(numConstants));
+    break;
+  case fb::Opcode_SignExtend:
+  case fb::Opcode_ZeroExtend:
+    if (ops[2] < 1 || ops[2] > 63)
+      return dataLoss(std::string(name) + " from " + str(ops[2]) + " bits (expected 1 to 63)");
+    break;
+  case fb::Opcode_Read:
+    if (ops[3] != fb::ElementType_i64 && ops[3] != fb::ElementType_i32 &&
+        ops[3] != fb::ElementType_i16 && ops[3] != fb::ElementType_i8 &&
+        ops[3] != fb::ElementType_i1)
+      return dataLoss("Read of element type " + str(ops[3]) +
+                      " (expected an integer type: i64, i32, i16, i8 or i1)");
+    break;
+  case fb::Opcode_Dispatch:
+    if (ops[0] < 0 || ops[0] > int64_t(UINT32_MAX))
+      return dataLoss("Dispatch of export " + str(ops[0]));
+    return checkDispatch(static_cast<uint32_t>(ops[0]), ops.size() - 1, "Dispatch", exes);
+  case fb::Opcode_Return:
+    if (ops.size() != p.results.size())
+      return dataLoss("Return of " + countOf(ops.size(), "buffer") + " but the function has " +
+                      countOf(p.results.size(), "result"));
+    break;
+  default:
+    break;
+  }
+  return Status();
+}
+
+// Reads and checks a version 6 `HostProgram`.
+Status convertProgram(const fb::HostProgram *h, const std::vector<hal::ExecutableSpec> &exes,
+                      detail::FunctionProgram &p, ConstantData &constants) {
+  p.intRegisters = h->int_registers();
+  p.bufferRegisters = h->buffer_registers();
+  if (p.intRegisters > kMaxRegisters || p.bufferRegisters > kMaxRegisters)
+    return dataLoss("program has " + str(p.intRegisters) + " integer and " +
+                    str(p.bufferRegisters) + " buffer registers (at most " + str(kMaxRegisters) +
+                    " each)");
+  if (h->constants())
+    for (uint32_t i = 0; i < h->constants()->size(); ++i) {
+      const fb::Constant *c = h->constants()->Get(i);
+      if (!c)
+        return dataLoss("program constant " + str(i) + " is missing");
+      constants.push_back(c->data());
+    }
+  size_t n = h->instructions() ? h->instructions()->size() : 0;
+  if (n == 0 || n > kMaxInstructions)
+    return dataLoss("program has " + countOf(n, "instruction") + " (expected 1 to " +
+                    str(kMaxInstructions) + ")");
+  p.instructions.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    const fb::Instruction *in = h->instructions()->Get(i);
+    if (!in)
+      return dataLoss("program instruction " + str(i) + " is missing");
+    p.instructions[i].opcode = in->opcode();
+    if (in->operands())
+      p.instructions[i].operands.assign(in->operands()->begin(), in->operands()->end());
+  }
+  bool controlFlow = false;
+  for (size_t i = 0; i < n; ++i) {
+    Status s = checkInstruction(p.instructions[i], p, constants.size(), exes);
+    if (!s.ok())
+      return s.withContext("program instruction " + str(i));
+    fb::Opcode op = p.instructions[i].opcode;
+    p.dispatchCount += op == fb::Opcode_Dispatch;
+    controlFlow |= op == fb::Opcode_Branch || op == fb::Opcode_CondBranch;
+  }
+  fb::Opcode last = p.instructions.back().opcode;
+  if (last != fb::Opcode_Return && last != fb::Opcode_Branch)
+    return dataLoss("program ends with " + std::string(fb::EnumNameOpcode(last)) +
+                    " (expected Return or Branch: execution must not run off the end)");
+  p.summary = countOf(n, "instruction") + ", " + str(p.dispatchCount) + " dispatches" +
+              (controlFlow ? ", control flow" : "");
+  for (size_t i = 0; i < n; ++i)
+    p.listing += "  " + str(i) + ": " + detail::formatInstruction(p.instructions[i]) + "\n";
+  return Status();
+}
+
 // Converts and checks one function against every executable (dispatch
 // ordinals are shared by all of them).
 StatusOr<detail::FunctionProgram> convertFunction(const fb::Function *f, uint32_t index,
-                                                  const std::vector<hal::ExecutableSpec> &exes) {
+                                                  const std::vector<hal::ExecutableSpec> &exes,
+                                                  uint32_t version, ConstantData &constants) {
   if (!f)
     return dataLoss("function " + str(index) + " is missing");
   detail::FunctionProgram p;
   TESSEL_ASSIGN_OR_RETURN(p.name,
                           checkedName(f->name(), "function " + str(index) + ": name", true));
   std::string ctx = "function '" + p.name + "'";
-  auto fail = [&](const std::string &msg) { return dataLoss(ctx + ": " + msg); };
 
   auto args = convertTypes(f->arguments(), "argument");
   if (!args.ok())
@@ -392,95 +665,20 @@ StatusOr<detail::FunctionProgram> convertFunction(const fb::Function *f, uint32_
     return results.status().withContext(ctx);
   p.results = std::move(results).value();
 
-  uint32_t numSlots = f->slots() ? f->slots()->size() : 0;
-  for (uint32_t i = 0; i < numSlots; ++i) {
-    const fb::Slot *s = f->slots()->Get(i);
-    std::string sctx = "slot " + str(i);
-    if (!s)
-      return fail(sctx + " is missing");
-    detail::ProgramSlot slot;
-    slot.byteSize = s->byte_size();
-    if (s->kind() != fb::SlotKind_Constant && s->data())
-      return fail(sctx + " is not a constant but carries " + str(s->data()->size()) +
-                  " bytes of data");
-    switch (s->kind()) {
-    case fb::SlotKind_Argument: {
-      slot.kind = detail::ProgramSlot::Kind::Argument;
-      slot.argument = s->argument();
-      if (slot.argument >= p.arguments.size())
-        return fail(sctx + " is argument " + str(slot.argument) + " but there are " +
-                    str(p.arguments.size()) + " arguments");
-      const TensorType &t = p.arguments[slot.argument];
-      if (slot.byteSize != t.byteSize())
-        return fail(sctx + " holds argument " + str(slot.argument) + " of type " +
-                    t.toString() + " (" + str(t.byteSize()) + " bytes) but has byte_size " +
-                    str(slot.byteSize));
-      break;
-    }
-    case fb::SlotKind_Transient:
-      slot.kind = detail::ProgramSlot::Kind::Transient;
-      if (slot.byteSize > (uint64_t(1) << 62))
-        return fail(sctx + " has an impossible byte_size " + str(slot.byteSize));
-      break;
-    case fb::SlotKind_Constant: {
-      slot.kind = detail::ProgramSlot::Kind::Constant;
-      uint64_t dataSize = s->data() ? s->data()->size() : 0;
-      if (dataSize != slot.byteSize)
-        return fail(sctx + " is a constant of byte_size " + str(slot.byteSize) + " but has " +
-                    str(dataSize) + " bytes of data");
-      break;
-    }
-    default:
-      return fail(sctx + " has unknown kind " + str(static_cast<int>(s->kind())));
-    }
-    p.slots.push_back(std::move(slot));
+  if (f->program()) {
+    if (version < 6)
+      return dataLoss(ctx + ": has a program, which schema version " + str(version) +
+                      " does not have (version 6 added it)");
+    if (f->slots() || f->dispatches() || f->result_slots())
+      return dataLoss(ctx + ": has both a program and slots, dispatches or result slots");
+    Status s = convertProgram(f->program(), exes, p, constants);
+    if (!s.ok())
+      return s.withContext(ctx);
+    return p;
   }
-
-  uint32_t numDispatches = f->dispatches() ? f->dispatches()->size() : 0;
-  for (uint32_t i = 0; i < numDispatches; ++i) {
-    const fb::Dispatch *d = f->dispatches()->Get(i);
-    std::string dctx = "dispatch " + str(i);
-    if (!d)
-      return fail(dctx + " is missing");
-    detail::ProgramDispatch dispatch;
-    dispatch.ordinal = d->ordinal();
-    if (d->bindings())
-      dispatch.bindings.assign(d->bindings()->begin(), d->bindings()->end());
-    for (uint32_t slot : dispatch.bindings)
-      if (slot >= numSlots)
-        return fail(dctx + " binds slot " + str(slot) + " but there are " + str(numSlots) +
-                    " slots");
-    for (const hal::ExecutableSpec &e : exes) {
-      if (dispatch.ordinal >= e.exports.size())
-        return fail(dctx + " uses export " + str(dispatch.ordinal) + " but executable " +
-                    e.name + " has " + str(e.exports.size()) + " exports");
-      const hal::ExportInfo &x = e.exports[dispatch.ordinal];
-      if (x.abi == hal::KernelAbi::kCudaC)
-        return fail(dctx + " uses export " + str(dispatch.ordinal) + " '" + x.name +
-                    "' of executable " + e.name + ", a CUDA C kernel (abi CudaC): those are "
-                    "launched only through the CUDA runtime API, never by a function");
-      if (x.bindingCount != dispatch.bindings.size())
-        return fail(dctx + " has " + str(dispatch.bindings.size()) + " bindings but export '" +
-                    x.name + "' of executable " + e.name + " takes " + str(x.bindingCount));
-    }
-    p.dispatches.push_back(std::move(dispatch));
-  }
-
-  if (f->result_slots())
-    p.resultSlots.assign(f->result_slots()->begin(), f->result_slots()->end());
-  if (p.resultSlots.size() != p.results.size())
-    return fail("has " + str(p.results.size()) + " results but " + str(p.resultSlots.size()) +
-                " result slots");
-  for (size_t i = 0; i < p.resultSlots.size(); ++i) {
-    uint32_t slot = p.resultSlots[i];
-    if (slot >= numSlots)
-      return fail("result " + str(i) + " is in slot " + str(slot) + " but there are " +
-                  str(numSlots) + " slots");
-    if (p.slots[slot].byteSize != p.results[i].byteSize())
-      return fail("result " + str(i) + " of type " + p.results[i].toString() + " (" +
-                  str(p.results[i].byteSize()) + " bytes) is in slot " + str(slot) +
-                  " of byte_size " + str(p.slots[slot].byteSize));
-  }
+  Status s = convertSlotForm(f, exes, p, constants);
+  if (!s.ok())
+    return s.withContext(ctx);
   return p;
 }
 
@@ -494,7 +692,8 @@ std::string describeModule(const fb::Module *m, const std::string &fileName,
                   printableText(producer ? producer->string_view() : std::string_view(), 64) +
                   "'\n";
   for (const detail::FunctionProgram &p : programs) {
-    s += "function " + p.name + detail::formatSignature(p.arguments, p.results) + ": " + str(p.slots.size()) + " slots, " + str(p.dispatches.size()) + " dispatches\n";
+    s += "function " + p.name + detail::formatSignature(p.arguments, p.results) + ": " +
+         p.summary + "\n" + p.listing;
   }
   for (size_t i = 0; i < exes.size(); ++i) {
     const hal::ExecutableSpec &e = exes[i];
@@ -617,7 +816,7 @@ struct ParsedModule {
   const fb::Module *module;
   std::vector<hal::ExecutableSpec> exes;
   std::vector<detail::FunctionProgram> programs;
-  std::vector<const fb::Function *> sources; // parallel to programs
+  std::vector<ConstantData> constants; // parallel to programs
   bool anyDispatch = false;
 };
 
@@ -657,14 +856,15 @@ StatusOr<ParsedModule> parseModule(const std::vector<uint8_t> &bytes,
   std::set<std::string> names;
   if (m->functions())
     for (uint32_t i = 0; i < m->functions()->size(); ++i) {
-      auto p = convertFunction(m->functions()->Get(i), i, parsed.exes);
+      ConstantData constants;
+      auto p = convertFunction(m->functions()->Get(i), i, parsed.exes, m->version(), constants);
       if (!p.ok())
         return p.status().withContext(file);
       if (!names.insert(p->name).second)
         return dataLoss(file + ": function '" + p->name + "' is defined twice");
-      parsed.anyDispatch |= !p->dispatches.empty();
+      parsed.anyDispatch |= p->dispatchCount > 0;
       parsed.programs.push_back(std::move(p).value());
-      parsed.sources.push_back(m->functions()->Get(i));
+      parsed.constants.push_back(std::move(constants));
     }
   return parsed;
 }
@@ -815,7 +1015,6 @@ StatusOr<std::shared_ptr<Module>> Module::loadBytes(std::shared_ptr<Device> devi
   const fb::Module *m = parsed.module;
   std::vector<hal::ExecutableSpec> &exes = parsed.exes;
   std::vector<detail::FunctionProgram> &programs = parsed.programs;
-  std::vector<const fb::Function *> &sources = parsed.sources;
   bool anyDispatch = parsed.anyDispatch;
 
   // Prepare the first executable for this device's target that loads (a
@@ -830,21 +1029,19 @@ StatusOr<std::shared_ptr<Module>> Module::loadBytes(std::shared_ptr<Device> devi
   module->device_ = device;
   for (size_t fi = 0; fi < programs.size(); ++fi) {
     detail::FunctionProgram &p = programs[fi];
-    for (uint32_t i = 0; i < p.slots.size(); ++i) {
-      detail::ProgramSlot &slot = p.slots[i];
-      if (slot.kind != detail::ProgramSlot::Kind::Constant)
-        continue;
-      auto buffer = device->hal().allocate(slot.byteSize);
+    const ConstantData &constants = parsed.constants[fi];
+    for (size_t i = 0; i < constants.size(); ++i) {
+      const flatbuffers::Vector<uint8_t> *data = constants[i];
+      auto buffer = device->hal().allocate(data ? data->size() : 0);
       if (!buffer.ok())
-        return buffer.status().withContext(file + ": function '" + p.name + "': constant slot " +
+        return buffer.status().withContext(file + ": function '" + p.name + "': constant " +
                                            str(i));
-      const flatbuffers::Vector<uint8_t> *data = sources[fi]->slots()->Get(i)->data();
       if (data)
         TESSEL_RETURN_IF_ERROR((*buffer)->write(0, data->data(), data->size()));
-      slot.constant = std::move(buffer).value();
+      p.constants.push_back(std::move(buffer).value());
     }
     p.device = device->halShared();
-    if (!p.dispatches.empty())
+    if (p.dispatchCount > 0)
       p.executable = executable;
   }
   module->description_ = describeModule(m, fileName, programs, exes);

@@ -30,10 +30,11 @@ namespace tessel::rt {
 
 /// The newest schema version this runtime reads (schema/module.fbs); the one
 /// tessel-compile writes.
-constexpr uint32_t kSchemaVersion = 5;
-/// The oldest schema version this runtime reads: version 3 is version 5
-/// without CUDA C kernels (Export.abi, Export.parameter_sizes) or dispatch
-/// scratch (Export.scratch_bytes), version 4 without scratch.
+constexpr uint32_t kSchemaVersion = 6;
+/// The oldest schema version this runtime reads: version 3 is version 6
+/// without CUDA C kernels (Export.abi, Export.parameter_sizes), dispatch
+/// scratch (Export.scratch_bytes) or host programs (Function.program),
+/// version 4 without scratch or programs, version 5 without programs.
 constexpr uint32_t kMinSchemaVersion = 3;
 
 /// Where the time of one call went, in milliseconds.

@@ -21,6 +21,7 @@
 #include "tessel/Dispatch/RowGroups.h"
 #include "tessel/Dispatch/ScanGroups.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -41,20 +42,32 @@ bool hasTensorResult(Operation *op) {
                       [](Type t) { return isa<TensorType>(t); });
 }
 
+/// Host control flow: scf.if, scf.for, scf.while and their terminators.
+bool isControlFlow(Operation *op) {
+  return isa<scf::IfOp, scf::ForOp, scf::WhileOp, scf::YieldOp,
+             scf::ConditionOp>(op);
+}
+
 /// Ops that stay in the host program: buffer reshapes, transient
-/// allocations, constants and the return.
+/// allocations, constants, control flow and the return. (Scalar ops whose
+/// values the host needs stay too: hostScalars.)
 bool isHostOp(Operation *op) {
+  auto select = dyn_cast<arith::SelectOp>(op);
+  if (select && isa<TensorType>(select.getType()) &&
+      !isa<TensorType>(select.getCondition().getType()))
+    return true; // one of two tensors, by a host condition
   return isa<func::ReturnOp, tensor::ExpandShapeOp, tensor::CollapseShapeOp,
              tensor::EmptyOp>(op) ||
+         isControlFlow(op) ||
          (isa<arith::ConstantOp>(op) && hasTensorResult(op));
 }
 
 /// Cheap producers that are cloned into every dispatch that uses them.
-/// Scalars can only live inside dispatches, so every op without tensor
-/// results is one of them.
+/// Every scalar op is one of them (a dispatch computes what it needs; the
+/// host keeps a copy of those whose values it needs itself).
 bool isClonableProducer(Operation *op) {
   if (!hasTensorResult(op))
-    return !isa<func::ReturnOp>(op);
+    return !isa<func::ReturnOp>(op) && !isControlFlow(op);
   if (isa<arith::ConstantOp, tensor::EmptyOp, tensor::ExtractSliceOp>(op))
     return true;
   auto fill = dyn_cast<linalg::FillOp>(op);
@@ -341,10 +354,59 @@ SmallVector<SmallVector<Operation *>> groupRoots(ArrayRef<Operation *> roots,
   return result;
 }
 
-/// Outlines `group` plus the clonable producers it transitively needs into
-/// a new dispatch function and replaces it by a tessel.dispatch.
-void outlineGroup(func::FuncOp parent, ArrayRef<Operation *> group,
-                  unsigned ordinal, SymbolTable &symbols) {
+/// The blocks of `fn` that hold host ops: its body and the regions of its
+/// control flow, outer blocks first.
+SmallVector<Block *> hostBlocks(func::FuncOp fn) {
+  SmallVector<Block *> blocks{&fn.getBody().front()};
+  for (size_t i = 0; i < blocks.size(); ++i)
+    for (Operation &op : *blocks[i])
+      if (isControlFlow(&op))
+        for (Region &region : op.getRegions())
+          for (Block &block : region)
+            blocks.push_back(&block);
+  return blocks;
+}
+
+/// Scalar ops of host blocks whose values the host needs (loop bounds,
+/// conditions, values carried by control flow) and, transitively, the
+/// scalars they are computed from. A tensor.extract among them is a read
+/// of a device value by the host.
+DenseSet<Operation *> hostScalars(ArrayRef<Block *> blocks) {
+  DenseSet<Operation *> result;
+  SmallVector<Operation *> worklist;
+  for (Block *block : blocks)
+    for (Operation &op : *block)
+      if (isHostOp(&op))
+        worklist.push_back(&op);
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    for (Value v : op->getOperands()) {
+      Operation *def = v.getDefiningOp();
+      if (!def || isa<TensorType>(v.getType()) || isHostOp(def) ||
+          !llvm::is_contained(blocks, def->getBlock()))
+        continue;
+      if (result.insert(def).second)
+        worklist.push_back(def);
+    }
+  }
+  return result;
+}
+
+/// The depth of `op`'s block below the function body.
+unsigned blockDepth(Operation *op) {
+  unsigned depth = 0;
+  for (Operation *p = op->getParentOp(); p && !isa<func::FuncOp>(p);
+       p = p->getParentOp())
+    ++depth;
+  return depth;
+}
+
+/// Outlines `group` (ops of one block) plus the clonable producers it
+/// transitively needs (from that block or the blocks around it) into a new
+/// dispatch function and replaces it by a tessel.dispatch. Fails on a
+/// scalar the dispatch would need from the host.
+LogicalResult outlineGroup(func::FuncOp parent, ArrayRef<Operation *> group,
+                           unsigned ordinal, SymbolTable &symbols) {
   // Ops to clone: the group and its clonable producers.
   SetVector<Operation *> members(group.begin(), group.end());
   SmallVector<Operation *> worklist(group.begin(), group.end());
@@ -356,14 +418,29 @@ void outlineGroup(func::FuncOp parent, ArrayRef<Operation *> group,
         worklist.push_back(def);
     }
   }
+  // Clone order: a producer from an enclosing block comes before the ops
+  // of the blocks it encloses; within a block, block order.
+  SmallVector<Operation *> ordered(members.begin(), members.end());
+  llvm::stable_sort(ordered, [](Operation *a, Operation *b) {
+    unsigned da = blockDepth(a), db = blockDepth(b);
+    if (da != db)
+      return da < db;
+    return a->getBlock() == b->getBlock() && a->isBeforeInBlock(b);
+  });
   // Operands: values used by members but defined by none of them.
   SetVector<Value> operands;
-  for (Operation &op : parent.getBody().front())
-    if (members.contains(&op))
-      for (Value v : usedValues(&op))
-        if (!members.contains(v.getDefiningOp()) &&
-            v.getParentRegion() == &parent.getBody())
-          operands.insert(v);
+  for (Operation *op : ordered)
+    for (Value v : usedValues(op))
+      if (!members.contains(v.getDefiningOp()))
+        operands.insert(v);
+  for (Value v : operands)
+    if (!isa<TensorType>(v.getType()))
+      return group.back()->emitError()
+             << "a value of type " << v.getType()
+             << " computed by the host program (a loop's induction variable "
+                "or a value read from the device) is used inside a "
+                "computation: kernels do not take scalar parameters yet "
+                "(issue 39, dynamic shapes); compute it on the device";
   // Results: group values used outside the group.
   SmallVector<Value> results;
   for (Operation *op : group)
@@ -393,9 +470,8 @@ void outlineGroup(func::FuncOp parent, ArrayRef<Operation *> group,
   IRMapping mapping;
   mapping.map(operands.getArrayRef(), body->getArguments());
   builder.setInsertionPointToStart(body);
-  for (Operation &op : parent.getBody().front())
-    if (members.contains(&op))
-      builder.clone(op, mapping);
+  for (Operation *op : ordered)
+    builder.clone(*op, mapping);
   func::ReturnOp::create(
       builder, loc,
       llvm::to_vector(llvm::map_range(
@@ -408,48 +484,60 @@ void outlineGroup(func::FuncOp parent, ArrayRef<Operation *> group,
     oldValue.replaceAllUsesWith(newValue);
   for (Operation *op : llvm::reverse(group))
     op->erase();
+  return success();
 }
 
 } // namespace
 
 namespace mlir::tessel {
 
-/// Turns the body of public function `fn` into a host program.
+/// Turns the body of public function `fn` into a host program: every
+/// block of it (the body and the regions of its control flow) keeps its
+/// host ops, and its computations become dispatches.
 LogicalResult formDispatches(func::FuncOp fn, SymbolTable &symbols,
                              bool fuseRows, bool rowGroupsSingleResult,
                              bool fuseEpilogues, bool fusePrimitives) {
   if (!fn.getBody().hasOneBlock())
     return fn.emitError() << "function '" << fn.getSymName()
                           << "' has control flow; Tessel needs one block";
+  SmallVector<Block *> blocks = hostBlocks(fn);
+  DenseSet<Operation *> scalars = hostScalars(blocks);
   unsigned ordinal = 0;
-  SmallVector<Operation *> roots;
-  for (Operation &op : fn.getBody().front()) {
-    if (isa<func::CallOp, func::CallIndirectOp>(op))
-      return op.emitError() << "'" << op.getName()
-                            << "' is not supported: calls must be inlinable";
-    if (!isHostOp(&op) && !isClonableProducer(&op))
-      roots.push_back(&op);
+  for (Block *block : blocks) {
+    SmallVector<Operation *> roots;
+    for (Operation &op : *block) {
+      if (isa<func::CallOp, func::CallIndirectOp>(op))
+        return op.emitError() << "'" << op.getName()
+                              << "' is not supported: calls must be inlinable";
+      if (!isHostOp(&op) && !isClonableProducer(&op))
+        roots.push_back(&op);
+    }
+    for (ArrayRef<Operation *> group :
+         groupRoots(roots, fuseRows, rowGroupsSingleResult, fuseEpilogues,
+                    fusePrimitives))
+      if (failed(outlineGroup(fn, group, ordinal++, symbols)))
+        return failure();
   }
-  for (ArrayRef<Operation *> group :
-       groupRoots(roots, fuseRows, rowGroupsSingleResult, fuseEpilogues,
-                  fusePrimitives))
-    outlineGroup(fn, group, ordinal++, symbols);
 
   // Clonable producers now have uses only if the host needs their value
-  // (returned or reshaped): those become dispatches of their own.
-  for (Operation &op :
-       llvm::make_early_inc_range(llvm::reverse(fn.getBody().front()))) {
-    if (isHostOp(&op) && !isa<func::ReturnOp>(op) && op.use_empty()) {
-      op.erase();
-      continue;
+  // (returned, reshaped or carried by control flow): tensors become
+  // dispatches of their own, scalars the host needs stay. Inner blocks
+  // first, so that uses there are gone before their producers are seen.
+  for (Block *block : llvm::reverse(blocks)) {
+    for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*block))) {
+      if (isa<func::ReturnOp>(op) || op.hasTrait<OpTrait::IsTerminator>() ||
+          isControlFlow(&op))
+        continue;
+      if (op.use_empty() && (isHostOp(&op) || isClonableProducer(&op))) {
+        scalars.erase(&op);
+        op.erase();
+        continue;
+      }
+      if (!isClonableProducer(&op) || isHostOp(&op) || scalars.contains(&op))
+        continue;
+      if (failed(outlineGroup(fn, {&op}, ordinal++, symbols)))
+        return failure();
     }
-    if (!isClonableProducer(&op) || isHostOp(&op))
-      continue;
-    if (op.use_empty()) {
-      op.erase();
-      continue;
-    }
-    outlineGroup(fn, {&op}, ordinal++, symbols);
   }
   return success();
 }

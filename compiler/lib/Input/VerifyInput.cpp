@@ -7,6 +7,7 @@
 
 #include "tessel/Passes.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/BuiltinOps.h"
 
@@ -61,9 +62,21 @@ std::string unsupportedTensorReason(Type t, bool boundary) {
   return out;
 }
 
+/// Host control flow: scf.if, scf.for and scf.while (with their
+/// terminators) in a function body or nested in one another, never inside a
+/// computation (a linalg body, a tessel op).
+bool isHostControlFlow(Operation *op) {
+  if (!isa<scf::IfOp, scf::ForOp, scf::WhileOp, scf::YieldOp,
+           scf::ConditionOp>(op))
+    return false;
+  Operation *parent = op->getParentOp();
+  return isa<func::FuncOp, scf::IfOp, scf::ForOp, scf::WhileOp>(parent);
+}
+
 bool isAcceptedDialect(Operation *op) {
   StringRef ns = op->getDialect() ? op->getDialect()->getNamespace() : "";
-  return ns == "func" || ns == "linalg" || ns == "tensor" || ns == "arith" ||
+  return isHostControlFlow(op) || ns == "func" || ns == "linalg" ||
+         ns == "tensor" || ns == "arith" ||
          ns == "math" || ns == "tosa" || isa<ModuleOp>(op) ||
          tessel::isPrimitiveOp(op) || isa<tessel::AttentionOp>(op) ||
          (isa<tessel::YieldOp>(op) &&
@@ -77,9 +90,6 @@ bool isAcceptedDialect(Operation *op) {
 /// cover the accepted ones).
 std::string unsupportedTosaReason(Operation *op) {
   StringRef name = op->getName().stripDialect();
-  if (name == "cond_if" || name == "while_loop" || name == "yield")
-    return "TOSA control flow is not supported: Tessel's host programs are "
-           "straight-line (no data-dependent branches or loops)";
   if (name == "variable" || name == "variable_read" ||
       name == "variable_write")
     return "TOSA variables (state kept between calls) are not supported";
@@ -196,9 +206,10 @@ LogicalResult verifyInputProgram(ModuleOp module) {
                       << "': Tessel accepts func, linalg, tensor (empty, "
                          "extract, insert, extract_slice, insert_slice, "
                          "expand_shape, collapse_shape, pad, concat, "
-                         "from_elements, splat, generate), arith, math, tosa "
-                         "and the tessel ops (scan, gather, scatter, sort, "
-                         "topk, arg_compare, attention)";
+                         "from_elements, splat, generate), arith, math, tosa, "
+                         "the tessel ops (scan, gather, scatter, sort, "
+                         "topk, arg_compare, attention) and, in function "
+                         "bodies, scf.if, scf.for and scf.while";
       ok = false;
       return WalkResult::skip();
     }

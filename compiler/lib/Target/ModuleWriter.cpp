@@ -1,7 +1,7 @@
 //===- ModuleWriter.cpp - serialize a .tmod file ---------------*- C++ -*-===//
 //
 // Turns each public function (a host program after dispatch formation) into
-// slots and an ordered list of dispatches, and writes it with the compiled
+// a program of schema/module.fbs's register machine, and writes it with the compiled
 // executables in the FlatBuffers format of schema/module.fbs, followed by
 // the integrity trailer (crc32 of the FlatBuffer) the runtime checks first.
 //
@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/ArrayRef.h"
@@ -71,10 +72,15 @@ std::vector<uint8_t> constantBytes(DenseElementsAttr attr) {
   return out;
 }
 
-class FunctionWriter {
+/// Lowers a public function (a host program after dispatch formation) to
+/// the register machine of schema/module.fbs (`HostProgram`): tensors live
+/// in buffer registers, integers, indices and i1 in integer registers, and
+/// scf control flow becomes branches. Region results and carried values are
+/// assigned by parallel moves (through temporaries).
+class ProgramWriter {
 public:
-  FunctionWriter(flatbuffers::FlatBufferBuilder &fbb,
-                 const llvm::StringMap<uint32_t> &ordinals)
+  ProgramWriter(flatbuffers::FlatBufferBuilder &fbb,
+                const llvm::StringMap<uint32_t> &ordinals)
       : fbb(fbb), ordinals(ordinals) {}
 
   FailureOr<flatbuffers::Offset<fb::Function>> write(func::FuncOp fn) {
@@ -91,54 +97,125 @@ public:
         return failure();
       results.push_back(*tt);
     }
-    for (BlockArgument arg : fn.getArguments()) {
-      slotOf[arg] = slots.size();
-      slots.push_back(fb::CreateSlot(
-          fbb, fb::SlotKind_Argument, arg.getArgNumber(),
-          byteSize(cast<RankedTensorType>(arg.getType()))));
+    for (BlockArgument arg : fn.getArguments())
+      emit(fb::Opcode_Argument, {define(arg), arg.getArgNumber()});
+    if (failed(writeBlock(fn.getBody().front())))
+      return failure();
+
+    std::vector<flatbuffers::Offset<fb::Constant>> constantTables;
+    for (const std::vector<uint8_t> &c : constants)
+      constantTables.push_back(fb::CreateConstantDirect(fbb, &c));
+    std::vector<flatbuffers::Offset<fb::Instruction>> instructions;
+    for (const Instr &in : code) {
+      std::vector<int64_t> operands(in.operands.begin(), in.operands.end());
+      instructions.push_back(
+          fb::CreateInstructionDirect(fbb, in.opcode, &operands));
     }
-    std::vector<uint32_t> resultSlots;
-    for (Operation &op : fn.getBody().front()) {
-      if (auto dispatch = dyn_cast<DispatchOp>(op)) {
-        auto it = ordinals.find(dispatch.getCallee());
-        if (it == ordinals.end())
-          return op.emitError("dispatch of unknown function");
-        std::vector<uint32_t> bindings;
-        for (Value v : dispatch.getOperands())
-          bindings.push_back(slotOf.lookup(v));
-        for (Value r : dispatch.getResults()) {
-          bindings.push_back(newTransient(r));
-        }
-        dispatches.push_back(
-            fb::CreateDispatchDirect(fbb, it->second, &bindings));
-      } else if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op)) {
-        slotOf[op.getResult(0)] = slotOf.lookup(op.getOperand(0));
-      } else if (isa<tensor::EmptyOp>(op)) {
-        newTransient(op.getResult(0));
-      } else if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
-        auto attr = dyn_cast<DenseElementsAttr>(constant.getValue());
-        if (!attr)
-          return op.emitError("unsupported host constant ")
-                 << constant.getValue();
-        std::vector<uint8_t> bytes = constantBytes(attr);
-        slotOf[constant.getResult()] = slots.size();
-        slots.push_back(fb::CreateSlot(
-            fbb, fb::SlotKind_Constant, 0, bytes.size(),
-            fbb.CreateVector(bytes)));
-      } else if (auto ret = dyn_cast<func::ReturnOp>(op)) {
-        for (Value v : ret.getOperands())
-          resultSlots.push_back(slotOf.lookup(v));
-      } else {
-        return op.emitError() << "internal error: '" << op.getName()
-                              << "' left in the host program";
-      }
-    }
+    auto program = fb::CreateHostProgramDirect(
+        fbb, numInts, numBuffers, &constantTables, &instructions);
     return fb::CreateFunctionDirect(fbb, fn.getSymName().str().c_str(), &args,
-                                    &results, &slots, &dispatches,
-                                    &resultSlots);
+                                    &results, nullptr, nullptr, nullptr,
+                                    program);
   }
 
 private:
+  struct Instr {
+    fb::Opcode opcode;
+    SmallVector<int64_t, 4> operands;
+  };
+
+  size_t emit(fb::Opcode opcode, ArrayRef<int64_t> operands) {
+    code.push_back({opcode, SmallVector<int64_t, 4>(operands)});
+    return code.size() - 1;
+  }
+  /// The next instruction's index (a branch target).
+  int64_t here() const { return code.size(); }
+
+  static bool isBuffer(Type t) { return isa<RankedTensorType>(t); }
+  static bool isInteger(Type t) { return isa<IntegerType, IndexType>(t); }
+  /// Bits of an integer value (index: 64).
+  static unsigned bitsOf(Type t) {
+    return isa<IndexType>(t) ? 64 : t.getIntOrFloatBitWidth();
+  }
+
+  int64_t newRegister(Type t) {
+    return isBuffer(t) ? numBuffers++ : numInts++;
+  }
+  /// A new register for `v`.
+  int64_t define(Value v) {
+    int64_t r = newRegister(v.getType());
+    reg[v] = r;
+    return r;
+  }
+  FailureOr<int64_t> use(Operation *user, Value v) {
+    auto it = reg.find(v);
+    if (it != reg.end())
+      return it->second;
+    return user->emitError()
+           << "internal error: the host program reads a value it never set";
+  }
+
+  /// Keeps a value of `bits` canonical (sign-extended; i1 as 0 or 1).
+  void canonicalize(int64_t r, unsigned bits) {
+    if (bits == 1)
+      emit(fb::Opcode_ZeroExtend, {r, r, 1});
+    else if (bits < 64)
+      emit(fb::Opcode_SignExtend, {r, r, bits});
+  }
+
+  /// dst[i] = src[i] for all i at once.
+  LogicalResult moveAll(Operation *user, ValueRange sources,
+                        ArrayRef<int64_t> destinations) {
+    SmallVector<int64_t> temps;
+    for (Value v : sources) {
+      FailureOr<int64_t> r = use(user, v);
+      if (failed(r))
+        return failure();
+      int64_t t = newRegister(v.getType());
+      emit(isBuffer(v.getType()) ? fb::Opcode_MoveBuffer : fb::Opcode_Move,
+           {t, *r});
+      temps.push_back(t);
+    }
+    for (auto [v, t, d] : llvm::zip(sources, temps, destinations))
+      emit(isBuffer(v.getType()) ? fb::Opcode_MoveBuffer : fb::Opcode_Move,
+           {d, t});
+    return success();
+  }
+
+  /// Registers for `values` (block arguments, op results).
+  FailureOr<SmallVector<int64_t>> defineAll(Operation *op, ValueRange values) {
+    SmallVector<int64_t> regs;
+    for (Value v : values) {
+      if (!isBuffer(v.getType()) && !isInteger(v.getType()))
+        return op->emitError()
+               << "a host value of type " << v.getType()
+               << " is not supported (host programs hold tensors and "
+                  "integers)";
+      regs.push_back(define(v));
+    }
+    return regs;
+  }
+
+  /// Gives `values` the registers `regs` (one register per value).
+  void alias(ValueRange values, ArrayRef<int64_t> regs) {
+    for (auto [v, r] : llvm::zip(values, regs))
+      reg[v] = r;
+  }
+
+  LogicalResult writeBlock(Block &block) {
+    for (Operation &op : block)
+      if (failed(writeOp(&op)))
+        return failure();
+    return success();
+  }
+
+  LogicalResult writeOp(Operation *op);
+  LogicalResult writeArith(Operation *op);
+  LogicalResult writeExtract(tensor::ExtractOp op);
+  LogicalResult writeFor(scf::ForOp op);
+  LogicalResult writeIf(scf::IfOp op);
+  LogicalResult writeWhile(scf::WhileOp op);
+
   FailureOr<flatbuffers::Offset<fb::TensorType>> tensorType(func::FuncOp fn,
                                                            Type t) {
     auto tensor = dyn_cast<RankedTensorType>(t);
@@ -152,20 +229,309 @@ private:
     return fb::CreateTensorTypeDirect(fbb, *et, &shape);
   }
 
-  uint32_t newTransient(Value v) {
-    uint32_t index = slots.size();
-    slotOf[v] = index;
-    slots.push_back(fb::CreateSlot(fbb, fb::SlotKind_Transient, 0,
-                                   byteSize(cast<RankedTensorType>(v.getType()))));
-    return index;
-  }
-
   flatbuffers::FlatBufferBuilder &fbb;
   const llvm::StringMap<uint32_t> &ordinals;
-  DenseMap<Value, uint32_t> slotOf;
-  std::vector<flatbuffers::Offset<fb::Slot>> slots;
-  std::vector<flatbuffers::Offset<fb::Dispatch>> dispatches;
+  DenseMap<Value, int64_t> reg;
+  uint32_t numInts = 0, numBuffers = 0;
+  std::vector<Instr> code;
+  std::vector<std::vector<uint8_t>> constants;
 };
+
+LogicalResult ProgramWriter::writeOp(Operation *op) {
+  if (auto dispatch = dyn_cast<DispatchOp>(op)) {
+    auto it = ordinals.find(dispatch.getCallee());
+    if (it == ordinals.end())
+      return op->emitError("dispatch of unknown function");
+    SmallVector<int64_t> operands{it->second};
+    for (Value v : dispatch.getOperands()) {
+      FailureOr<int64_t> r = use(op, v);
+      if (failed(r))
+        return failure();
+      operands.push_back(*r);
+    }
+    for (Value r : dispatch.getResults()) {
+      int64_t size = numInts++;
+      emit(fb::Opcode_Int, {size, byteSize(cast<RankedTensorType>(r.getType()))});
+      int64_t b = define(r);
+      emit(fb::Opcode_Alloc, {b, size});
+      operands.push_back(b);
+    }
+    emit(fb::Opcode_Dispatch, operands);
+    return success();
+  }
+  if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op)) {
+    FailureOr<int64_t> r = use(op, op->getOperand(0));
+    if (failed(r))
+      return failure();
+    reg[op->getResult(0)] = *r;
+    return success();
+  }
+  if (auto empty = dyn_cast<tensor::EmptyOp>(op)) {
+    int64_t size = numInts++;
+    emit(fb::Opcode_Int, {size, byteSize(empty.getType())});
+    emit(fb::Opcode_Alloc, {define(empty), size});
+    return success();
+  }
+  if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+    if (auto attr = dyn_cast<DenseElementsAttr>(constant.getValue())) {
+      emit(fb::Opcode_Constant,
+           {define(constant), static_cast<int64_t>(constants.size())});
+      constants.push_back(constantBytes(attr));
+      return success();
+    }
+    if (auto attr = dyn_cast<IntegerAttr>(constant.getValue());
+        attr && isInteger(constant.getType())) {
+      int64_t value = bitsOf(constant.getType()) == 1
+                          ? int64_t(attr.getValue().getBoolValue())
+                          : attr.getValue().getSExtValue();
+      emit(fb::Opcode_Int, {define(constant), value});
+      return success();
+    }
+    return op->emitError("unsupported host constant ") << constant.getValue();
+  }
+  if (auto extract = dyn_cast<tensor::ExtractOp>(op))
+    return writeExtract(extract);
+  if (auto forOp = dyn_cast<scf::ForOp>(op))
+    return writeFor(forOp);
+  if (auto ifOp = dyn_cast<scf::IfOp>(op))
+    return writeIf(ifOp);
+  if (auto whileOp = dyn_cast<scf::WhileOp>(op))
+    return writeWhile(whileOp);
+  if (auto ret = dyn_cast<func::ReturnOp>(op)) {
+    SmallVector<int64_t> operands;
+    for (Value v : ret.getOperands()) {
+      FailureOr<int64_t> r = use(op, v);
+      if (failed(r))
+        return failure();
+      operands.push_back(*r);
+    }
+    emit(fb::Opcode_Return, operands);
+    return success();
+  }
+  if (op->getDialect() && op->getDialect()->getNamespace() == "arith")
+    return writeArith(op);
+  return op->emitError() << "internal error: '" << op->getName()
+                         << "' left in the host program";
+}
+
+/// Integer arithmetic the host computes (loop bounds, conditions), and
+/// the choice between two tensors by a host condition.
+LogicalResult ProgramWriter::writeArith(Operation *op) {
+  if (auto select = dyn_cast<arith::SelectOp>(op);
+      select && isBuffer(select.getType())) {
+    FailureOr<int64_t> cond = use(op, select.getCondition());
+    FailureOr<int64_t> a = use(op, select.getTrueValue());
+    FailureOr<int64_t> b = use(op, select.getFalseValue());
+    if (failed(cond) || failed(a) || failed(b))
+      return failure();
+    int64_t out = define(select);
+    size_t branch = emit(fb::Opcode_CondBranch, {*cond, here() + 1, -1});
+    emit(fb::Opcode_MoveBuffer, {out, *a});
+    size_t skip = emit(fb::Opcode_Branch, {-1});
+    code[branch].operands[2] = here();
+    emit(fb::Opcode_MoveBuffer, {out, *b});
+    code[skip].operands[0] = here();
+    return success();
+  }
+  if (op->getNumResults() != 1 || !isInteger(op->getResult(0).getType()) ||
+      !llvm::all_of(op->getOperandTypes(),
+                    [](Type t) { return isInteger(t); }))
+    return op->emitError()
+           << "'" << op->getName()
+           << "' on the host: host programs compute with integers, "
+              "indices and i1 only (compute float values on the device)";
+  SmallVector<int64_t> in;
+  for (Value v : op->getOperands()) {
+    FailureOr<int64_t> r = use(op, v);
+    if (failed(r))
+      return failure();
+    in.push_back(*r);
+  }
+  Value result = op->getResult(0);
+  unsigned bits = bitsOf(result.getType());
+  int64_t out = define(result);
+  auto binary = [&](fb::Opcode opcode) {
+    emit(opcode, {out, in[0], in[1]});
+    canonicalize(out, bits);
+    return success();
+  };
+  if (isa<arith::AddIOp>(op)) return binary(fb::Opcode_Add);
+  if (isa<arith::SubIOp>(op)) return binary(fb::Opcode_Sub);
+  if (isa<arith::MulIOp>(op)) return binary(fb::Opcode_Mul);
+  if (isa<arith::DivSIOp>(op)) return binary(fb::Opcode_DivS);
+  if (isa<arith::RemSIOp>(op)) return binary(fb::Opcode_RemS);
+  if (isa<arith::MinSIOp>(op)) return binary(fb::Opcode_MinS);
+  if (isa<arith::MaxSIOp>(op)) return binary(fb::Opcode_MaxS);
+  if (isa<arith::AndIOp>(op)) return binary(fb::Opcode_And);
+  if (isa<arith::OrIOp>(op)) return binary(fb::Opcode_Or);
+  if (isa<arith::XOrIOp>(op)) return binary(fb::Opcode_Xor);
+  if (auto cmp = dyn_cast<arith::CmpIOp>(op)) {
+    using P = arith::CmpIPredicate;
+    std::optional<fb::Opcode> opcode;
+    switch (cmp.getPredicate()) {
+    case P::eq: opcode = fb::Opcode_CmpEq; break;
+    case P::ne: opcode = fb::Opcode_CmpNe; break;
+    case P::slt: opcode = fb::Opcode_CmpLt; break;
+    case P::sle: opcode = fb::Opcode_CmpLe; break;
+    case P::sgt: opcode = fb::Opcode_CmpGt; break;
+    case P::sge: opcode = fb::Opcode_CmpGe; break;
+    default: break;
+    }
+    if (!opcode)
+      return op->emitError()
+             << "unsigned comparison '" << arith::stringifyCmpIPredicate(cmp.getPredicate())
+             << "' on the host is not supported (host integers are signed)";
+    emit(*opcode, {out, in[0], in[1]});
+    return success();
+  }
+  if (isa<arith::SelectOp>(op)) {
+    emit(fb::Opcode_Select, {out, in[0], in[1], in[2]});
+    return success();
+  }
+  if (isa<arith::ExtSIOp, arith::IndexCastOp, arith::TruncIOp>(op)) {
+    emit(fb::Opcode_Move, {out, in[0]});
+    canonicalize(out, bits);
+    return success();
+  }
+  if (isa<arith::ExtUIOp>(op)) {
+    unsigned from = bitsOf(op->getOperand(0).getType());
+    emit(fb::Opcode_Move, {out, in[0]});
+    if (from < 64)
+      emit(fb::Opcode_ZeroExtend, {out, out, from});
+    canonicalize(out, bits);
+    return success();
+  }
+  return op->emitError() << "'" << op->getName()
+                         << "' is not supported in a host program";
+}
+
+/// A tensor element the host needs (a condition, a trip count): a read,
+/// which waits for the dispatches recorded before it.
+LogicalResult ProgramWriter::writeExtract(tensor::ExtractOp op) {
+  auto type = cast<RankedTensorType>(op.getTensor().getType());
+  Type element = type.getElementType();
+  FailureOr<fb::ElementType> et = toElementType(element);
+  if (failed(et) || !element.isInteger())
+    return op.emitError() << "reading a " << element
+                          << " element on the host is not supported (host "
+                             "programs read integers and i1)";
+  FailureOr<int64_t> tensor = use(op, op.getTensor());
+  if (failed(tensor))
+    return failure();
+  // Byte offset = row-major linear index x element bytes.
+  int64_t offset = numInts++;
+  emit(fb::Opcode_Int, {offset, 0});
+  int64_t scratch = numInts++;
+  for (auto [i, index] : llvm::enumerate(op.getIndices())) {
+    FailureOr<int64_t> r = use(op, index);
+    if (failed(r))
+      return failure();
+    emit(fb::Opcode_Int, {scratch, type.getDimSize(i)});
+    emit(fb::Opcode_Mul, {offset, offset, scratch});
+    emit(fb::Opcode_Add, {offset, offset, *r});
+  }
+  emit(fb::Opcode_Int, {scratch, storageBytes(element)});
+  emit(fb::Opcode_Mul, {offset, offset, scratch});
+  emit(fb::Opcode_Read, {define(op.getResult()), *tensor, offset, *et});
+  return success();
+}
+
+LogicalResult ProgramWriter::writeFor(scf::ForOp op) {
+  if (op.getUnsignedCmp())
+    return op.emitError("an unsigned scf.for on the host is not supported");
+  FailureOr<int64_t> lb = use(op, op.getLowerBound());
+  FailureOr<int64_t> ub = use(op, op.getUpperBound());
+  FailureOr<int64_t> step = use(op, op.getStep());
+  if (failed(lb) || failed(ub) || failed(step))
+    return failure();
+  Block &body = *op.getBody();
+  FailureOr<SmallVector<int64_t>> iv = defineAll(op, body.getArgument(0));
+  FailureOr<SmallVector<int64_t>> carried =
+      defineAll(op, op.getRegionIterArgs());
+  if (failed(iv) || failed(carried) ||
+      failed(moveAll(op, op.getInitArgs(), *carried)))
+    return failure();
+  emit(fb::Opcode_Move, {(*iv)[0], *lb});
+  // header: while (iv < ub) { body; iv += step; }
+  int64_t header = here();
+  int64_t cond = numInts++;
+  emit(fb::Opcode_CmpLt, {cond, (*iv)[0], *ub});
+  size_t exit = emit(fb::Opcode_CondBranch, {cond, here() + 1, -1});
+  for (Operation &inner : body.without_terminator())
+    if (failed(writeOp(&inner)))
+      return failure();
+  auto yield = cast<scf::YieldOp>(body.getTerminator());
+  if (failed(moveAll(yield, yield.getOperands(), *carried)))
+    return failure();
+  emit(fb::Opcode_Add, {(*iv)[0], (*iv)[0], *step});
+  canonicalize((*iv)[0], bitsOf(op.getInductionVar().getType()));
+  emit(fb::Opcode_Branch, {header});
+  code[exit].operands[2] = here();
+  alias(op.getResults(), *carried);
+  return success();
+}
+
+LogicalResult ProgramWriter::writeIf(scf::IfOp op) {
+  FailureOr<int64_t> cond = use(op, op.getCondition());
+  FailureOr<SmallVector<int64_t>> results = defineAll(op, op.getResults());
+  if (failed(cond) || failed(results))
+    return failure();
+  size_t branch = emit(fb::Opcode_CondBranch, {*cond, here() + 1, -1});
+  auto writeRegion = [&](Region &region) -> LogicalResult {
+    Block &block = region.front();
+    for (Operation &inner : block.without_terminator())
+      if (failed(writeOp(&inner)))
+        return failure();
+    auto yield = cast<scf::YieldOp>(block.getTerminator());
+    return moveAll(yield, yield.getOperands(), *results);
+  };
+  if (failed(writeRegion(op.getThenRegion())))
+    return failure();
+  if (op.getElseRegion().empty()) {
+    code[branch].operands[2] = here();
+    return success();
+  }
+  size_t skip = emit(fb::Opcode_Branch, {-1});
+  code[branch].operands[2] = here();
+  if (failed(writeRegion(op.getElseRegion())))
+    return failure();
+  code[skip].operands[0] = here();
+  return success();
+}
+
+LogicalResult ProgramWriter::writeWhile(scf::WhileOp op) {
+  Block &before = op.getBefore().front();
+  Block &after = op.getAfter().front();
+  FailureOr<SmallVector<int64_t>> beforeArgs =
+      defineAll(op, before.getArguments());
+  FailureOr<SmallVector<int64_t>> afterArgs =
+      defineAll(op, after.getArguments());
+  if (failed(beforeArgs) || failed(afterArgs) ||
+      failed(moveAll(op, op.getInits(), *beforeArgs)))
+    return failure();
+  // The values scf.condition forwards are both the after region's
+  // arguments and the loop's results.
+  alias(op.getResults(), *afterArgs);
+  int64_t header = here();
+  for (Operation &inner : before.without_terminator())
+    if (failed(writeOp(&inner)))
+      return failure();
+  auto condition = cast<scf::ConditionOp>(before.getTerminator());
+  FailureOr<int64_t> cond = use(condition, condition.getCondition());
+  if (failed(cond) ||
+      failed(moveAll(condition, condition.getArgs(), *afterArgs)))
+    return failure();
+  size_t exit = emit(fb::Opcode_CondBranch, {*cond, here() + 1, -1});
+  for (Operation &inner : after.without_terminator())
+    if (failed(writeOp(&inner)))
+      return failure();
+  auto yield = cast<scf::YieldOp>(after.getTerminator());
+  if (failed(moveAll(yield, yield.getOperands(), *beforeArgs)))
+    return failure();
+  emit(fb::Opcode_Branch, {header});
+  code[exit].operands[2] = here();
+  return success();
+}
 
 flatbuffers::Offset<fb::Executable>
 writeExecutable(flatbuffers::FlatBufferBuilder &fbb,
@@ -256,7 +622,7 @@ mlir::tessel::writeModule(ModuleOp module,
   for (auto fn : module.getOps<func::FuncOp>()) {
     if (!fn.isPublic())
       continue;
-    FunctionWriter writer(fbb, ordinals);
+    ProgramWriter writer(fbb, ordinals);
     FailureOr<flatbuffers::Offset<fb::Function>> f = writer.write(fn);
     if (failed(f))
       return failure();

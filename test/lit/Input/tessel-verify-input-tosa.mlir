@@ -39,39 +39,6 @@ func.func @custom(%a: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-// The cond_if is named once; the tosa.yield ops in its regions are not
-// reported.
-func.func @cond_if(%a: tensor<4xf32>, %b: tensor<4xf32>, %p: tensor<i1>) -> tensor<4xf32> {
-  // expected-error @+1 {{unsupported op 'tosa.cond_if': TOSA control flow is not supported}}
-  %0 = tosa.cond_if %p (%x = %a, %y = %b) : tensor<i1> (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32> {
-  ^bb0(%x: tensor<4xf32>, %y: tensor<4xf32>):
-    tosa.yield %x : tensor<4xf32>
-  } else {
-  ^bb0(%x: tensor<4xf32>, %y: tensor<4xf32>):
-    tosa.yield %y : tensor<4xf32>
-  }
-  return %0 : tensor<4xf32>
-}
-
-// -----
-
-func.func @while_loop(%n: tensor<i32>) -> tensor<i32> {
-  // expected-error @+1 {{unsupported op 'tosa.while_loop': TOSA control flow is not supported}}
-  %0 = tosa.while_loop (%i = %n) : (tensor<i32>) -> tensor<i32> {
-    %zero = "tosa.const"() <{values = dense<0> : tensor<i32>}> : () -> tensor<i32>
-    %c = tosa.greater %i, %zero : (tensor<i32>, tensor<i32>) -> tensor<i1>
-    tosa.yield %c : tensor<i1>
-  } do {
-  ^bb0(%i: tensor<i32>):
-    %one = "tosa.const"() <{values = dense<1> : tensor<i32>}> : () -> tensor<i32>
-    %d = tosa.sub %i, %one : (tensor<i32>, tensor<i32>) -> tensor<i32>
-    tosa.yield %d : tensor<i32>
-  }
-  return %0 : tensor<i32>
-}
-
-// -----
-
 // A variable is a module-level op (named as such); its reads and writes are
 // rejected in the function.
 // expected-error @+1 {{'tosa.variable' is not supported at module level (expected func.func)}}

@@ -42,15 +42,52 @@ func.func @unsupported_dialect(%a: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-// An op with a region (scf.for) is named once; its body is not reported.
-func.func @scf_for(%a: tensor<4xf32>) -> tensor<4xf32> {
+// Host control flow (scf.for, scf.if, scf.while) is accepted in function
+// bodies; inside a computation's body scf is named.
+func.func @scf_host(%a: tensor<4xf32>, %p: tensor<i1>) -> tensor<4xf32> {
   %c0 = arith.constant 0 : index
   %c4 = arith.constant 4 : index
   %c1 = arith.constant 1 : index
-  // expected-error @+1 {{unsupported op 'scf.for'}}
   %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%x = %a) -> tensor<4xf32> {
-    %y = bufferization.alloc_tensor() : tensor<4xf32>
-    scf.yield %x : tensor<4xf32>
+    %y = arith.addf %x, %x : tensor<4xf32>
+    scf.yield %y : tensor<4xf32>
+  }
+  %b = tensor.extract %p[] : tensor<i1>
+  %s = scf.if %b -> tensor<4xf32> {
+    scf.yield %r : tensor<4xf32>
+  } else {
+    scf.yield %a : tensor<4xf32>
+  }
+  return %s : tensor<4xf32>
+}
+
+func.func private @scf_in_body(%a: tensor<4xf32>, %p: i1) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>],
+                       iterator_types = ["parallel"]}
+      ins(%a : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    // expected-error @+1 {{unsupported op 'scf.if'}}
+    %y = scf.if %p -> f32 {
+      scf.yield %x : f32
+    } else {
+      scf.yield %o : f32
+    }
+    linalg.yield %y : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+// An op with a region (scf.forall) is named once; its body is not reported.
+func.func @scf_forall(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{unsupported op 'scf.forall'}}
+  %r = scf.forall (%i) in (4) shared_outs(%o = %a) -> tensor<4xf32> {
+    %y = bufferization.alloc_tensor() : tensor<1xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %y into %o[%i] [1] [1] : tensor<1xf32> into tensor<4xf32>
+    }
   }
   return %r : tensor<4xf32>
 }

@@ -79,7 +79,11 @@ std::vector<uint8_t> buildFlatBuffer(const ModuleDesc &m) {
       auto program = fb::CreateHostProgram(b, f.program->intRegisters,
                                            f.program->bufferRegisters, b.CreateVector(constants),
                                            b.CreateVector(instructions));
-      functions.push_back(fb::CreateFunction(b, name, args, results, 0, 0, 0, program));
+      // Slot fields only where a test sets them beside the program (an error).
+      functions.push_back(fb::CreateFunction(
+          b, name, args, results, slots.empty() ? 0 : b.CreateVector(slots),
+          dispatches.empty() ? 0 : b.CreateVector(dispatches),
+          f.resultSlots.empty() ? 0 : b.CreateVector(f.resultSlots), program));
       continue;
     }
     functions.push_back(fb::CreateFunction(b, name, args, results, b.CreateVector(slots),

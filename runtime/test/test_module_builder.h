@@ -47,7 +47,8 @@ struct ProgramDesc {
 };
 
 /// A function in the slot form (slots, dispatches, resultSlots) or, with
-/// `program` set, as a program (the slot fields are then not written).
+/// `program` set, as a program (slot fields that are not empty are written
+/// too, which the loader refuses).
 struct FunctionDesc {
   std::string name;
   std::vector<TensorType> arguments, results;

@@ -14,8 +14,9 @@
 // binary (fuzzed bytes: running them means nothing and can crash anywhere),
 // so such modules are only described, and calls are limited to functions
 // without dispatches (their results come from argument, constant and
-// transient slots). Calls needing more than 64 MiB of buffers are skipped:
-// allocating until the host runs out is not a parser bug.
+// transient slots) and to programs without backward branches. Calls needing
+// more than 64 MiB of buffers are skipped, and the device refuses more
+// (memory limit): allocating until the host runs out is not a parser bug.
 #include "fuzz_util.h"
 #include "module/integrity.h"
 #include "module_generated.h"
@@ -79,6 +80,26 @@ bool callable(const fb::Module *m) {
     for (const fb::Function *f : *m->functions()) {
       if (f->dispatches() && f->dispatches()->size() > 0)
         return false;
+      // A program: no Dispatch and no backward branch (a loop may
+      // legitimately never end); its Allocs are bounded by the device's
+      // memory limit.
+      if (f->program() && f->program()->instructions()) {
+        const auto &code = *f->program()->instructions();
+        for (uint32_t i = 0; i < code.size(); ++i) {
+          const fb::Instruction *in = code.Get(i);
+          if (!in)
+            continue;
+          if (in->opcode() == fb::Opcode_Dispatch)
+            return false;
+          bool branch =
+              in->opcode() == fb::Opcode_Branch || in->opcode() == fb::Opcode_CondBranch;
+          if (branch && in->operands())
+            for (uint32_t k = in->opcode() == fb::Opcode_Branch ? 0 : 1;
+                 k < in->operands()->size(); ++k)
+              if (in->operands()->Get(k) <= int64_t(i))
+                return false;
+        }
+      }
       uint64_t total = 0;
       if (f->slots())
         for (const fb::Slot *s : *f->slots())
@@ -91,7 +112,9 @@ bool callable(const fb::Module *m) {
 
 std::shared_ptr<Device> cpuDevice() {
   static std::shared_ptr<Device> device = [] {
-    auto d = createDevice("cpu");
+    DeviceOptions options;
+    options.memoryLimit = kMaxCallBytes;
+    auto d = createDevice("cpu", options);
     fuzz::check(d.ok(), "cpu device: " + d.status().toString());
     return *d;
   }();

@@ -11,6 +11,8 @@
 // fortran order); CORPUSDIR/fuzz_literal: tensor literals.
 #include "test_module_builder.h"
 
+#include "module_generated.h"
+
 #include "tessel/runtime/module.h"
 #include "tessel/runtime/npy.h"
 #include "tessel/runtime/tensor.h"
@@ -22,6 +24,7 @@
 
 using namespace tessel::rt;
 using namespace tessel::rt::testutil;
+namespace fb = tessel::fb;
 
 namespace {
 
@@ -43,6 +46,46 @@ ModuleDesc slotOnlyModule() {
                          {0}});
   m.functions.push_back(
       {"transient", {}, {TensorType{ElementType::bf16, {3}}}, {transientSlot(6)}, {}, {0}});
+  return m;
+}
+
+InstructionDesc op(fb::Opcode opcode, std::vector<int64_t> operands) {
+  return InstructionDesc{static_cast<uint8_t>(opcode), std::move(operands)};
+}
+
+// Host programs (schema version 6) without dispatches: pick(n: i32, a, b:
+// 3xf32) -> n > 2 ? a : b (a device read, a forward branch; callable by
+// the fuzzer), and count(n: i64) -> 4xi32 constant after a loop of n
+// integer steps (a back edge: described only).
+ModuleDesc programModule() {
+  ModuleDesc m;
+  TensorType n{ElementType::i32, {}}, v{ElementType::f32, {3}};
+  FunctionDesc pick{"pick", {n, v, v}, {v}, {}, {}, {}};
+  ProgramDesc p;
+  p.intRegisters = 3;
+  p.bufferRegisters = 3;
+  p.instructions = {op(fb::Opcode_Argument, {0, 0}), op(fb::Opcode_Argument, {1, 1}),
+                    op(fb::Opcode_Argument, {2, 2}), op(fb::Opcode_Int, {0, 0}),
+                    op(fb::Opcode_Read, {1, 0, 0, fb::ElementType_i32}),
+                    op(fb::Opcode_Int, {2, 2}), op(fb::Opcode_CmpGt, {2, 1, 2}),
+                    op(fb::Opcode_CondBranch, {2, 8, 9}), op(fb::Opcode_Return, {1}),
+                    op(fb::Opcode_Return, {2})};
+  pick.program = p;
+  m.functions.push_back(pick);
+  FunctionDesc count{"count", {TensorType{ElementType::i64, {}}},
+                     {TensorType{ElementType::i32, {4}}}, {}, {}, {}};
+  ProgramDesc q;
+  q.intRegisters = 4;
+  q.bufferRegisters = 2;
+  q.constants = {Bytes(16, 7)};
+  q.instructions = {op(fb::Opcode_Argument, {0, 0}), op(fb::Opcode_Int, {0, 0}),
+                    op(fb::Opcode_Read, {1, 0, 0, fb::ElementType_i64}),
+                    op(fb::Opcode_Int, {2, 1}), op(fb::Opcode_CmpLt, {3, 0, 1}),
+                    op(fb::Opcode_CondBranch, {3, 6, 8}), op(fb::Opcode_Add, {0, 0, 2}),
+                    op(fb::Opcode_Branch, {4}), op(fb::Opcode_Constant, {1, 0}),
+                    op(fb::Opcode_Return, {1})};
+  count.program = q;
+  m.functions.push_back(count);
   return m;
 }
 
@@ -152,6 +195,7 @@ std::map<std::string, Bytes> seeds() {
   s["fuzz_module/dispatch.tmod"] = buildModule(dispatchModule());
   s["fuzz_module/rich.tmod"] = buildModule(richModule());
   s["fuzz_module/cuda_c.tmod"] = buildModule(cudaCModule());
+  s["fuzz_module/program.tmod"] = buildModule(programModule());
   ModuleDesc v3 = dispatchModule();
   v3.version = 3;
   s["fuzz_module/dispatch_v3.tmod"] = buildModule(v3);

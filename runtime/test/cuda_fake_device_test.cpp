@@ -443,14 +443,23 @@ TEST_F(FakeCudaTest, AttributesAndMemoryInfoComeFromTheDriver) {
   ASSERT_TRUE(d.memoryInfo(&free, &total).ok());
   EXPECT_EQ(total, uint64_t(80) << 30);
   EXPECT_LE(free, total);
+  uint64_t address = 0;
   {
     auto b = dev->hal().allocate(5 << 20);
     ASSERT_TRUE(b.ok());
+    address = (*b)->deviceAddress();
     ASSERT_TRUE(d.memoryInfo(&freeAfter, &total).ok());
     EXPECT_EQ(free - freeAfter, uint64_t(5) << 20);
   }
+  // The freed block is kept for reuse and counts as free.
   ASSERT_TRUE(d.memoryInfo(&freeAfter, &total).ok());
   EXPECT_EQ(freeAfter, free);
+  {
+    auto again = dev->hal().allocate((5 << 20) - 1000); // the same size class
+    ASSERT_TRUE(again.ok());
+    EXPECT_EQ((*again)->deviceAddress(), address) << "no new cuMemAlloc";
+    EXPECT_EQ((*again)->size(), size_t(5 << 20) - 1000);
+  }
 
   // Within a memory limit.
   ::setenv("FAKE_CUDA_CC", "90", 1);

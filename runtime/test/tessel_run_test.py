@@ -446,13 +446,13 @@ class TesselRunTest(unittest.TestCase):
         self.assertRegex(p.stderr, r"device cpu \(\d+ threads?(, pinned)?, memory limit 80 bytes\)")
         p = run("79", "--device=cpu")
         self.assertEqual(p.returncode, 1, p.stderr)
-        self.assertIn("tessel-run: error: function 'add': slot 3: cpu: cannot allocate 24 bytes: "
+        self.assertIn("tessel-run: error: function 'add': instruction 4 (Alloc): cpu: cannot allocate 24 bytes: "
                       "the device memory limit of 79 bytes would be exceeded (56 bytes in use",
                       p.stderr)
         p = run("4", "--device=cpu")
         self.assertEqual(p.returncode, 1, p.stderr)
         self.assertRegex(p.stderr, r"error: module file '.*add.tmod': function 'add': constant "
-                                   r"slot 0: cpu: cannot allocate 8 bytes: the device memory "
+                                   r"0: cpu: cannot allocate 8 bytes: the device memory "
                                    r"limit of 4 bytes")
         p = run("1G", "--device=cpu", "--benchmark=3")
         self.assertEqual(p.returncode, 0, p.stderr)

@@ -211,7 +211,7 @@ Status Interpreter::step(size_t pc, size_t &next) {
       return fail(pc, "allocation of " + std::to_string(bytes) + " bytes");
     auto b = device.allocate(static_cast<size_t>(bytes));
     if (!b.ok())
-      return b.status().withContext(ctx + ": instruction " + std::to_string(pc));
+      return b.status().withContext(ctx + ": instruction " + std::to_string(pc) + " (Alloc)");
     buffers[o[0]] = std::move(b).value();
     if (prepared) {
       prepared->buffers.push_back(buffers[o[0]]);

@@ -1,6 +1,7 @@
 // CPU buffer: 64-byte aligned host memory.
 #pragma once
 
+#include "hal/block_cache.h"
 #include "hal/buffer.h"
 #include "hal/memory_budget.h"
 
@@ -10,11 +11,13 @@ namespace tessel::rt::hal::cpu {
 
 class CpuBuffer final : public Buffer {
 public:
-  /// Allocates `size` bytes (at least one cache line, so that zero-sized
-  /// tensors still get a valid, aligned pointer).
+  /// Allocates `size` bytes (a block of BlockCache::sizeClass bytes, so that
+  /// zero-sized tensors still get a valid, aligned pointer), from `blocks`
+  /// when it has one; the block goes back to `blocks` with the buffer.
   /// Counts against `budget`; errors name the size and the device.
   static StatusOr<std::shared_ptr<CpuBuffer>> allocate(size_t size,
-                                                       std::shared_ptr<MemoryBudget> budget);
+                                                       std::shared_ptr<MemoryBudget> budget,
+                                                       std::shared_ptr<BlockCache> blocks);
   ~CpuBuffer() override;
 
   size_t size() const override { return size_; }
@@ -25,11 +28,15 @@ public:
   uint64_t deviceAddress() const override { return reinterpret_cast<uintptr_t>(data_); }
 
 private:
-  CpuBuffer(uint8_t *data, size_t size, std::shared_ptr<MemoryBudget> budget)
-      : data_(data), size_(size), budget_(std::move(budget)) {}
+  CpuBuffer(uint8_t *data, size_t size, uint64_t block, std::shared_ptr<MemoryBudget> budget,
+            std::shared_ptr<BlockCache> blocks)
+      : data_(data), size_(size), block_(block), budget_(std::move(budget)),
+        blocks_(std::move(blocks)) {}
   uint8_t *data_;
   size_t size_;
+  uint64_t block_;
   std::shared_ptr<MemoryBudget> budget_;
+  std::shared_ptr<BlockCache> blocks_;
 };
 
 } // namespace tessel::rt::hal::cpu

@@ -9,16 +9,27 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace tessel::rt::hal {
 
 namespace cpu {
 
+namespace {
+/// Freed buffer memory the cpu device keeps for reuse, at most.
+constexpr uint64_t kCachedBlockBytes = uint64_t(2) << 30;
+} // namespace
+
 CpuDevice::CpuDevice(std::shared_ptr<ThreadPool> pool, uint64_t memoryLimit)
     : pool_(std::move(pool)), budget_(std::make_shared<MemoryBudget>("cpu", memoryLimit)),
+      blocks_(std::make_shared<BlockCache>(
+          kCachedBlockBytes,
+          [](uint64_t address, uint64_t) {
+            std::free(reinterpret_cast<void *>(static_cast<uintptr_t>(address)));
+          })),
       scratch_(std::make_shared<ScratchCache>(
-          [budget = budget_](size_t size) -> StatusOr<std::shared_ptr<Buffer>> {
-            TESSEL_ASSIGN_OR_RETURN(auto buffer, CpuBuffer::allocate(size, budget));
+          [budget = budget_, blocks = blocks_](size_t size) -> StatusOr<std::shared_ptr<Buffer>> {
+            TESSEL_ASSIGN_OR_RETURN(auto buffer, CpuBuffer::allocate(size, budget, blocks));
             return std::shared_ptr<Buffer>(std::move(buffer));
           })) {}
 
@@ -33,7 +44,7 @@ std::string CpuDevice::description() const {
 }
 
 StatusOr<std::shared_ptr<Buffer>> CpuDevice::allocate(size_t size) {
-  TESSEL_ASSIGN_OR_RETURN(auto buffer, CpuBuffer::allocate(size, budget_));
+  TESSEL_ASSIGN_OR_RETURN(auto buffer, CpuBuffer::allocate(size, budget_, blocks_));
   return std::shared_ptr<Buffer>(std::move(buffer));
 }
 

@@ -2,6 +2,7 @@
 // the other cpu devices of the process that use as many threads).
 #pragma once
 
+#include "hal/block_cache.h"
 #include "hal/cpu/scratch_cache.h"
 #include "hal/cpu/thread_pool.h"
 #include "hal/device.h"
@@ -38,6 +39,7 @@ private:
   std::string name_ = "cpu";
   std::shared_ptr<ThreadPool> pool_;
   std::shared_ptr<MemoryBudget> budget_;
+  std::shared_ptr<BlockCache> blocks_;
   std::shared_ptr<ScratchCache> scratch_;
 };
 

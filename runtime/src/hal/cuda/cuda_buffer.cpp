@@ -1,4 +1,5 @@
-// CUDA buffer allocation and synchronous host transfers. Transfers go
+// CUDA buffer allocation (through the context's BlockCache) and synchronous
+// host transfers. Transfers go
 // through the device's stream (then synchronize) rather than the legacy
 // default stream, so they are ordered with submitted command buffers.
 #include "hal/cuda/cuda_buffer.h"
@@ -23,21 +24,32 @@ StatusOr<std::shared_ptr<CudaBuffer>> CudaBuffer::allocate(std::shared_ptr<CudaC
   TESSEL_RETURN_IF_ERROR(ctx->enter());
   TESSEL_RETURN_IF_ERROR(ctx->budget().reserve(size));
   CUdeviceptr address = 0;
-  Status s = ctx->check(ctx->api().cuMemAlloc_v2(&address, std::max(size, kMinAllocation)),
-                        "cuMemAlloc");
+  uint64_t block = BlockCache::sizeClass(std::max(size, kMinAllocation));
+  if (std::optional<uint64_t> cached = ctx->blocks().take(block))
+    return std::shared_ptr<CudaBuffer>(new CudaBuffer(std::move(ctx), *cached, size, block));
+  CUresult r = ctx->api().cuMemAlloc_v2(&address, block);
+  if (r == CUDA_ERROR_OUT_OF_MEMORY) {
+    // Blocks kept for reuse may be what is missing: free them and retry.
+    for (auto [cachedAddress, bytes] : ctx->blocks().drain())
+      ctx->api().cuMemFree_v2(cachedAddress);
+    r = ctx->api().cuMemAlloc_v2(&address, block);
+  }
+  Status s = ctx->check(r, "cuMemAlloc");
   if (!s.ok()) {
     ctx->budget().release(size);
     // s reads "cuda: cuMemAlloc failed: ..."; the device label says cuda.
     std::string detail = s.message().rfind("cuda: ", 0) == 0 ? s.message().substr(6) : s.message();
     return Status(s.code(), what + detail);
   }
-  return std::shared_ptr<CudaBuffer>(new CudaBuffer(std::move(ctx), address, size));
+  return std::shared_ptr<CudaBuffer>(new CudaBuffer(std::move(ctx), address, size, block));
 }
 
 CudaBuffer::~CudaBuffer() {
   std::lock_guard<std::mutex> lock(ctx_->mutex());
-  // A lost context cannot free; its memory goes with the context.
-  if (ctx_->enter().ok())
+  // A lost context cannot free; its memory goes with the context. Work on
+  // the block was enqueued on the context's one stream, so a later user of
+  // the cached block is ordered after it.
+  if (ctx_->enter().ok() && !ctx_->blocks().put(address_, block_))
     ctx_->api().cuMemFree_v2(address_);
   ctx_->budget().release(size_);
 }

@@ -12,7 +12,9 @@ namespace tessel::rt::hal::cuda {
 class CudaBuffer final : public Buffer {
 public:
   /// Allocates `size` bytes (at least 256, so that zero-sized tensors still
-  /// get a distinct, aligned address; cuMemAlloc aligns to 256 bytes).
+  /// get a distinct, aligned address; cuMemAlloc aligns to 256 bytes): a
+  /// block of BlockCache::sizeClass bytes, from the context's cache when it
+  /// has one, back to it when the buffer goes.
   static StatusOr<std::shared_ptr<CudaBuffer>> allocate(std::shared_ptr<CudaContext> ctx,
                                                         size_t size);
   ~CudaBuffer() override;
@@ -30,11 +32,12 @@ public:
   const CudaContext *context() const { return ctx_.get(); }
 
 private:
-  CudaBuffer(std::shared_ptr<CudaContext> ctx, CUdeviceptr address, size_t size)
-      : ctx_(std::move(ctx)), address_(address), size_(size) {}
+  CudaBuffer(std::shared_ptr<CudaContext> ctx, CUdeviceptr address, size_t size, uint64_t block)
+      : ctx_(std::move(ctx)), address_(address), size_(size), block_(block) {}
   std::shared_ptr<CudaContext> ctx_;
   CUdeviceptr address_;
   size_t size_;
+  uint64_t block_; // bytes of the block (its size class)
 };
 
 } // namespace tessel::rt::hal::cuda

@@ -53,6 +53,10 @@ StatusOr<std::shared_ptr<CudaContext>> CudaContext::create(const CudaApi &api, i
   // is synchronized explicitly; no implicit ordering with the legacy stream.
   TESSEL_RETURN_IF_ERROR(cudaStatus(
       api, api.cuStreamCreate(&ctx->stream_, CU_STREAM_NON_BLOCKING), "cuStreamCreate"));
+  size_t freeBytes = 0, totalBytes = 0;
+  if (api.cuMemGetInfo_v2(&freeBytes, &totalBytes) != CUDA_SUCCESS)
+    totalBytes = size_t(4) << 30;
+  ctx->blocks_ = std::make_unique<BlockCache>(totalBytes / 4);
   return ctx;
 }
 
@@ -61,6 +65,11 @@ CudaContext::~CudaContext() {
     return;
   // Errors cannot be reported from here; a lost context still gets destroyed.
   api_.cuCtxSetCurrent(context_);
+  // cuCtxDestroy would free them too; freed here so that every cuMemAlloc
+  // has its cuMemFree.
+  if (blocks_)
+    for (auto [address, bytes] : blocks_->drain())
+      api_.cuMemFree_v2(address);
   if (stream_)
     api_.cuStreamDestroy_v2(stream_);
   api_.cuCtxDestroy_v2(context_);

@@ -4,6 +4,7 @@
 // hold it by shared_ptr, so the context outlives everything created in it.
 #pragma once
 
+#include "hal/block_cache.h"
 #include "hal/cuda/cuda_api.h"
 #include "hal/memory_budget.h"
 
@@ -42,6 +43,9 @@ public:
   }
   /// Bytes held by this device's buffers, against the optional limit.
   MemoryBudget &budget() { return *budget_; }
+  /// Freed device blocks kept for reuse (a quarter of the device's memory
+  /// at most); cuCtxDestroy frees what is left.
+  BlockCache &blocks() { return *blocks_; }
   /// Largest grid dimensions (x, y, z) a launch may use.
   const std::array<uint32_t, 3> &maxGrid() const { return maxGrid_; }
   /// Streaming multiprocessors that persistent grids are sized for: the
@@ -75,6 +79,7 @@ private:
   CUdevice device_ = 0;
   int ordinal_ = 0;
   std::unique_ptr<MemoryBudget> budget_;
+  std::unique_ptr<BlockCache> blocks_;
   CUcontext context_ = nullptr;
   CUstream stream_ = nullptr;
   int ccMajor_ = 0, ccMinor_ = 0;

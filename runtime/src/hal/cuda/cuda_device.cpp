@@ -241,7 +241,8 @@ Status CudaDevice::memoryInfo(uint64_t *free, uint64_t *total) const {
     TESSEL_RETURN_IF_ERROR(ctx_->enter());
     TESSEL_RETURN_IF_ERROR(ctx_->check(ctx_->api().cuMemGetInfo_v2(&f, &t), "cuMemGetInfo"));
   }
-  uint64_t free64 = f, total64 = t;
+  // Blocks kept for reuse are free for this device's buffers.
+  uint64_t free64 = std::min<uint64_t>(t, f + ctx_->blocks().cachedBytes()), total64 = t;
   if (uint64_t limit = ctx_->budget().limit()) {
     total64 = std::min(total64, limit);
     free64 = std::min(free64, limit - std::min(ctx_->budget().inUse(), limit));

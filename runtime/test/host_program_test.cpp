@@ -242,6 +242,9 @@ TEST_F(HostProgramTest, LoadErrorsNameTheInstruction) {
        "Constant reads constant 1 but there are 1"},
       {"read type", [](ProgramDesc &p) { p.instructions[5].operands[3] = fb::ElementType_f32; },
        "Read of element type 1 (expected an integer type"},
+      {"store type",
+       [](ProgramDesc &p) { p.instructions[6] = op(fb::Opcode_Store, {5, 0, fb::ElementType_f16}); },
+       "program instruction 6: Store of element type 2 (expected an integer type"},
       {"returns", [](ProgramDesc &p) { p.instructions[17].operands.push_back(0); },
        "Return of 2 buffers but the function has 1 result"},
       {"falls off", [](ProgramDesc &p) { p.instructions[17] = op(fb::Opcode_Int, {0, 1}); },
@@ -318,4 +321,56 @@ TEST_F(HostProgramTest, CallErrorsNameTheInstruction) {
                                      op(fb::Opcode_Return, {0})},
                                     1, 1)),
                   "function 'f': instruction 1 (Alloc): allocation of -1 bytes");
+}
+
+// Store: a host integer written into a one-element buffer in order with the
+// dispatches (how kernels get host values); returned here to read it back.
+TEST_F(HostProgramTest, StoreWritesTheRegister) {
+  TensorType i16{ElementType::i16, {}}, i64{ElementType::i64, {}};
+  ModuleDesc m = testModule();
+  FunctionDesc f;
+  f.name = "f";
+  f.arguments = {i64};
+  f.results = {i16, i16};
+  ProgramDesc p;
+  p.intRegisters = 3;
+  p.bufferRegisters = 3;
+  p.instructions = {op(fb::Opcode_Argument, {0, 0}),
+                    op(fb::Opcode_Int, {0, 0}),
+                    op(fb::Opcode_Read, {1, 0, 0, fb::ElementType_i64}),
+                    op(fb::Opcode_Int, {2, -3}),
+                    op(fb::Opcode_Mul, {1, 1, 2}),
+                    op(fb::Opcode_Store, {1, 1, fb::ElementType_i16}),
+                    op(fb::Opcode_Store, {2, 2, fb::ElementType_i16}),
+                    op(fb::Opcode_Return, {1, 2})};
+  f.program = std::move(p);
+  m.functions.push_back(std::move(f));
+  auto module = load(m);
+  ASSERT_TRUE(module.ok()) << module.status().toString();
+  for (int64_t x : {int64_t(0), int64_t(7), int64_t(-1000)}) {
+    auto out = (*module)->call("f", {i64Scalar(x)});
+    ASSERT_TRUE(out.ok()) << out.status().toString();
+    EXPECT_EQ(*(*out)[0].data<int16_t>(), static_cast<int16_t>(-3 * x));
+    EXPECT_EQ(*(*out)[1].data<int16_t>(), -3);
+  }
+  // A prepared call (no Read) writes the value once, when it is prepared.
+  ModuleDesc constant = testModule();
+  FunctionDesc g;
+  g.name = "g";
+  g.results = {i16};
+  ProgramDesc q;
+  q.intRegisters = 1;
+  q.bufferRegisters = 1;
+  q.instructions = {op(fb::Opcode_Int, {0, 1234}), op(fb::Opcode_Store, {0, 0, fb::ElementType_i16}),
+                    op(fb::Opcode_Return, {0})};
+  g.program = std::move(q);
+  constant.functions.push_back(std::move(g));
+  auto loaded = load(constant);
+  ASSERT_TRUE(loaded.ok()) << loaded.status().toString();
+  auto prepared = (*(*loaded)->lookupFunction("g"))->prepare({});
+  ASSERT_TRUE(prepared.ok()) << prepared.status().toString();
+  ASSERT_TRUE((*prepared)->run().ok());
+  auto results = (*prepared)->results();
+  ASSERT_TRUE(results.ok()) << results.status().toString();
+  EXPECT_EQ(*(*results)[0].data<int16_t>(), 1234);
 }

@@ -51,7 +51,13 @@ bool isControlFlow(Operation *op) {
 /// Ops that stay in the host program: buffer reshapes, transient
 /// allocations, constants, control flow and the return. (Scalar ops whose
 /// values the host needs stay too: hostScalars.)
+/// Marks the tensor.from_elements that carries a host scalar into a
+/// dispatch (outlineGroup).
+constexpr StringLiteral kHostScalarTensorAttr = "tessel.host_scalar_tensor";
+
 bool isHostOp(Operation *op) {
+  if (op->hasAttr(kHostScalarTensorAttr))
+    return true;
   auto select = dyn_cast<arith::SelectOp>(op);
   if (select && isa<TensorType>(select.getType()) &&
       !isa<TensorType>(select.getCondition().getType()))
@@ -427,20 +433,38 @@ LogicalResult outlineGroup(func::FuncOp parent, ArrayRef<Operation *> group,
       return da < db;
     return a->getBlock() == b->getBlock() && a->isBeforeInBlock(b);
   });
-  // Operands: values used by members but defined by none of them.
+  // Operands: values used by members but defined by none of them. An
+  // integer or index the host computed (a loop's induction variable, a value
+  // read from the device) reaches the kernel as a one-element tensor the
+  // host writes (tensor.from_elements, i64 for an index) and the kernel
+  // reads back (scalars).
   SetVector<Value> operands;
+  SmallVector<Value> scalars;
   for (Operation *op : ordered)
     for (Value v : usedValues(op))
-      if (!members.contains(v.getDefiningOp()))
-        operands.insert(v);
-  for (Value v : operands)
-    if (!isa<TensorType>(v.getType()))
+      if (!members.contains(v.getDefiningOp())) {
+        if (isa<TensorType>(v.getType()))
+          operands.insert(v);
+        else if (!llvm::is_contained(scalars, v))
+          scalars.push_back(v);
+      }
+  OpBuilder host(group.back());
+  for (Value v : scalars) {
+    if (!isa<IntegerType, IndexType>(v.getType()))
       return group.back()->emitError()
              << "a value of type " << v.getType()
-             << " computed by the host program (a loop's induction variable "
-                "or a value read from the device) is used inside a "
-                "computation: kernels do not take scalar parameters yet "
-                "(issue 39, dynamic shapes); compute it on the device";
+             << " computed by the host program is used inside a computation: "
+                "host programs pass integers and indices to kernels, not "
+                "floats; compute it on the device";
+    Location loc = v.getLoc();
+    Value element = v;
+    if (isa<IndexType>(v.getType()))
+      element = arith::IndexCastOp::create(host, loc, host.getI64Type(), v);
+    auto tensor = tensor::FromElementsOp::create(
+        host, loc, RankedTensorType::get({}, element.getType()), element);
+    tensor->setAttr(kHostScalarTensorAttr, host.getUnitAttr());
+    operands.insert(tensor);
+  }
   // Results: group values used outside the group.
   SmallVector<Value> results;
   for (Operation *op : group)
@@ -470,6 +494,14 @@ LogicalResult outlineGroup(func::FuncOp parent, ArrayRef<Operation *> group,
   IRMapping mapping;
   mapping.map(operands.getArrayRef(), body->getArguments());
   builder.setInsertionPointToStart(body);
+  // The host's scalars, read back from their tensors (the last operands).
+  for (auto [i, v] : llvm::enumerate(scalars)) {
+    Value arg = body->getArgument(operands.size() - scalars.size() + i);
+    Value element = tensor::ExtractOp::create(builder, loc, arg, ValueRange{});
+    if (isa<IndexType>(v.getType()))
+      element = arith::IndexCastOp::create(builder, loc, v.getType(), element);
+    mapping.map(v, element);
+  }
   for (Operation *op : ordered)
     builder.clone(*op, mapping);
   func::ReturnOp::create(
@@ -533,7 +565,10 @@ LogicalResult formDispatches(func::FuncOp fn, SymbolTable &symbols,
         op.erase();
         continue;
       }
-      if (!isClonableProducer(&op) || isHostOp(&op) || scalars.contains(&op))
+      bool hostNeedsIt =
+          scalars.contains(&op) ||
+          (!hasTensorResult(&op) && llvm::any_of(op.getUsers(), isHostOp));
+      if (!isClonableProducer(&op) || isHostOp(&op) || hostNeedsIt)
         continue;
       if (failed(outlineGroup(fn, {&op}, ordinal++, symbols)))
         return failure();

@@ -291,6 +291,20 @@ LogicalResult ProgramWriter::writeOp(Operation *op) {
   }
   if (auto extract = dyn_cast<tensor::ExtractOp>(op))
     return writeExtract(extract);
+  if (auto fromElements = dyn_cast<tensor::FromElementsOp>(op)) {
+    // A host integer for a kernel: a one-element buffer (FormDispatches).
+    Type element = fromElements.getType().getElementType();
+    FailureOr<fb::ElementType> et = toElementType(element);
+    if (fromElements.getElements().size() != 1 || failed(et) ||
+        !element.isInteger())
+      return op->emitError() << "internal error: only one-element integer "
+                                "tensors are built on the host";
+    FailureOr<int64_t> value = use(op, fromElements.getElements()[0]);
+    if (failed(value))
+      return failure();
+    emit(fb::Opcode_Store, {define(fromElements), *value, *et});
+    return success();
+  }
   if (auto forOp = dyn_cast<scf::ForOp>(op))
     return writeFor(forOp);
   if (auto ifOp = dyn_cast<scf::IfOp>(op))

@@ -76,6 +76,7 @@ std::string formatInstruction(const Instruction &in) {
   case fb::Opcode_MoveBuffer: kinds = "bb"; break;
   case fb::Opcode_SignExtend: case fb::Opcode_ZeroExtend: kinds = "ii#"; break;
   case fb::Opcode_Read: kinds = "ibi#"; break;
+  case fb::Opcode_Store: kinds = "bi#"; break;
   case fb::Opcode_Dispatch: kinds = "#b"; break;
   case fb::Opcode_Branch: kinds = "@"; break;
   case fb::Opcode_CondBranch: kinds = "i@@"; break;
@@ -135,6 +136,14 @@ private:
   std::vector<std::shared_ptr<hal::Buffer>> retained;
   size_t dispatched = 0;
 };
+
+/// Bytes of an integer ElementType in memory (i1: one byte).
+size_t integerWidth(int64_t type) {
+  return type == fb::ElementType_i64   ? 8
+         : type == fb::ElementType_i32 ? 4
+         : type == fb::ElementType_i16 ? 2
+                                       : 1;
+}
 
 } // namespace
 
@@ -263,10 +272,7 @@ Status Interpreter::step(size_t pc, size_t &next) {
                       "trip count computed on the device), so it cannot be recorded once "
                       "and replayed; call the function instead");
     TESSEL_ASSIGN_OR_RETURN(hal::Buffer * b, buffer(o[1], pc));
-    size_t width = o[3] == fb::ElementType_i64   ? 8
-                   : o[3] == fb::ElementType_i32 ? 4
-                   : o[3] == fb::ElementType_i16 ? 2
-                                                 : 1;
+    size_t width = integerWidth(o[3]);
     int64_t offset = i(2);
     if (offset < 0 || uint64_t(offset) > b->size() || b->size() - uint64_t(offset) < width)
       return fail(pc, "reads " + std::to_string(width) + " bytes at offset " +
@@ -280,6 +286,27 @@ Status Interpreter::step(size_t pc, size_t &next) {
       v |= uint64_t(bytes[k]) << (8 * k);
     int shift = 64 - 8 * static_cast<int>(width);
     ints[o[0]] = o[3] == fb::ElementType_i1 ? int64_t(v != 0) : wrap(v << shift) >> shift;
+    return Status();
+  }
+  case fb::Opcode_Store: {
+    size_t width = integerWidth(o[2]);
+    auto b = device.allocate(width);
+    if (!b.ok())
+      return b.status().withContext(ctx + ": instruction " + std::to_string(pc) + " (Store)");
+    buffers[o[0]] = std::move(b).value();
+    uint8_t bytes[8];
+    uint64_t v = static_cast<uint64_t>(i(1));
+    for (size_t k = 0; k < width; ++k)
+      bytes[k] = static_cast<uint8_t>(v >> (8 * k));
+    if (prepared) {
+      // The value is the prepared call's for good: written once, now.
+      prepared->buffers.push_back(buffers[o[0]]);
+      return buffers[o[0]]->write(0, bytes, width);
+    }
+    if (!pending)
+      pending = device.createCommandBuffer();
+    TESSEL_RETURN_IF_ERROR(pending->update(bytes, *buffers[o[0]], 0, width));
+    retained.push_back(buffers[o[0]]);
     return Status();
   }
   case fb::Opcode_Dispatch: {

@@ -521,6 +521,7 @@ std::string_view operandKinds(fb::Opcode op) {
   case fb::Opcode_Select: return "iiii";
   case fb::Opcode_SignExtend: case fb::Opcode_ZeroExtend: return "ii#";
   case fb::Opcode_Read: return "ibi#";
+  case fb::Opcode_Store: return "bi#";
   case fb::Opcode_Dispatch: return "#b*";
   case fb::Opcode_Branch: return "@";
   case fb::Opcode_CondBranch: return "i@@";
@@ -574,12 +575,14 @@ Status checkInstruction(const detail::Instruction &in, const detail::FunctionPro
       return dataLoss(std::string(name) + " from " + str(ops[2]) + " bits (expected 1 to 63)");
     break;
   case fb::Opcode_Read:
-    if (ops[3] != fb::ElementType_i64 && ops[3] != fb::ElementType_i32 &&
-        ops[3] != fb::ElementType_i16 && ops[3] != fb::ElementType_i8 &&
-        ops[3] != fb::ElementType_i1)
-      return dataLoss("Read of element type " + str(ops[3]) +
+  case fb::Opcode_Store: {
+    int64_t type = ops[in.opcode == fb::Opcode_Read ? 3 : 2];
+    if (type != fb::ElementType_i64 && type != fb::ElementType_i32 &&
+        type != fb::ElementType_i16 && type != fb::ElementType_i8 && type != fb::ElementType_i1)
+      return dataLoss(std::string(name) + " of element type " + str(type) +
                       " (expected an integer type: i64, i32, i16, i8 or i1)");
     break;
+  }
   case fb::Opcode_Dispatch:
     if (ops[0] < 0 || ops[0] > int64_t(UINT32_MAX))
       return dataLoss("Dispatch of export " + str(ops[0]));

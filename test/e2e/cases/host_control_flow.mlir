@@ -1,6 +1,8 @@
 // Host control flow: scf.for, scf.if and scf.while over tensors in the host
 // program, bounds and conditions read from device tensors (one wait each),
-// host integer arithmetic, a tensor chosen by a host condition, and calls.
+// host integer arithmetic, host integers inside kernels (a loop's induction
+// variable as a slice offset and a factor), a tensor chosen by a host
+// condition, and calls.
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #id1 = affine_map<(d0) -> (d0)>
 
@@ -133,4 +135,54 @@ func.func @calls(%x: tensor<17xf32>) -> tensor<17xf32> {
   %b = func.call @square(%a) : (tensor<17xf32>) -> tensor<17xf32>
   %c = func.call @affine(%b) : (tensor<17xf32>) -> tensor<17xf32>
   return %c : tensor<17xf32>
+}
+
+// acc = sum over i < 5 of a[i, :] * (i + 1): the induction variable is a
+// slice offset and, plus one, a factor inside the kernel.
+func.func @iv_in_kernels(%a: tensor<5x13xf32>) -> tensor<13xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c5 = arith.constant 5 : index
+  %zero = arith.constant dense<0.0> : tensor<13xf32>
+  %r = scf.for %i = %c0 to %c5 step %c1 iter_args(%acc = %zero) -> tensor<13xf32> {
+    %row = tensor.extract_slice %a[%i, 0] [1, 13] [1, 1] : tensor<5x13xf32> to tensor<13xf32>
+    %k = arith.addi %i, %c1 : index
+    %e = tensor.empty() : tensor<13xf32>
+    %y = linalg.generic {indexing_maps = [#id1, #id1, #id1], iterator_types = ["parallel"]}
+        ins(%acc, %row : tensor<13xf32>, tensor<13xf32>) outs(%e : tensor<13xf32>) {
+    ^bb0(%s: f32, %v: f32, %o: f32):
+      %ki = arith.index_cast %k : index to i32
+      %kf = arith.sitofp %ki : i32 to f32
+      %m = arith.mulf %v, %kf : f32
+      %t = arith.addf %s, %m : f32
+      linalg.yield %t : f32
+    } -> tensor<13xf32>
+    scf.yield %y : tensor<13xf32>
+  }
+  return %r : tensor<13xf32>
+}
+
+// A host integer carried by a while loop (no device read per iteration):
+// k = n, n - 1, ..., 1 is added to x (n read from the device once).
+func.func @count_down(%x0: tensor<19xi32>, %n: tensor<i64>) -> tensor<19xi32> {
+  %n0 = tensor.extract %n[] : tensor<i64>
+  %zero = arith.constant 0 : i64
+  %one = arith.constant 1 : i64
+  %r:2 = scf.while (%k = %n0, %x = %x0) : (i64, tensor<19xi32>) -> (i64, tensor<19xi32>) {
+    %c = arith.cmpi sgt, %k, %zero : i64
+    scf.condition(%c) %k, %x : i64, tensor<19xi32>
+  } do {
+  ^bb0(%k: i64, %x: tensor<19xi32>):
+    %e = tensor.empty() : tensor<19xi32>
+    %y = linalg.generic {indexing_maps = [#id1, #id1], iterator_types = ["parallel"]}
+        ins(%x : tensor<19xi32>) outs(%e : tensor<19xi32>) {
+    ^bb0(%v: i32, %o: i32):
+      %k32 = arith.trunci %k : i64 to i32
+      %t = arith.addi %v, %k32 : i32
+      linalg.yield %t : i32
+    } -> tensor<19xi32>
+    %k2 = arith.subi %k, %one : i64
+    scf.yield %k2, %y : i64, tensor<19xi32>
+  }
+  return %r#1 : tensor<19xi32>
 }

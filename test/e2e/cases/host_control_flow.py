@@ -77,6 +77,15 @@ ENTRIES = [
     ("select_by_first", select_inputs(5, -3), lambda a, b: [a]),
     ("select_by_first", select_inputs(-3, 5), lambda a, b: [b]),
     ("select_by_first", select_inputs(4, 4), lambda a, b: [b]),
+    # Five products and sums of N(0,1) values with factors up to 5: 1e-6.
+    ("iv_in_kernels", lambda rng: [rng.standard_normal((5, 13)).astype(np.float32)],
+     lambda a: [sum(f64(a[i]) * (i + 1) for i in range(5)).astype(np.float32)], 1e-6),
+    ("count_down", lambda rng: [rng.integers(-1000, 1000, 19, dtype=np.int32),
+                                np.array(7, dtype=np.int64)],
+     lambda x, n: [(x + 28).astype(np.int32)]),
+    ("count_down", lambda rng: [rng.integers(-1000, 1000, 19, dtype=np.int32),
+                                np.array(-2, dtype=np.int64)],
+     lambda x, n: [x]),
     # Five roundings: 1e-6.
     ("calls", lambda rng: [rng.uniform(-1, 1, 17).astype(np.float32)],
      lambda x: [affine(affine(f64(x)) ** 2).astype(np.float32)], 1e-6),

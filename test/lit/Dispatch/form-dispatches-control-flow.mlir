@@ -82,16 +82,25 @@ func.func @branches(%a: tensor<8xf32>, %p: tensor<i1>, %k0: tensor<i32>) -> (ten
 
 // -----
 
-// A loop's induction variable inside a computation would be a scalar kernel
-// parameter, which kernels do not take yet: an error at the computation.
+// A loop's induction variable inside a computation reaches the kernel as a
+// one-element tensor the host builds (i64 for an index) and the kernel reads.
 #id = affine_map<(d0) -> (d0)>
+// CHECK-LABEL: func.func private @iv_in_kernel_dispatch_0
+// CHECK-SAME: (%{{.*}}: tensor<5xf32>, %[[T:.*]]: tensor<i64>)
+// CHECK: %[[E:.*]] = tensor.extract %[[T]][] : tensor<i64>
+// CHECK: %[[I:.*]] = arith.index_cast %[[E]] : i64 to index
+// CHECK: arith.index_cast %[[I]] : index to i32
+// CHECK-LABEL: func.func @iv_in_kernel
+// CHECK: scf.for %[[IV:.*]] = {{.*}} iter_args(%[[X:.*]] = %{{.*}})
+// CHECK-NEXT: %[[C:.*]] = arith.index_cast %[[IV]] : index to i64
+// CHECK-NEXT: %[[S:.*]] = tensor.from_elements %[[C]] {tessel.host_scalar_tensor} : tensor<i64>
+// CHECK-NEXT: tessel.dispatch @iv_in_kernel_dispatch_0(%[[X]], %[[S]])
 func.func @iv_in_kernel(%a: tensor<5xf32>) -> tensor<5xf32> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c3 = arith.constant 3 : index
   %r = scf.for %i = %c0 to %c3 step %c1 iter_args(%x = %a) -> tensor<5xf32> {
     %e = tensor.empty() : tensor<5xf32>
-    // expected-error @+1 {{a value of type 'index' computed by the host program (a loop's induction variable or a value read from the device) is used inside a computation: kernels do not take scalar parameters yet}}
     %y = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
         ins(%x : tensor<5xf32>) outs(%e : tensor<5xf32>) {
     ^bb0(%v: f32, %o: f32):
@@ -103,4 +112,27 @@ func.func @iv_in_kernel(%a: tensor<5xf32>) -> tensor<5xf32> {
     scf.yield %y : tensor<5xf32>
   }
   return %r : tensor<5xf32>
+}
+
+// -----
+
+// A float the host would have to compute has no way into a kernel.
+#id = affine_map<(d0) -> (d0)>
+func.func @float_scalar(%a: tensor<5xf32>, %s: tensor<f32>) -> tensor<5xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %f0 = tensor.extract %s[] : tensor<f32>
+  %r:2 = scf.for %i = %c0 to %c3 step %c1 iter_args(%x = %a, %f = %f0) -> (tensor<5xf32>, f32) {
+    %e = tensor.empty() : tensor<5xf32>
+    // expected-error @+1 {{a value of type 'f32' computed by the host program is used inside a computation: host programs pass integers and indices to kernels, not floats}}
+    %y = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+        ins(%x : tensor<5xf32>) outs(%e : tensor<5xf32>) {
+    ^bb0(%v: f32, %o: f32):
+      %w = arith.addf %v, %f : f32
+      linalg.yield %w : f32
+    } -> tensor<5xf32>
+    scf.yield %y, %f : tensor<5xf32>, f32
+  }
+  return %r#0 : tensor<5xf32>
 }

@@ -624,8 +624,8 @@ Status convertProgram(const fb::HostProgram *h, const std::vector<hal::Executabl
     if (!in)
       return dataLoss("program instruction " + str(i) + " is missing");
     p.instructions[i].opcode = in->opcode();
-    if (in->operands())
-      p.instructions[i].operands.assign(in->operands()->begin(), in->operands()->end());
+    TESSEL_RETURN_IF_ERROR(readVector(in->operands(), p.instructions[i].operands,
+                                      "program instruction " + str(i) + ": operands"));
   }
   bool controlFlow = false;
   for (size_t i = 0; i < n; ++i) {

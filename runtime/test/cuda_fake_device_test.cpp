@@ -191,6 +191,25 @@ TEST_F(FakeCudaTest, MapsFollowTheBindingPointers) {
   EXPECT_NE(paramWord(l, 2, 0), 0u);
 }
 
+// A call's commands are submitted once, so they go on the stream even on a
+// graph-mode device (the fake has no graphs: a graph would fail); prepared
+// (replayed) calls still get graphs.
+TEST_F(FakeCudaTest, CallsRunOnTheStreamInGraphMode) {
+  ::setenv("FAKE_CUDA_CC", "90", 1);
+  DeviceOptions options;
+  options.cudaCommandBuffer = "graph";
+  auto dev = createDevice("cuda", options);
+  ASSERT_TRUE(dev.ok()) << dev.status().toString();
+  EXPECT_NE(dev->get()->description().find("graph command buffers"), std::string::npos);
+  ASSERT_EQ(call(tmaModule(), *dev), "") << "graph mode: a call's commands run on the stream";
+  auto m = Module::loadBytes(*dev, buildModule(tmaModule()), "tma.tmod");
+  ASSERT_TRUE(m.ok()) << m.status().toString();
+  HostTensor a = HostTensor::zeros(TensorType{ElementType::f16, {kN, kN}});
+  auto prepared = (*(*m)->lookupFunction("mm"))->prepare({a, a});
+  ASSERT_TRUE(prepared.ok()) << prepared.status().toString();
+  EXPECT_FALSE((*prepared)->run().ok()) << "a replayed call builds a graph, which the fake lacks";
+}
+
 TEST_F(FakeCudaTest, MapOfTheResultBinding) {
   ModuleDesc desc = tmaModule();
   TensorMapDesc c;

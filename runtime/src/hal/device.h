@@ -37,6 +37,13 @@ public:
     return unimplemented(name() + ": cannot tell which binary it would load");
   }
   virtual std::unique_ptr<CommandBuffer> createCommandBuffer() = 0;
+  /// A command buffer that will be submitted once (a host program's
+  /// commands between two waits): drivers that make replays cheap at a
+  /// cost per recording (cuda graphs: capture and instantiate) record it
+  /// the cheapest way for one submit instead.
+  virtual std::unique_ptr<CommandBuffer> createOneShotCommandBuffer() {
+    return createCommandBuffer();
+  }
 
   /// The device's value of a CUDA device attribute, numbered as the runtime
   /// API's cudaDeviceAttr (the same numbers as the driver's

@@ -304,7 +304,7 @@ Status Interpreter::step(size_t pc, size_t &next) {
       return buffers[o[0]]->write(0, bytes, width);
     }
     if (!pending)
-      pending = device.createCommandBuffer();
+      pending = device.createOneShotCommandBuffer();
     TESSEL_RETURN_IF_ERROR(pending->update(bytes, *buffers[o[0]], 0, width));
     retained.push_back(buffers[o[0]]);
     return Status();
@@ -327,7 +327,7 @@ Status Interpreter::step(size_t pc, size_t &next) {
       return prepared->each.back()->dispatch(*p.executable, ordinal, count, bindings);
     }
     if (!pending)
-      pending = device.createCommandBuffer();
+      pending = device.createOneShotCommandBuffer();
     Status s = pending->dispatch(*p.executable, ordinal, count, bindings);
     if (!s.ok())
       return s.withContext(where);

@@ -62,6 +62,10 @@ std::unique_ptr<CommandBuffer> CudaDevice::createCommandBuffer() {
   return std::make_unique<CudaStreamCommandBuffer>(ctx_);
 }
 
+std::unique_ptr<CommandBuffer> CudaDevice::createOneShotCommandBuffer() {
+  return std::make_unique<CudaStreamCommandBuffer>(ctx_);
+}
+
 Status CudaDevice::submitAndWait(CommandBuffer &commands) {
   auto *cb = dynamic_cast<CudaCommandBuffer *>(&commands);
   if (!cb)

@@ -27,6 +27,9 @@ public:
   StatusOr<std::shared_ptr<Executable>> prepareExecutable(const ExecutableSpec &spec) override;
   StatusOr<std::string> chooseBinary(const ExecutableSpec &spec) override;
   std::unique_ptr<CommandBuffer> createCommandBuffer() override;
+  /// Replayed on the stream in either mode: a graph's capture and
+  /// instantiation cost more than one launch saves.
+  std::unique_ptr<CommandBuffer> createOneShotCommandBuffer() override;
   Status submitAndWait(CommandBuffer &commands) override;
   /// Enqueues one run on the device's stream and returns; at most
   /// kMaxInFlight command buffers are held, a further submit waits first.

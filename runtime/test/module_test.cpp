@@ -82,6 +82,25 @@ TEST_F(ModuleTest, AddOnOddSizes) {
   }
 }
 
+// Calls of a program without Reads replay a recording kept by the function
+// (its buffers too): each call still sees only its own inputs.
+TEST_F(ModuleTest, RepeatedCallsReuseTheRecording) {
+  ModuleDesc desc = testModule();
+  addAddScaleFunction(desc, "add_scale", 101, 0.5f);
+  auto module = load(desc);
+  ASSERT_TRUE(module);
+  for (int call = 0; call < 5; ++call) {
+    HostTensor a = randomF32({101}), b = randomF32({101});
+    auto out = module->call("add_scale", {a, b});
+    ASSERT_TRUE(out.ok()) << out.status().toString();
+    for (int64_t i = 0; i < 101; ++i) {
+      float sum = a.data<float>()[i] + b.data<float>()[i];
+      ASSERT_EQ((*out)[1].data<float>()[i], sum) << "call " << call << " element " << i;
+      ASSERT_EQ((*out)[0].data<float>()[i], sum * 0.5f) << "call " << call << " element " << i;
+    }
+  }
+}
+
 TEST_F(ModuleTest, MultiDispatchChainThroughTransients) {
   ModuleDesc desc = testModule();
   addAddFunction(desc, "add", {5});

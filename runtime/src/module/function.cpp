@@ -9,6 +9,7 @@
 #include <chrono>
 #include <climits>
 #include <cstdint>
+#include <mutex>
 
 namespace tessel::rt {
 
@@ -152,10 +153,31 @@ struct PreparedCallState {
   std::shared_ptr<const FunctionProgram> program;
   std::vector<std::shared_ptr<hal::Buffer>> buffers;     // every buffer the call uses
   std::vector<std::shared_ptr<hal::Buffer>> allocated;   // those of Alloc instructions
+  /// The buffer of each Argument instruction, with its argument number.
+  std::vector<std::pair<int64_t, std::shared_ptr<hal::Buffer>>> arguments;
   std::vector<std::shared_ptr<hal::Buffer>> results;
   std::unique_ptr<hal::CommandBuffer> all;               // every dispatch, in order
+  size_t dispatches = 0;
+  /// Also record each dispatch alone (PreparedCall::timeRuns); the calls
+  /// Function::call keeps do not.
+  bool recordEach = true;
   std::vector<std::unique_ptr<hal::CommandBuffer>> each; // one per dispatch
 };
+
+/// Recorded calls of a function without Reads, idle between calls. A call
+/// takes one (or records a new one), writes its inputs into the argument
+/// buffers, replays it (a cuda graph in graph mode: captured once) and puts
+/// it back. The programs are static, so one recording serves every call;
+/// with dynamic shapes the key becomes the argument dimensions.
+struct CallCache {
+  /// Idle recordings kept per function, at most (concurrent calls record
+  /// their own; the extra ones are dropped).
+  static constexpr size_t kMaxIdle = 2;
+  std::mutex mutex;
+  std::vector<std::unique_ptr<PreparedCallState>> idle;
+};
+
+std::shared_ptr<CallCache> makeCallCache() { return std::make_shared<CallCache>(); }
 } // namespace detail
 
 namespace {
@@ -206,8 +228,10 @@ Status Interpreter::step(size_t pc, size_t &next) {
     // caller's tensors.
     TESSEL_RETURN_IF_ERROR((*b)->write(0, input.bytes.data(), input.bytes.size()));
     buffers[o[0]] = std::move(b).value();
-    if (prepared)
+    if (prepared) {
       prepared->buffers.push_back(buffers[o[0]]);
+      prepared->arguments.emplace_back(o[1], buffers[o[0]]);
+    }
     uploadMs += msSince(start);
     return Status();
   }
@@ -323,6 +347,9 @@ Status Interpreter::step(size_t pc, size_t &next) {
       Status s = prepared->all->dispatch(*p.executable, ordinal, count, bindings);
       if (!s.ok())
         return s.withContext(where);
+      ++prepared->dispatches;
+      if (!prepared->recordEach)
+        return Status();
       prepared->each.push_back(device.createCommandBuffer());
       return prepared->each.back()->dispatch(*p.executable, ordinal, count, bindings);
     }
@@ -371,10 +398,60 @@ StatusOr<std::vector<HostTensor>> readResults(const detail::FunctionProgram &p,
 
 } // namespace
 
+namespace {
+/// Function::call of a program without Reads: through a recording of the
+/// function's CallCache.
+StatusOr<std::vector<HostTensor>> callRecorded(const std::shared_ptr<const detail::FunctionProgram> &program,
+                                               const std::vector<HostTensor> &inputs,
+                                               CallTimings *timings) {
+  const detail::FunctionProgram &p = *program;
+  detail::CallCache &cache = *p.calls;
+  std::unique_ptr<detail::PreparedCallState> state;
+  {
+    std::lock_guard<std::mutex> lock(cache.mutex);
+    if (!cache.idle.empty()) {
+      state = std::move(cache.idle.back());
+      cache.idle.pop_back();
+    }
+  }
+  auto start = Clock::now();
+  double uploadMs = 0;
+  if (state) {
+    // Fresh contents, as if copied anew: kernels may have updated them.
+    for (const auto &[argument, buffer] : state->arguments) {
+      const HostTensor &in = inputs[argument];
+      TESSEL_RETURN_IF_ERROR(buffer->write(0, in.bytes.data(), in.bytes.size()));
+    }
+    uploadMs = msSince(start);
+  } else {
+    state = std::make_unique<detail::PreparedCallState>();
+    state->program = program;
+    state->recordEach = false;
+    Interpreter interpreter(p, inputs, state.get());
+    TESSEL_RETURN_IF_ERROR(interpreter.run());
+    state->results = std::move(interpreter.results);
+    uploadMs = interpreter.uploadMs;
+  }
+  if (state->dispatches)
+    TESSEL_RETURN_IF_ERROR(p.device->submitAndWait(*state->all));
+  double runMs = msSince(start);
+  start = Clock::now();
+  TESSEL_ASSIGN_OR_RETURN(std::vector<HostTensor> outputs, readResults(p, state->results));
+  if (timings)
+    *timings = CallTimings{uploadMs, runMs - uploadMs, msSince(start)};
+  std::lock_guard<std::mutex> lock(cache.mutex);
+  if (cache.idle.size() < detail::CallCache::kMaxIdle)
+    cache.idle.push_back(std::move(state));
+  return outputs;
+}
+} // namespace
+
 StatusOr<std::vector<HostTensor>> Function::call(const std::vector<HostTensor> &inputs,
                                                  CallTimings *timings) const {
   const detail::FunctionProgram &p = *program_;
   TESSEL_RETURN_IF_ERROR(validateInputs(p, inputs));
+  if (!p.readsDevice)
+    return callRecorded(program_, inputs, timings);
   auto start = Clock::now();
   Interpreter interpreter(p, inputs, nullptr);
   TESSEL_RETURN_IF_ERROR(interpreter.run());
@@ -420,7 +497,7 @@ Status PreparedCall::fillResults(uint8_t value) {
 }
 
 Status PreparedCall::run() {
-  if (state_->each.empty())
+  if (state_->dispatches == 0)
     return Status();
   return state_->program->device->submitAndWait(*state_->all);
 }

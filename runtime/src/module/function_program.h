@@ -12,6 +12,10 @@
 
 namespace tessel::rt::detail {
 
+struct CallCache;
+/// An empty cache of recorded calls (defined with the interpreter).
+std::shared_ptr<CallCache> makeCallCache();
+
 /// One instruction of a host program (schema `Instruction`; operand
 /// meanings per opcode in schema/module.fbs).
 struct Instruction {
@@ -35,6 +39,12 @@ struct FunctionProgram {
   std::vector<std::shared_ptr<hal::Buffer>> constants;
   /// Dispatch instructions in the program (each runs zero or more times).
   size_t dispatchCount = 0;
+  /// Whether the program reads device values (a Read): its calls depend on
+  /// data, so they cannot be recorded once and replayed.
+  bool readsDevice = false;
+  /// Function::call's recorded calls kept for reuse (programs without a
+  /// Read); shared by all calls, thread-safe.
+  std::shared_ptr<CallCache> calls = makeCallCache();
   /// What --print-module says of the program's size: "3 slots, 2
   /// dispatches" or "14 instructions, 2 dispatches, control flow".
   std::string summary;

@@ -634,6 +634,7 @@ Status convertProgram(const fb::HostProgram *h, const std::vector<hal::Executabl
       return s.withContext("program instruction " + str(i));
     fb::Opcode op = p.instructions[i].opcode;
     p.dispatchCount += op == fb::Opcode_Dispatch;
+    p.readsDevice |= op == fb::Opcode_Read;
     controlFlow |= op == fb::Opcode_Branch || op == fb::Opcode_CondBranch;
   }
   fb::Opcode last = p.instructions.back().opcode;

@@ -401,10 +401,9 @@ StatusOr<std::vector<HostTensor>> readResults(const detail::FunctionProgram &p,
 namespace {
 /// Function::call of a program without Reads: through a recording of the
 /// function's CallCache.
-StatusOr<std::vector<HostTensor>> callRecorded(const std::shared_ptr<const detail::FunctionProgram> &program,
+StatusOr<std::vector<HostTensor>> callRecorded(const detail::FunctionProgram &p,
                                                const std::vector<HostTensor> &inputs,
                                                CallTimings *timings) {
-  const detail::FunctionProgram &p = *program;
   detail::CallCache &cache = *p.calls;
   std::unique_ptr<detail::PreparedCallState> state;
   {
@@ -424,8 +423,9 @@ StatusOr<std::vector<HostTensor>> callRecorded(const std::shared_ptr<const detai
     }
     uploadMs = msSince(start);
   } else {
+    // No state->program: the function keeps this state, so a reference
+    // back to the function would be a cycle (never freed).
     state = std::make_unique<detail::PreparedCallState>();
-    state->program = program;
     state->recordEach = false;
     Interpreter interpreter(p, inputs, state.get());
     TESSEL_RETURN_IF_ERROR(interpreter.run());
@@ -451,7 +451,7 @@ StatusOr<std::vector<HostTensor>> Function::call(const std::vector<HostTensor> &
   const detail::FunctionProgram &p = *program_;
   TESSEL_RETURN_IF_ERROR(validateInputs(p, inputs));
   if (!p.readsDevice)
-    return callRecorded(program_, inputs, timings);
+    return callRecorded(p, inputs, timings);
   auto start = Clock::now();
   Interpreter interpreter(p, inputs, nullptr);
   TESSEL_RETURN_IF_ERROR(interpreter.run());

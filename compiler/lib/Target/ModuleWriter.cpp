@@ -155,6 +155,18 @@ private:
            << "internal error: the host program reads a value it never set";
   }
 
+  /// The registers of `values`, in order.
+  FailureOr<SmallVector<int64_t>> useAll(Operation *user, ValueRange values) {
+    SmallVector<int64_t> regs;
+    for (Value v : values) {
+      FailureOr<int64_t> r = use(user, v);
+      if (failed(r))
+        return failure();
+      regs.push_back(*r);
+    }
+    return regs;
+  }
+
   /// Keeps a value of `bits` canonical (sign-extended; i1 as 0 or 1).
   void canonicalize(int64_t r, unsigned bits) {
     if (bits == 1)
@@ -166,14 +178,14 @@ private:
   /// dst[i] = src[i] for all i at once.
   LogicalResult moveAll(Operation *user, ValueRange sources,
                         ArrayRef<int64_t> destinations) {
+    FailureOr<SmallVector<int64_t>> regs = useAll(user, sources);
+    if (failed(regs))
+      return failure();
     SmallVector<int64_t> temps;
-    for (Value v : sources) {
-      FailureOr<int64_t> r = use(user, v);
-      if (failed(r))
-        return failure();
+    for (auto [v, r] : llvm::zip(sources, *regs)) {
       int64_t t = newRegister(v.getType());
       emit(isBuffer(v.getType()) ? fb::Opcode_MoveBuffer : fb::Opcode_Move,
-           {t, *r});
+           {t, r});
       temps.push_back(t);
     }
     for (auto [v, t, d] : llvm::zip(sources, temps, destinations))
@@ -242,13 +254,11 @@ LogicalResult ProgramWriter::writeOp(Operation *op) {
     auto it = ordinals.find(dispatch.getCallee());
     if (it == ordinals.end())
       return op->emitError("dispatch of unknown function");
+    FailureOr<SmallVector<int64_t>> bindings = useAll(op, dispatch.getOperands());
+    if (failed(bindings))
+      return failure();
     SmallVector<int64_t> operands{it->second};
-    for (Value v : dispatch.getOperands()) {
-      FailureOr<int64_t> r = use(op, v);
-      if (failed(r))
-        return failure();
-      operands.push_back(*r);
-    }
+    operands.append(*bindings);
     for (Value r : dispatch.getResults()) {
       int64_t size = numInts++;
       emit(fb::Opcode_Int, {size, byteSize(cast<RankedTensorType>(r.getType()))});
@@ -312,14 +322,10 @@ LogicalResult ProgramWriter::writeOp(Operation *op) {
   if (auto whileOp = dyn_cast<scf::WhileOp>(op))
     return writeWhile(whileOp);
   if (auto ret = dyn_cast<func::ReturnOp>(op)) {
-    SmallVector<int64_t> operands;
-    for (Value v : ret.getOperands()) {
-      FailureOr<int64_t> r = use(op, v);
-      if (failed(r))
-        return failure();
-      operands.push_back(*r);
-    }
-    emit(fb::Opcode_Return, operands);
+    FailureOr<SmallVector<int64_t>> results = useAll(op, ret.getOperands());
+    if (failed(results))
+      return failure();
+    emit(fb::Opcode_Return, *results);
     return success();
   }
   if (op->getDialect() && op->getDialect()->getNamespace() == "arith")
@@ -354,13 +360,10 @@ LogicalResult ProgramWriter::writeArith(Operation *op) {
            << "'" << op->getName()
            << "' on the host: host programs compute with integers, "
               "indices and i1 only (compute float values on the device)";
-  SmallVector<int64_t> in;
-  for (Value v : op->getOperands()) {
-    FailureOr<int64_t> r = use(op, v);
-    if (failed(r))
-      return failure();
-    in.push_back(*r);
-  }
+  FailureOr<SmallVector<int64_t>> operands = useAll(op, op->getOperands());
+  if (failed(operands))
+    return failure();
+  ArrayRef<int64_t> in = *operands;
   Value result = op->getResult(0);
   unsigned bits = bitsOf(result.getType());
   int64_t out = define(result);

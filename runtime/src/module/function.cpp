@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <climits>
 #include <cstdint>
 #include <mutex>
 
@@ -68,27 +67,39 @@ Status validateInputs(const detail::FunctionProgram &p, const std::vector<HostTe
 } // namespace
 
 namespace detail {
-std::string formatInstruction(const Instruction &in) {
-  std::string_view kinds;
-  switch (in.opcode) {
-  case fb::Opcode_Argument: case fb::Opcode_Constant: kinds = "b#"; break;
-  case fb::Opcode_Alloc: kinds = "bi"; break;
-  case fb::Opcode_Int: kinds = "i#"; break;
-  case fb::Opcode_MoveBuffer: kinds = "bb"; break;
-  case fb::Opcode_SignExtend: case fb::Opcode_ZeroExtend: kinds = "ii#"; break;
-  case fb::Opcode_Read: kinds = "ibi#"; break;
-  case fb::Opcode_Store: kinds = "bi#"; break;
-  case fb::Opcode_Dispatch: kinds = "#b"; break;
-  case fb::Opcode_Branch: kinds = "@"; break;
-  case fb::Opcode_CondBranch: kinds = "i@@"; break;
-  case fb::Opcode_Return: kinds = "b"; break;
-  default: kinds = "i"; break;
+std::string_view operandKinds(fb::Opcode op) {
+  switch (op) {
+  case fb::Opcode_Argument: return "b#";
+  case fb::Opcode_Constant: return "b#";
+  case fb::Opcode_Alloc: return "bi";
+  case fb::Opcode_Int: return "i#";
+  case fb::Opcode_Move: return "ii";
+  case fb::Opcode_MoveBuffer: return "bb";
+  case fb::Opcode_Add: case fb::Opcode_Sub: case fb::Opcode_Mul: case fb::Opcode_DivS:
+  case fb::Opcode_RemS: case fb::Opcode_MinS: case fb::Opcode_MaxS: case fb::Opcode_And:
+  case fb::Opcode_Or: case fb::Opcode_Xor: case fb::Opcode_CmpEq: case fb::Opcode_CmpNe:
+  case fb::Opcode_CmpLt: case fb::Opcode_CmpLe: case fb::Opcode_CmpGt: case fb::Opcode_CmpGe:
+    return "iii";
+  case fb::Opcode_Select: return "iiii";
+  case fb::Opcode_SignExtend: case fb::Opcode_ZeroExtend: return "ii#";
+  case fb::Opcode_Read: return "ibi#";
+  case fb::Opcode_Store: return "bi#";
+  case fb::Opcode_Dispatch: return "#b*";
+  case fb::Opcode_Branch: return "@";
+  case fb::Opcode_CondBranch: return "i@@";
+  case fb::Opcode_Return: return "b*";
   }
+  return "";
+}
+
+std::string formatInstruction(const Instruction &in) {
+  std::string_view kinds = operandKinds(in.opcode);
   std::string s = fb::EnumNameOpcode(in.opcode);
+  // The loader checked the operand count against the kinds.
+  size_t fixed = kinds.back() == '*' ? kinds.size() - 1 : kinds.size();
   for (size_t k = 0; k < in.operands.size(); ++k) {
-    char kind = kinds.empty() ? 'i' : kinds[std::min(k, kinds.size() - 1)];
-    std::string prefix = kind == '#' ? "#" : kind == '@' ? "@" : std::string(1, kind);
-    s += (k ? ", " : " ") + prefix + std::to_string(in.operands[k]);
+    char kind = kinds[std::min(k, fixed - 1)];
+    s += (k ? ", " : " ") + std::string(1, kind) + std::to_string(in.operands[k]);
   }
   return s;
 }
@@ -137,14 +148,6 @@ private:
   std::vector<std::shared_ptr<hal::Buffer>> retained;
   size_t dispatched = 0;
 };
-
-/// Bytes of an integer ElementType in memory (i1: one byte).
-size_t integerWidth(int64_t type) {
-  return type == fb::ElementType_i64   ? 8
-         : type == fb::ElementType_i32 ? 4
-         : type == fb::ElementType_i16 ? 2
-                                       : 1;
-}
 
 } // namespace
 
@@ -296,7 +299,7 @@ Status Interpreter::step(size_t pc, size_t &next) {
                       "trip count computed on the device), so it cannot be recorded once "
                       "and replayed; call the function instead");
     TESSEL_ASSIGN_OR_RETURN(hal::Buffer * b, buffer(o[1], pc));
-    size_t width = integerWidth(o[3]);
+    size_t width = elementByteSize(static_cast<ElementType>(o[3]));
     int64_t offset = i(2);
     if (offset < 0 || uint64_t(offset) > b->size() || b->size() - uint64_t(offset) < width)
       return fail(pc, "reads " + std::to_string(width) + " bytes at offset " +
@@ -313,7 +316,7 @@ Status Interpreter::step(size_t pc, size_t &next) {
     return Status();
   }
   case fb::Opcode_Store: {
-    size_t width = integerWidth(o[2]);
+    size_t width = elementByteSize(static_cast<ElementType>(o[2]));
     auto b = device.allocate(width);
     if (!b.ok())
       return b.status().withContext(ctx + ": instruction " + std::to_string(pc) + " (Store)");

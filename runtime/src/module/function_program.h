@@ -55,7 +55,12 @@ struct FunctionProgram {
   std::shared_ptr<hal::Executable> executable; // null iff there are no dispatches
 };
 
-/// "Dispatch #3, i1, i2, i3, b0, b4".
+/// What each operand of `op` is: 'i' integer register, 'b' buffer
+/// register, '#' immediate, '@' instruction index; a trailing '*' repeats
+/// the kind before it (zero or more times). Empty for an unknown opcode.
+std::string_view operandKinds(fb::Opcode op);
+
+/// "Dispatch #3, b0, b4" (for a program the loader checked).
 std::string formatInstruction(const Instruction &instruction);
 
 /// "(2x3xf32, f32) -> (2x3xf32)".

@@ -502,39 +502,11 @@ Status convertSlotForm(const fb::Function *f, const std::vector<hal::ExecutableS
 constexpr uint32_t kMaxInstructions = 1u << 24;
 constexpr uint32_t kMaxRegisters = 1u << 20;
 
-// What each operand of an opcode is: 'i' integer register, 'b' buffer
-// register, '#' immediate, '@' instruction index; a trailing '*' repeats the
-// last kind (zero or more times). Empty for an unknown opcode.
-std::string_view operandKinds(fb::Opcode op) {
-  switch (op) {
-  case fb::Opcode_Argument: return "b#";
-  case fb::Opcode_Constant: return "b#";
-  case fb::Opcode_Alloc: return "bi";
-  case fb::Opcode_Int: return "i#";
-  case fb::Opcode_Move: return "ii";
-  case fb::Opcode_MoveBuffer: return "bb";
-  case fb::Opcode_Add: case fb::Opcode_Sub: case fb::Opcode_Mul: case fb::Opcode_DivS:
-  case fb::Opcode_RemS: case fb::Opcode_MinS: case fb::Opcode_MaxS: case fb::Opcode_And:
-  case fb::Opcode_Or: case fb::Opcode_Xor: case fb::Opcode_CmpEq: case fb::Opcode_CmpNe:
-  case fb::Opcode_CmpLt: case fb::Opcode_CmpLe: case fb::Opcode_CmpGt: case fb::Opcode_CmpGe:
-    return "iii";
-  case fb::Opcode_Select: return "iiii";
-  case fb::Opcode_SignExtend: case fb::Opcode_ZeroExtend: return "ii#";
-  case fb::Opcode_Read: return "ibi#";
-  case fb::Opcode_Store: return "bi#";
-  case fb::Opcode_Dispatch: return "#b*";
-  case fb::Opcode_Branch: return "@";
-  case fb::Opcode_CondBranch: return "i@@";
-  case fb::Opcode_Return: return "b*";
-  }
-  return "";
-}
-
 // Checks one instruction of a program: operand count and kinds, register
 // ranges and the immediates each opcode reads.
 Status checkInstruction(const detail::Instruction &in, const detail::FunctionProgram &p,
                         size_t numConstants, const std::vector<hal::ExecutableSpec> &exes) {
-  std::string_view kinds = operandKinds(in.opcode);
+  std::string_view kinds = detail::operandKinds(in.opcode);
   const char *name = fb::EnumNameOpcode(in.opcode);
   if (kinds.empty())
     return dataLoss("unknown opcode " + str(static_cast<int>(in.opcode)));

@@ -30,7 +30,7 @@ namespace tessel::rt {
 
 /// The newest schema version this runtime reads (schema/module.fbs); the one
 /// tessel-compile writes.
-constexpr uint32_t kSchemaVersion = 6;
+constexpr uint32_t kSchemaVersion = 7;
 /// The oldest schema version this runtime reads: version 3 is version 6
 /// without CUDA C kernels (Export.abi, Export.parameter_sizes), dispatch
 /// scratch (Export.scratch_bytes) or host programs (Function.program),

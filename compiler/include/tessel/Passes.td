@@ -210,6 +210,22 @@ def AddPrimitiveWorkspaces
                            "arith::ArithDialect"];
 }
 
+def InsertShapeChecks : Pass<"tessel-insert-shape-checks", "ModuleOp"> {
+  let summary = "Check on the host the dynamic dimensions computations rely on";
+  let description = [{
+    Pre: legalized input. Every structured op (linalg) of a public function
+    whose loops are indexed by a dynamic dimension gets, before it, a
+    `tessel.assert` per pair of operand dimensions that one loop indexes and
+    that are not both static: kernels index every such dimension by the same
+    loop, so a mismatch would read out of bounds. Messages name function
+    arguments as "argument N" and other operands by the op that reads them,
+    and carry both extents.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::tessel::TesselDialect"];
+}
+
 def FormDispatches : Pass<"tessel-form-dispatches", "ModuleOp"> {
   let summary = "Split public functions into dispatch functions and a host program";
   let description = [{

@@ -21,7 +21,10 @@
 #include "tessel/Dispatch/RowGroups.h"
 #include "tessel/Dispatch/ScanGroups.h"
 
+#include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/Dialect/MemRef/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -63,7 +66,7 @@ bool isHostOp(Operation *op) {
       !isa<TensorType>(select.getCondition().getType()))
     return true; // one of two tensors, by a host condition
   return isa<func::ReturnOp, tensor::ExpandShapeOp, tensor::CollapseShapeOp,
-             tensor::EmptyOp>(op) ||
+             tensor::EmptyOp, AssertOp>(op) ||
          isControlFlow(op) ||
          (isa<arith::ConstantOp>(op) && hasTensorResult(op));
 }
@@ -407,6 +410,41 @@ unsigned blockDepth(Operation *op) {
   return depth;
 }
 
+/// Rewrites the `tensor.dim`s that `dispatch` takes as dims into values the
+/// host has: a dimension of a value computed by the dispatch's ops
+/// (`members`) becomes its reified shape, in terms of their operands, until
+/// no member is involved. Fails on a dimension the host cannot compute that
+/// way (naming the op).
+LogicalResult resolveResultDims(DispatchOp dispatch,
+                                const SetVector<Operation *> &members) {
+  MLIRContext *ctx = dispatch.getContext();
+  RewritePatternSet patterns(ctx);
+  memref::populateResolveRankedShapedTypeResultDimsPatterns(patterns);
+  tensor::DimOp::getCanonicalizationPatterns(patterns, ctx);
+  SmallVector<Operation *> dimOps;
+  for (Value d : dispatch.getDims())
+    if (auto dim = d.getDefiningOp<tensor::DimOp>())
+      dimOps.push_back(dim);
+  GreedyRewriteConfig config;
+  config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+  (void)applyOpPatternsGreedily(dimOps, std::move(patterns), config);
+  for (Value d : dispatch.getDims()) {
+    SetVector<Operation *> slice;
+    BackwardSliceOptions options;
+    options.inclusive = true;
+    (void)getBackwardSlice(d, &slice, options);
+    for (Operation *op : slice)
+      for (Value v : op->getOperands())
+        if (Operation *def = v.getDefiningOp(); def && members.contains(def) &&
+                                                isa<TensorType>(v.getType()))
+          return def->emitError()
+                 << "the host cannot compute the dynamic shape of this "
+                    "result from the operands' shapes ('"
+                 << def->getName() << "' has no reifiable result shape)";
+  }
+  return success();
+}
+
 /// Outlines `group` (ops of one block) plus the clonable producers it
 /// transitively needs (from that block or the blocks around it) into a new
 /// dispatch function and replaces it by a tessel.dispatch. Fails on a
@@ -510,8 +548,23 @@ LogicalResult outlineGroup(func::FuncOp parent, ArrayRef<Operation *> group,
           results, [&](Value v) { return mapping.lookup(v); })));
 
   builder.setInsertionPoint(group.back());
+  // The dynamic dimensions of the operands, then of the results, as host
+  // values: `tensor.dim`s, those of results resolved through the group's
+  // ops (reified shapes) to values the host has.
+  SmallVector<Value> dims;
+  SmallVector<Value> tensors(operands.begin(), operands.end());
+  llvm::append_range(tensors, results);
+  for (Value v : tensors) {
+    auto t = cast<RankedTensorType>(v.getType());
+    for (int64_t d = 0; d < t.getRank(); ++d)
+      if (t.isDynamicDim(d))
+        dims.push_back(tensor::DimOp::create(builder, loc, v, d));
+  }
   auto dispatch = DispatchOp::create(builder, loc, type.getResults(),
-                                     fn.getSymName(), operands.getArrayRef());
+                                     fn.getSymName(), operands.getArrayRef(),
+                                     dims);
+  if (failed(resolveResultDims(dispatch, members)))
+    return failure();
   for (auto [oldValue, newValue] : llvm::zip(results, dispatch.getResults()))
     oldValue.replaceAllUsesWith(newValue);
   for (Operation *op : llvm::reverse(group))

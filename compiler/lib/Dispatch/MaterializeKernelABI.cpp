@@ -5,11 +5,16 @@
 // results written through bindings, in tessel.dispatch operand order, then
 // result order. Tensors of i1 are stored one byte per element (i8) and
 // converted at the boundary, because vectors of i1 are bit-packed in memory.
+// A dynamic dimension of an operand or a result is a push constant
+// (tessel.push_constant: the dispatch's dims, in order), and a tensor.dim of
+// a binding becomes that push constant.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Passes.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
 
@@ -36,7 +41,8 @@ Value castElements(OpBuilder &b, Location loc, Value value, Type to) {
   if (type.getElementType() == to)
     return value;
   auto resultType = type.clone(to);
-  Value init = tensor::EmptyOp::create(b, loc, resultType.getShape(), to);
+  Value init = tensor::EmptyOp::create(
+      b, loc, tensor::getMixedSizes(b, loc, value), to);
   AffineMap id = b.getMultiDimIdentityMap(type.getRank());
   SmallVector<utils::IteratorType> iters(type.getRank(),
                                          utils::IteratorType::parallel);
@@ -68,8 +74,8 @@ void copyIntoFreshInits(OpBuilder &b, Value operand) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(use.getOwner());
     Location loc = use.getOwner()->getLoc();
-    Value empty = tensor::EmptyOp::create(b, loc, type.getShape(),
-                                          type.getElementType());
+    Value empty = tensor::EmptyOp::create(
+        b, loc, tensor::getMixedSizes(b, loc, operand), type.getElementType());
     Value copy =
         linalg::CopyOp::create(b, loc, operand, empty).getResult(0);
     use.set(copy);
@@ -89,12 +95,19 @@ LogicalResult materializeKernelABI(func::FuncOp fn, KernelABI abi) {
   FunctionType oldType = fn.getFunctionType();
   unsigned numInputs = oldType.getNumInputs();
 
+  // A dynamic tensor is bound as its base (a rank-0 memref: a plain
+  // pointer in either ABI) and viewed with its extents, which come as push
+  // constants: every dynamic dimension of the operands, then of the
+  // results, in order.
   auto bindingMemRef = [&](Type tensorType) -> FailureOr<MemRefType> {
     auto t = dyn_cast<RankedTensorType>(tensorType);
-    if (!t || !t.hasStaticShape())
+    if (!t)
       return fn.emitError() << "dispatch operand of type " << tensorType
-                            << " is not a static-shape tensor";
+                            << " is not a ranked tensor";
     return MemRefType::get(t.getShape(), storageType(t.getElementType()));
+  };
+  auto baseType = [](MemRefType t) {
+    return t.hasStaticShape() ? t : MemRefType::get({}, t.getElementType());
   };
 
   // The kernel's own arguments: a binding table plus workgroup ids, or one
@@ -112,20 +125,50 @@ LogicalResult materializeKernelABI(func::FuncOp fn, KernelABI abi) {
     table = entry.addArgument(LLVM::LLVMPointerType::get(ctx), loc);
     for (int i = 0; i < 3; ++i)
       entry.addArgument(b.getIndexType(), loc);
-    fn->setAttr(kBindingCountAttr, b.getI64IntegerAttr(bindingTypes.size()));
   } else {
     for (MemRefType t : bindingTypes)
-      entry.addArgument(t, loc);
+      entry.addArgument(baseType(t), loc);
   }
+  fn->setAttr(kBindingCountAttr, b.getI64IntegerAttr(bindingTypes.size()));
   // Both runtimes allocate buffers at least 64-byte aligned; saying so lets
   // LLVM prove that vector accesses are aligned (128-bit loads on GPUs).
+  int64_t pushConstants = 0;
+  DenseMap<Value, SmallVector<OpFoldResult>> sizesOf; // dynamic bindings
   auto binding = [&](unsigned i) -> Value {
+    MemRefType type = bindingTypes[i];
     Value mem = abi == KernelABI::Pointers
                     ? Value(entry.getArgument(numInputs + i))
-                    : Value(BindingOp::create(b, loc, bindingTypes[i], table,
+                    : Value(BindingOp::create(b, loc, baseType(type), table,
                                               b.getI64IntegerAttr(i)));
-    return memref::AssumeAlignmentOp::create(b, loc, mem,
-                                             b.getI32IntegerAttr(64));
+    mem = memref::AssumeAlignmentOp::create(b, loc, mem,
+                                            b.getI32IntegerAttr(64));
+    if (type.hasStaticShape())
+      return mem;
+    SmallVector<OpFoldResult> sizes, strides(type.getRank());
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      sizes.push_back(type.isDynamicDim(d)
+                          ? OpFoldResult(PushConstantOp::create(
+                                b, loc, b.getIndexType(),
+                                b.getI64IntegerAttr(pushConstants++)))
+                          : OpFoldResult(b.getIndexAttr(type.getDimSize(d))));
+    OpFoldResult stride = b.getIndexAttr(1);
+    for (int64_t d = type.getRank() - 1; d >= 0; --d) {
+      strides[d] = stride;
+      stride = affine::makeComposedFoldedAffineApply(
+          b, loc, b.getAffineSymbolExpr(0) * b.getAffineSymbolExpr(1),
+          {stride, sizes[d]});
+    }
+    SmallVector<int64_t> staticStrides(type.getRank(), ShapedType::kDynamic);
+    auto view = MemRefType::get(
+        type.getShape(), type.getElementType(),
+        StridedLayoutAttr::get(ctx, 0, staticStrides));
+    Value cast = memref::ReinterpretCastOp::create(
+        b, loc, view, mem, b.getIndexAttr(0), sizes, strides);
+    // Identity layout again (the strides are the row-major ones), so
+    // that nothing downstream sees a strided binding.
+    Value identity = memref::CastOp::create(b, loc, type, cast);
+    sizesOf[identity] = sizes;
+    return identity;
   };
 
   b.setInsertionPointToStart(&entry);
@@ -160,6 +203,19 @@ LogicalResult materializeKernelABI(func::FuncOp fn, KernelABI abi) {
   func::ReturnOp::create(b, loc);
   ret.erase();
 
+  // tensor.dim of a dynamic binding is its push constant.
+  fn.walk([&](tensor::DimOp dim) {
+    std::optional<int64_t> index = dim.getConstantIndex();
+    auto toTensor = dim.getSource().getDefiningOp<bufferization::ToTensorOp>();
+    auto sizes = toTensor ? sizesOf.find(toTensor.getBuffer()) : sizesOf.end();
+    if (!index || sizes == sizesOf.end())
+      return;
+    OpBuilder db(dim);
+    dim.replaceAllUsesWith(getValueOrCreateConstantIndexOp(
+        db, dim.getLoc(), sizes->second[*index]));
+    dim.erase();
+  });
+  fn->setAttr(kPushConstantCountAttr, b.getI64IntegerAttr(pushConstants));
   entry.eraseArguments(0, numInputs);
   fn.setFunctionType(
       FunctionType::get(ctx, entry.getArgumentTypes(), TypeRange{}));

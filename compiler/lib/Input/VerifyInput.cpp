@@ -34,7 +34,7 @@ std::string unsupportedTensorReason(Type t, bool boundary) {
   std::string out;
   llvm::raw_string_ostream os(out);
   if (isa<UnrankedTensorType>(t)) {
-    os << "unranked tensor " << t << " is not supported (shapes must be static)";
+    os << "unranked tensor " << t << " is not supported (tensors must be ranked)";
     return out;
   }
   auto tensor = dyn_cast<RankedTensorType>(t);
@@ -42,11 +42,6 @@ std::string unsupportedTensorReason(Type t, bool boundary) {
     if (boundary)
       os << "type " << t << " is not supported at a function boundary "
          << "(only ranked tensors are)";
-    return out;
-  }
-  if (!tensor.hasStaticShape()) {
-    os << "dynamic shape " << t
-       << " is not supported (Tessel compiles static shapes only)";
     return out;
   }
   if (tensor.getEncoding()) {

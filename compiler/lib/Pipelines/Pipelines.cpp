@@ -85,6 +85,7 @@ void mlir::tessel::buildInputPipeline(OpPassManager &pm,
 
 void mlir::tessel::buildDispatchPipeline(OpPassManager &pm,
                                          const DispatchOptions &options) {
+  pm.addPass(createInsertShapeChecks());
   if (options.splitKTargetBlocks > 0)
     pm.addPass(createSplitContractionK({options.splitKTargetBlocks}));
   pm.addPass(createExpandLongSorts());

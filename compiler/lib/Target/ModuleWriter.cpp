@@ -45,10 +45,6 @@ int64_t storageBytes(Type t) {
   return std::max<int64_t>(1, t.getIntOrFloatBitWidth() / 8);
 }
 
-int64_t byteSize(RankedTensorType t) {
-  return t.getNumElements() * storageBytes(t.getElementType());
-}
-
 /// Raw little-endian bytes of a constant, one storage unit per element.
 std::vector<uint8_t> constantBytes(DenseElementsAttr attr) {
   auto type = cast<RankedTensorType>(attr.getType());
@@ -97,8 +93,14 @@ public:
         return failure();
       results.push_back(*tt);
     }
-    for (BlockArgument arg : fn.getArguments())
+    for (BlockArgument arg : fn.getArguments()) {
       emit(fb::Opcode_Argument, {define(arg), arg.getArgNumber()});
+      auto t = cast<RankedTensorType>(arg.getType());
+      for (int64_t d = 0; d < t.getRank(); ++d)
+        if (t.isDynamicDim(d))
+          emit(fb::Opcode_Dim, {dims[arg][t.getDynamicDimIndex(d)],
+                                arg.getArgNumber(), d});
+    }
     if (failed(writeBlock(fn.getBody().front())))
       return failure();
 
@@ -111,8 +113,12 @@ public:
       instructions.push_back(
           fb::CreateInstructionDirect(fbb, in.opcode, &operands));
     }
+    std::vector<flatbuffers::Offset<flatbuffers::String>> messageStrings;
+    for (const std::string &m : messages)
+      messageStrings.push_back(fbb.CreateString(m));
     auto program = fb::CreateHostProgramDirect(
-        fbb, numInts, numBuffers, &constantTables, &instructions);
+        fbb, numInts, numBuffers, &constantTables, &instructions,
+        messages.empty() ? nullptr : &messageStrings);
     return fb::CreateFunctionDirect(fbb, fn.getSymName().str().c_str(), &args,
                                     &results, nullptr, nullptr, nullptr,
                                     program);
@@ -141,11 +147,81 @@ private:
   int64_t newRegister(Type t) {
     return isBuffer(t) ? numBuffers++ : numInts++;
   }
-  /// A new register for `v`.
+  /// A new register for `v` (and, for a tensor with dynamic dimensions,
+  /// one integer register per dynamic dimension: dims[v]).
   int64_t define(Value v) {
     int64_t r = newRegister(v.getType());
     reg[v] = r;
+    defineDims(v);
     return r;
+  }
+  /// New registers for the dynamic dimensions of `v`.
+  void defineDims(Value v) {
+    auto t = dyn_cast<RankedTensorType>(v.getType());
+    if (!t)
+      return;
+    SmallVector<int64_t> &d = dims[v];
+    d.clear();
+    for (int64_t i = 0; i < t.getNumDynamicDims(); ++i)
+      d.push_back(numInts++);
+  }
+  /// The register of `v`, then those of its dynamic dimensions.
+  FailureOr<SmallVector<int64_t>> regsOf(Operation *user, Value v) {
+    FailureOr<int64_t> r = use(user, v);
+    if (failed(r))
+      return failure();
+    SmallVector<int64_t> regs{*r};
+    auto it = dims.find(v);
+    if (it != dims.end())
+      regs.append(it->second);
+    return regs;
+  }
+  /// A register holding extent `d` of tensor `v`.
+  FailureOr<int64_t> dimRegister(Operation *user, Value v, int64_t d) {
+    auto t = cast<RankedTensorType>(v.getType());
+    int64_t r = numInts++;
+    if (!t.isDynamicDim(d)) {
+      emit(fb::Opcode_Int, {r, t.getDimSize(d)});
+      return r;
+    }
+    auto it = dims.find(v);
+    if (it == dims.end())
+      return user->emitError()
+             << "internal error: the host program has no shape for a value";
+    emit(fb::Opcode_Move, {r, it->second[t.getDynamicDimIndex(d)]});
+    return r;
+  }
+  /// Sets the dynamic dimensions of `v` (just defined) from `sizes`.
+  LogicalResult setDims(Operation *user, Value v,
+                        ArrayRef<OpFoldResult> sizes) {
+    auto t = cast<RankedTensorType>(v.getType());
+    for (int64_t d = 0; d < t.getRank(); ++d) {
+      if (!t.isDynamicDim(d))
+        continue;
+      int64_t target = dims[v][t.getDynamicDimIndex(d)];
+      if (std::optional<int64_t> c = getConstantIntValue(sizes[d])) {
+        emit(fb::Opcode_Int, {target, *c});
+        continue;
+      }
+      FailureOr<int64_t> r = use(user, cast<Value>(sizes[d]));
+      if (failed(r))
+        return failure();
+      emit(fb::Opcode_Move, {target, *r});
+    }
+    return success();
+  }
+  /// A register holding the bytes of tensor `v` (its dims set).
+  int64_t byteSizeRegister(Value v) {
+    auto t = cast<RankedTensorType>(v.getType());
+    int64_t size = numInts++;
+    int64_t fixed = storageBytes(t.getElementType());
+    for (int64_t d = 0; d < t.getRank(); ++d)
+      if (!t.isDynamicDim(d))
+        fixed *= t.getDimSize(d);
+    emit(fb::Opcode_Int, {size, fixed});
+    for (int64_t r : dims[v])
+      emit(fb::Opcode_Mul, {size, size, r});
+    return size;
   }
   FailureOr<int64_t> use(Operation *user, Value v) {
     auto it = reg.find(v);
@@ -175,43 +251,56 @@ private:
       emit(fb::Opcode_SignExtend, {r, r, bits});
   }
 
-  /// dst[i] = src[i] for all i at once.
+  /// dst[i] = src[i] for all i at once (with their dimensions); every
+  /// destination is defined.
   LogicalResult moveAll(Operation *user, ValueRange sources,
-                        ArrayRef<int64_t> destinations) {
-    FailureOr<SmallVector<int64_t>> regs = useAll(user, sources);
-    if (failed(regs))
-      return failure();
+                        ValueRange destinations) {
+    SmallVector<std::pair<bool, int64_t>> from, to; // (buffer?, register)
+    for (auto [src, dst] : llvm::zip(sources, destinations)) {
+      FailureOr<SmallVector<int64_t>> s = regsOf(user, src);
+      FailureOr<SmallVector<int64_t>> d = regsOf(user, dst);
+      if (failed(s) || failed(d))
+        return failure();
+      if (s->size() != d->size())
+        return user->emitError() << "internal error: a carried value changes "
+                                    "its number of dynamic dimensions";
+      for (auto [k, r] : llvm::enumerate(*s)) {
+        bool buffer = k == 0 && isBuffer(src.getType());
+        from.push_back({buffer, r});
+        to.push_back({buffer, (*d)[k]});
+      }
+    }
     SmallVector<int64_t> temps;
-    for (auto [v, r] : llvm::zip(sources, *regs)) {
-      int64_t t = newRegister(v.getType());
-      emit(isBuffer(v.getType()) ? fb::Opcode_MoveBuffer : fb::Opcode_Move,
-           {t, r});
+    for (auto [buffer, r] : from) {
+      int64_t t = buffer ? numBuffers++ : numInts++;
+      emit(buffer ? fb::Opcode_MoveBuffer : fb::Opcode_Move, {t, r});
       temps.push_back(t);
     }
-    for (auto [v, t, d] : llvm::zip(sources, temps, destinations))
-      emit(isBuffer(v.getType()) ? fb::Opcode_MoveBuffer : fb::Opcode_Move,
-           {d, t});
+    for (auto [t, d] : llvm::zip(temps, to))
+      emit(d.first ? fb::Opcode_MoveBuffer : fb::Opcode_Move, {d.second, t});
     return success();
   }
 
-  /// Registers for `values` (block arguments, op results).
-  FailureOr<SmallVector<int64_t>> defineAll(Operation *op, ValueRange values) {
-    SmallVector<int64_t> regs;
+  /// Defines `values` (block arguments, op results).
+  LogicalResult defineAll(Operation *op, ValueRange values) {
     for (Value v : values) {
       if (!isBuffer(v.getType()) && !isInteger(v.getType()))
         return op->emitError()
                << "a host value of type " << v.getType()
                << " is not supported (host programs hold tensors and "
                   "integers)";
-      regs.push_back(define(v));
+      define(v);
     }
-    return regs;
+    return success();
   }
 
-  /// Gives `values` the registers `regs` (one register per value).
-  void alias(ValueRange values, ArrayRef<int64_t> regs) {
-    for (auto [v, r] : llvm::zip(values, regs))
-      reg[v] = r;
+  /// Gives `values` the registers of `others` (with their dimensions).
+  void alias(ValueRange values, ValueRange others) {
+    for (auto [v, o] : llvm::zip(values, others)) {
+      reg[v] = reg[o];
+      if (auto it = dims.find(o); it != dims.end())
+        dims[v] = it->second;
+    }
   }
 
   LogicalResult writeBlock(Block &block) {
@@ -224,6 +313,8 @@ private:
   LogicalResult writeOp(Operation *op);
   LogicalResult writeArith(Operation *op);
   LogicalResult writeExtract(tensor::ExtractOp op);
+  LogicalResult writeReshape(Operation *op);
+  LogicalResult writeAssert(AssertOp op);
   LogicalResult writeFor(scf::ForOp op);
   LogicalResult writeIf(scf::IfOp op);
   LogicalResult writeWhile(scf::WhileOp op);
@@ -244,9 +335,12 @@ private:
   flatbuffers::FlatBufferBuilder &fbb;
   const llvm::StringMap<uint32_t> &ordinals;
   DenseMap<Value, int64_t> reg;
+  /// Registers of the dynamic dimensions of tensor values, in order.
+  DenseMap<Value, SmallVector<int64_t>> dims;
   uint32_t numInts = 0, numBuffers = 0;
   std::vector<Instr> code;
   std::vector<std::vector<uint8_t>> constants;
+  std::vector<std::string> messages;
 };
 
 LogicalResult ProgramWriter::writeOp(Operation *op) {
@@ -254,34 +348,53 @@ LogicalResult ProgramWriter::writeOp(Operation *op) {
     auto it = ordinals.find(dispatch.getCallee());
     if (it == ordinals.end())
       return op->emitError("dispatch of unknown function");
-    FailureOr<SmallVector<int64_t>> bindings = useAll(op, dispatch.getOperands());
-    if (failed(bindings))
+    FailureOr<SmallVector<int64_t>> bindings = useAll(op, dispatch.getInputs());
+    FailureOr<SmallVector<int64_t>> pushConstants =
+        useAll(op, dispatch.getDims());
+    if (failed(bindings) || failed(pushConstants))
       return failure();
     SmallVector<int64_t> operands{it->second};
     operands.append(*bindings);
+    ValueRange resultDims = dispatch.getResultDims();
     for (Value r : dispatch.getResults()) {
-      int64_t size = numInts++;
-      emit(fb::Opcode_Int, {size, byteSize(cast<RankedTensorType>(r.getType()))});
       int64_t b = define(r);
-      emit(fb::Opcode_Alloc, {b, size});
+      for (int64_t &d : dims[r]) {
+        FailureOr<int64_t> dim = use(op, resultDims.front());
+        if (failed(dim))
+          return failure();
+        d = *dim;
+        resultDims = resultDims.drop_front();
+      }
+      emit(fb::Opcode_Alloc, {b, byteSizeRegister(r)});
       operands.push_back(b);
     }
+    operands.append(*pushConstants);
     emit(fb::Opcode_Dispatch, operands);
     return success();
   }
-  if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op)) {
-    FailureOr<int64_t> r = use(op, op->getOperand(0));
+  if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp, tensor::CastOp>(
+          op))
+    return writeReshape(op);
+  if (auto empty = dyn_cast<tensor::EmptyOp>(op)) {
+    int64_t b = define(empty);
+    if (failed(setDims(op, empty, empty.getMixedSizes())))
+      return failure();
+    emit(fb::Opcode_Alloc, {b, byteSizeRegister(empty)});
+    return success();
+  }
+  if (auto dim = dyn_cast<tensor::DimOp>(op)) {
+    std::optional<int64_t> index = dim.getConstantIndex();
+    if (!index)
+      return op->emitError("a tensor.dim with a dimension computed on the "
+                           "host is not supported");
+    FailureOr<int64_t> r = dimRegister(op, dim.getSource(), *index);
     if (failed(r))
       return failure();
-    reg[op->getResult(0)] = *r;
+    reg[dim.getResult()] = *r;
     return success();
   }
-  if (auto empty = dyn_cast<tensor::EmptyOp>(op)) {
-    int64_t size = numInts++;
-    emit(fb::Opcode_Int, {size, byteSize(empty.getType())});
-    emit(fb::Opcode_Alloc, {define(empty), size});
-    return success();
-  }
+  if (auto assertOp = dyn_cast<AssertOp>(op))
+    return writeAssert(assertOp);
   if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
     if (auto attr = dyn_cast<DenseElementsAttr>(constant.getValue())) {
       emit(fb::Opcode_Constant,
@@ -322,9 +435,12 @@ LogicalResult ProgramWriter::writeOp(Operation *op) {
   if (auto whileOp = dyn_cast<scf::WhileOp>(op))
     return writeWhile(whileOp);
   if (auto ret = dyn_cast<func::ReturnOp>(op)) {
+    // The buffers, then the dynamic dimensions of each result.
     FailureOr<SmallVector<int64_t>> results = useAll(op, ret.getOperands());
     if (failed(results))
       return failure();
+    for (Value v : ret.getOperands())
+      results->append(dims.lookup(v));
     emit(fb::Opcode_Return, *results);
     return success();
   }
@@ -340,16 +456,16 @@ LogicalResult ProgramWriter::writeArith(Operation *op) {
   if (auto select = dyn_cast<arith::SelectOp>(op);
       select && isBuffer(select.getType())) {
     FailureOr<int64_t> cond = use(op, select.getCondition());
-    FailureOr<int64_t> a = use(op, select.getTrueValue());
-    FailureOr<int64_t> b = use(op, select.getFalseValue());
-    if (failed(cond) || failed(a) || failed(b))
+    if (failed(cond))
       return failure();
-    int64_t out = define(select);
+    define(select);
     size_t branch = emit(fb::Opcode_CondBranch, {*cond, here() + 1, -1});
-    emit(fb::Opcode_MoveBuffer, {out, *a});
+    if (failed(moveAll(op, select.getTrueValue(), select.getResult())))
+      return failure();
     size_t skip = emit(fb::Opcode_Branch, {-1});
     code[branch].operands[2] = here();
-    emit(fb::Opcode_MoveBuffer, {out, *b});
+    if (failed(moveAll(op, select.getFalseValue(), select.getResult())))
+      return failure();
     code[skip].operands[0] = here();
     return success();
   }
@@ -443,13 +559,63 @@ LogicalResult ProgramWriter::writeExtract(tensor::ExtractOp op) {
     FailureOr<int64_t> r = use(op, index);
     if (failed(r))
       return failure();
-    emit(fb::Opcode_Int, {scratch, type.getDimSize(i)});
-    emit(fb::Opcode_Mul, {offset, offset, scratch});
+    FailureOr<int64_t> extent = dimRegister(op, op.getTensor(), i);
+    if (failed(extent))
+      return failure();
+    emit(fb::Opcode_Mul, {offset, offset, *extent});
     emit(fb::Opcode_Add, {offset, offset, *r});
   }
   emit(fb::Opcode_Int, {scratch, storageBytes(element)});
   emit(fb::Opcode_Mul, {offset, offset, scratch});
   emit(fb::Opcode_Read, {define(op.getResult()), *tensor, offset, *et});
+  return success();
+}
+
+/// A reshape or cast on the host: the same buffer, with the result's
+/// dimensions computed from the source's (expand_shape lists its output
+/// sizes; a collapsed dimension is the product of its group).
+LogicalResult ProgramWriter::writeReshape(Operation *op) {
+  Value source = op->getOperand(0), result = op->getResult(0);
+  FailureOr<int64_t> r = use(op, source);
+  if (failed(r))
+    return failure();
+  reg[result] = *r;
+  defineDims(result);
+  auto t = cast<RankedTensorType>(result.getType());
+  if (t.hasStaticShape())
+    return success();
+  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op))
+    return setDims(op, result, expand.getMixedOutputShape());
+  for (int64_t d = 0; d < t.getRank(); ++d) {
+    if (!t.isDynamicDim(d))
+      continue;
+    int64_t target = dims[result][t.getDynamicDimIndex(d)];
+    SmallVector<int64_t> group{d};
+    if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op))
+      group = llvm::to_vector(collapse.getReassociationIndices()[d]);
+    emit(fb::Opcode_Int, {target, 1});
+    for (int64_t s : group) {
+      FailureOr<int64_t> extent = dimRegister(op, source, s);
+      if (failed(extent))
+        return failure();
+      emit(fb::Opcode_Mul, {target, target, *extent});
+    }
+  }
+  return success();
+}
+
+/// A shape check (tessel-insert-shape-checks): the call fails with the
+/// message, each "{}" in it replaced by the next value.
+LogicalResult ProgramWriter::writeAssert(AssertOp op) {
+  FailureOr<int64_t> cond = use(op, op.getCondition());
+  FailureOr<SmallVector<int64_t>> values = useAll(op, op.getValues());
+  if (failed(cond) || failed(values))
+    return failure();
+  SmallVector<int64_t> operands{*cond,
+                                static_cast<int64_t>(messages.size())};
+  operands.append(*values);
+  messages.push_back(op.getMessage().str());
+  emit(fb::Opcode_Assert, operands);
   return success();
 }
 
@@ -462,36 +628,35 @@ LogicalResult ProgramWriter::writeFor(scf::ForOp op) {
   if (failed(lb) || failed(ub) || failed(step))
     return failure();
   Block &body = *op.getBody();
-  FailureOr<SmallVector<int64_t>> iv = defineAll(op, body.getArgument(0));
-  FailureOr<SmallVector<int64_t>> carried =
-      defineAll(op, op.getRegionIterArgs());
-  if (failed(iv) || failed(carried) ||
-      failed(moveAll(op, op.getInitArgs(), *carried)))
+  Value ivValue = body.getArgument(0);
+  if (failed(defineAll(op, ivValue)) ||
+      failed(defineAll(op, op.getRegionIterArgs())) ||
+      failed(moveAll(op, op.getInitArgs(), op.getRegionIterArgs())))
     return failure();
-  emit(fb::Opcode_Move, {(*iv)[0], *lb});
+  int64_t iv = reg[ivValue];
+  emit(fb::Opcode_Move, {iv, *lb});
   // header: while (iv < ub) { body; iv += step; }
   int64_t header = here();
   int64_t cond = numInts++;
-  emit(fb::Opcode_CmpLt, {cond, (*iv)[0], *ub});
+  emit(fb::Opcode_CmpLt, {cond, iv, *ub});
   size_t exit = emit(fb::Opcode_CondBranch, {cond, here() + 1, -1});
   for (Operation &inner : body.without_terminator())
     if (failed(writeOp(&inner)))
       return failure();
   auto yield = cast<scf::YieldOp>(body.getTerminator());
-  if (failed(moveAll(yield, yield.getOperands(), *carried)))
+  if (failed(moveAll(yield, yield.getOperands(), op.getRegionIterArgs())))
     return failure();
-  emit(fb::Opcode_Add, {(*iv)[0], (*iv)[0], *step});
-  canonicalize((*iv)[0], bitsOf(op.getInductionVar().getType()));
+  emit(fb::Opcode_Add, {iv, iv, *step});
+  canonicalize(iv, bitsOf(op.getInductionVar().getType()));
   emit(fb::Opcode_Branch, {header});
   code[exit].operands[2] = here();
-  alias(op.getResults(), *carried);
+  alias(op.getResults(), op.getRegionIterArgs());
   return success();
 }
 
 LogicalResult ProgramWriter::writeIf(scf::IfOp op) {
   FailureOr<int64_t> cond = use(op, op.getCondition());
-  FailureOr<SmallVector<int64_t>> results = defineAll(op, op.getResults());
-  if (failed(cond) || failed(results))
+  if (failed(cond) || failed(defineAll(op, op.getResults())))
     return failure();
   size_t branch = emit(fb::Opcode_CondBranch, {*cond, here() + 1, -1});
   auto writeRegion = [&](Region &region) -> LogicalResult {
@@ -500,7 +665,7 @@ LogicalResult ProgramWriter::writeIf(scf::IfOp op) {
       if (failed(writeOp(&inner)))
         return failure();
     auto yield = cast<scf::YieldOp>(block.getTerminator());
-    return moveAll(yield, yield.getOperands(), *results);
+    return moveAll(yield, yield.getOperands(), op.getResults());
   };
   if (failed(writeRegion(op.getThenRegion())))
     return failure();
@@ -519,16 +684,13 @@ LogicalResult ProgramWriter::writeIf(scf::IfOp op) {
 LogicalResult ProgramWriter::writeWhile(scf::WhileOp op) {
   Block &before = op.getBefore().front();
   Block &after = op.getAfter().front();
-  FailureOr<SmallVector<int64_t>> beforeArgs =
-      defineAll(op, before.getArguments());
-  FailureOr<SmallVector<int64_t>> afterArgs =
-      defineAll(op, after.getArguments());
-  if (failed(beforeArgs) || failed(afterArgs) ||
-      failed(moveAll(op, op.getInits(), *beforeArgs)))
+  if (failed(defineAll(op, before.getArguments())) ||
+      failed(defineAll(op, after.getArguments())) ||
+      failed(moveAll(op, op.getInits(), before.getArguments())))
     return failure();
   // The values scf.condition forwards are both the after region's
   // arguments and the loop's results.
-  alias(op.getResults(), *afterArgs);
+  alias(op.getResults(), after.getArguments());
   int64_t header = here();
   for (Operation &inner : before.without_terminator())
     if (failed(writeOp(&inner)))
@@ -536,14 +698,14 @@ LogicalResult ProgramWriter::writeWhile(scf::WhileOp op) {
   auto condition = cast<scf::ConditionOp>(before.getTerminator());
   FailureOr<int64_t> cond = use(condition, condition.getCondition());
   if (failed(cond) ||
-      failed(moveAll(condition, condition.getArgs(), *afterArgs)))
+      failed(moveAll(condition, condition.getArgs(), after.getArguments())))
     return failure();
   size_t exit = emit(fb::Opcode_CondBranch, {*cond, here() + 1, -1});
   for (Operation &inner : after.without_terminator())
     if (failed(writeOp(&inner)))
       return failure();
   auto yield = cast<scf::YieldOp>(after.getTerminator());
-  if (failed(moveAll(yield, yield.getOperands(), *beforeArgs)))
+  if (failed(moveAll(yield, yield.getOperands(), before.getArguments())))
     return failure();
   emit(fb::Opcode_Branch, {header});
   code[exit].operands[2] = here();
@@ -565,12 +727,26 @@ writeExecutable(flatbuffers::FlatBufferBuilder &fbb,
           &m.boxDims, &m.elementStrides, m.interleave, m.swizzle,
           m.l2Promotion, m.oobFill));
     bool cudaC = e.abi == KernelAbi::CudaC;
+    flatbuffers::Offset<fb::WorkgroupCountProgram> countProgram;
+    if (const std::optional<WorkgroupCountProgram> &p =
+            e.workgroupCountProgram) {
+      std::vector<flatbuffers::Offset<fb::Instruction>> instructions;
+      for (const std::vector<int64_t> &in : p->instructions) {
+        std::vector<int64_t> operands(in.begin() + 1, in.end());
+        instructions.push_back(fb::CreateInstructionDirect(
+            fbb, static_cast<fb::Opcode>(in[0]), &operands));
+      }
+      std::vector<uint32_t> results(p->results.begin(), p->results.end());
+      countProgram = fb::CreateWorkgroupCountProgramDirect(
+          fbb, p->intRegisters, &instructions, &results);
+    }
     exports.push_back(fb::CreateExportDirect(
         fbb, e.name.c_str(), &count, &size, e.bindingCount,
         e.sharedMemoryBytes, maps.empty() ? nullptr : &maps,
         cudaC ? fb::KernelAbi_CudaC : fb::KernelAbi_Bindings,
         cudaC ? &e.parameterSizes : nullptr, e.residentBlocksPerSm,
-        e.scratchBytes, e.scratchZeroedBytes));
+        e.scratchBytes, e.scratchZeroedBytes, e.pushConstantCount,
+        countProgram));
   }
   std::vector<flatbuffers::Offset<fb::Binary>> binaries;
   for (const BinaryImage &b : image.binaries) {

@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,16 @@ enum class KernelAbi : uint8_t {
   CudaC = 1,
 };
 
+/// A workgroup count computed per dispatch from the kernel's push constants
+/// (schema `WorkgroupCountProgram`): registers 0 .. push constants - 1 hold
+/// them, `instructions` (each an fb::Opcode value, then its operands) run
+/// in order, `results` name the x, y and z registers.
+struct WorkgroupCountProgram {
+  uint32_t intRegisters = 0;
+  std::vector<std::vector<int64_t>> instructions;
+  std::array<uint32_t, 3> results = {0, 0, 0};
+};
+
 struct KernelExport {
   std::string name;
   std::array<uint32_t, 3> workgroupCount = {1, 1, 1};
@@ -64,6 +75,12 @@ struct KernelExport {
   /// table entry bindingCount) and of its prefix zeroed before each
   /// dispatch (schema `scratch_bytes`, `scratch_zeroed_bytes`); 0: none.
   uint64_t scratchBytes = 0, scratchZeroedBytes = 0;
+  /// i64 values passed after the bindings (the dynamic dimensions of the
+  /// kernel's operands and results; schema `push_constant_count`).
+  uint32_t pushConstantCount = 0;
+  /// Set when the workgroup count depends on the push constants; then
+  /// `workgroupCount` is unused.
+  std::optional<WorkgroupCountProgram> workgroupCountProgram;
 };
 
 /// On a cuda kernel: its grid is persistent (the kernel strides over its

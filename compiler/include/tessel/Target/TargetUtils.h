@@ -24,6 +24,11 @@ FailureOr<std::vector<KernelExport>> cudaCKernelExports(ModuleOp module);
 
 LogicalResult writeFile(Location loc, StringRef path, StringRef bytes);
 
+/// Reads the workgroup count of kernel `fn` (kWorkgroupCountAttr, and
+/// kWorkgroupCountMapAttr when it depends on the push constants) and its
+/// push constant count into `e`; errors at `loc`.
+LogicalResult readWorkgroupCount(Location loc, Operation *fn, KernelExport &e);
+
 } // namespace mlir::tessel
 
 #endif

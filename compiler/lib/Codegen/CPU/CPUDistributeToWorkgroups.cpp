@@ -6,7 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tessel/Codegen/Common/WorkgroupCount.h"
 #include "tessel/Passes.h"
+
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/PatternMatch.h"
@@ -29,7 +32,8 @@ LogicalResult distributeToWorkgroups(func::FuncOp kernel) {
     foralls.push_back(forall);
     return WalkResult::skip();
   });
-  SmallVector<int64_t> count = {1, 1, 1};
+  MLIRContext *ctx = kernel.getContext();
+  SmallVector<AffineExpr> count(3, getAffineConstantExpr(1, ctx));
   if (foralls.size() > 1)
     return kernel.emitError("expected at most one workgroup scf.forall, got ")
            << foralls.size();
@@ -37,47 +41,50 @@ LogicalResult distributeToWorkgroups(func::FuncOp kernel) {
     scf::ForallOp forall = foralls.front();
     if (forall.getNumResults() != 0)
       return forall.emitError("workgroup scf.forall must be bufferized");
-    ArrayRef<int64_t> lbs = forall.getStaticLowerBound();
-    ArrayRef<int64_t> ubs = forall.getStaticUpperBound();
-    ArrayRef<int64_t> steps = forall.getStaticStep();
+    SmallVector<OpFoldResult> lbs = forall.getMixedLowerBound();
+    SmallVector<OpFoldResult> ubs = forall.getMixedUpperBound();
+    SmallVector<OpFoldResult> steps = forall.getMixedStep();
     unsigned rank = forall.getRank();
-    auto dynamic = [](ArrayRef<int64_t> v) {
-      return llvm::any_of(v, ShapedType::isDynamic);
-    };
-    if (dynamic(lbs) || dynamic(ubs) || dynamic(steps) || rank > 3)
-      return forall.emitError(
-          "workgroup scf.forall needs static bounds and at most 3 dims");
-    IRRewriter rewriter(kernel.getContext());
+    if (rank > 3)
+      return forall.emitError("workgroup scf.forall has more than 3 dims");
+    IRRewriter rewriter(ctx);
+    for (unsigned d = 0; d < rank; ++d) {
+      FailureOr<AffineExpr> trips = tripCountExpr(lbs[d], ubs[d], steps[d]);
+      if (failed(trips))
+        return forall.emitError("workgroup scf.forall bounds are not affine "
+                                "functions of the push constants");
+      count[rank - 1 - d] = *trips; // last dim -> x
+    }
     // A loop over an empty range (zero-size tensors) has nothing to do.
-    for (unsigned d = 0; d < rank; ++d)
-      if (ubs[d] <= lbs[d]) {
-        rewriter.eraseOp(forall);
-        kernel->setAttr(kWorkgroupCountAttr,
-                        DenseI64ArrayAttr::get(kernel.getContext(), count));
-        return success();
-      }
+    if (llvm::any_of(count, [](AffineExpr e) {
+          auto c = dyn_cast<AffineConstantExpr>(e);
+          return c && c.getValue() <= 0;
+        })) {
+      rewriter.eraseOp(forall);
+      setWorkgroupCount(kernel, SmallVector<AffineExpr>(
+                                    3, getAffineConstantExpr(1, ctx)));
+      return success();
+    }
     rewriter.setInsertionPoint(forall);
     Location loc = forall.getLoc();
     Block &entry = kernel.getBody().front();
     SmallVector<Value> ivs;
     for (unsigned d = 0; d < rank; ++d) {
       unsigned axis = rank - 1 - d; // last dim -> x
-      count[axis] = llvm::divideCeil(ubs[d] - lbs[d], steps[d]);
       Value id = entry.getArgument(1 + axis);
       Value scaled = arith::MulIOp::create(
           rewriter, loc, id,
-          arith::ConstantIndexOp::create(rewriter, loc, steps[d]));
+          getValueOrCreateConstantIndexOp(rewriter, loc, steps[d]));
       ivs.push_back(arith::AddIOp::create(
           rewriter, loc, scaled,
-          arith::ConstantIndexOp::create(rewriter, loc, lbs[d])));
+          getValueOrCreateConstantIndexOp(rewriter, loc, lbs[d])));
     }
     Block *body = forall.getBody();
     rewriter.eraseOp(body->getTerminator());
     rewriter.inlineBlockBefore(body, forall, ivs);
     rewriter.eraseOp(forall);
   }
-  kernel->setAttr(kWorkgroupCountAttr,
-                  DenseI64ArrayAttr::get(kernel.getContext(), count));
+  setWorkgroupCount(kernel, count);
   return success();
 }
 

@@ -52,6 +52,32 @@ struct BindingOpLowering : ConvertOpToLLVMPattern<BindingOp> {
   }
 };
 
+/// tessel.push_constant k -> the i64 in entry binding_count + k of the
+/// binding table (the kernel's first argument), before the conversion.
+LogicalResult lowerPushConstants(func::FuncOp kernel) {
+  auto bindingCount = kernel->getAttrOfType<IntegerAttr>(kBindingCountAttr);
+  WalkResult result = kernel.walk([&](PushConstantOp op) {
+    if (!bindingCount || kernel.getNumArguments() == 0 ||
+        !isa<LLVM::LLVMPointerType>(kernel.getArgument(0).getType())) {
+      op.emitOpError("is not in a kernel with a binding table");
+      return WalkResult::interrupt();
+    }
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    auto ptrType = LLVM::LLVMPointerType::get(b.getContext());
+    Value slot = LLVM::GEPOp::create(
+        b, loc, ptrType, ptrType, kernel.getArgument(0),
+        ArrayRef<LLVM::GEPArg>{
+            static_cast<int32_t>(bindingCount.getInt() + op.getIndex())});
+    Value value = LLVM::LoadOp::create(b, loc, b.getI64Type(), slot);
+    op.replaceAllUsesWith(arith::IndexCastOp::create(
+        b, loc, b.getIndexType(), value).getResult());
+    op.erase();
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
 } // namespace
 
 namespace mlir::tessel {
@@ -76,6 +102,9 @@ struct CPULowerToLLVMPass : impl::CPULowerToLLVMBase<CPULowerToLLVMPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
+    for (auto kernel : module.getOps<func::FuncOp>())
+      if (failed(lowerPushConstants(kernel)))
+        return signalPassFailure();
     LLVMConversionTarget target(*ctx);
     target.addLegalOp<ModuleOp>();
     LLVMTypeConverter converter(ctx);

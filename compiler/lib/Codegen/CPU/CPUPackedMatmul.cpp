@@ -44,6 +44,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tessel/Codegen/Common/WorkgroupCount.h"
 #include "tessel/Passes.h"
 
 #include "tessel/Codegen/CPU/CPUStrategyTable.h"
@@ -714,7 +715,7 @@ LogicalResult lowerKernel(func::FuncOp kernel, ArrayRef<linalg::LinalgOp> ops,
                                                 &kernel.front());
     scratch = BindingOp::create(
         b, MemRefType::get({bytes}, b.getI8Type()), kernel.getArgument(0),
-        b.getI64IntegerAttr(bindingCount.getInt()));
+        b.getI64IntegerAttr(bindingCount.getInt() + pushConstantCount(kernel)));
     flags = memref::ViewOp::create(
         b, MemRefType::get({flagCount}, b.getI32Type()), scratch,
         arith::ConstantIndexOp::create(b, 0), ValueRange{});

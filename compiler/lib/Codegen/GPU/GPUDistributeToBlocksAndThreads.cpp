@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tessel/Codegen/Common/WorkgroupCount.h"
 #include "tessel/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -133,7 +134,9 @@ LogicalResult distributeToBlocksAndThreads(func::FuncOp kernel) {
     if (copy.getSource() == copy.getTarget())
       rewriter.eraseOp(copy);
   });
-  SmallVector<int64_t> grid = {1, 1, 1}, block = {1, 1, 1};
+  MLIRContext *ctx = kernel.getContext();
+  SmallVector<AffineExpr> grid(3, getAffineConstantExpr(1, ctx));
+  SmallVector<int64_t> block = {1, 1, 1};
   SmallVector<scf::ForallOp> blockLoops = outermostForalls(kernel.getBody());
   // A strategy that wrote its own gpu ids (warp reductions) set the sizes.
   if (blockLoops.empty() && kernel->hasAttr(kWorkgroupSizeAttr))
@@ -143,18 +146,28 @@ LogicalResult distributeToBlocksAndThreads(func::FuncOp kernel) {
            << blockLoops.size();
   if (!blockLoops.empty()) {
     scf::ForallOp blocks = blockLoops.front();
-    FailureOr<SmallVector<int64_t>> counts = maxTripCounts(blocks);
-    if (failed(counts) || blocks.getRank() > 3 ||
-        !blocks.getStaticUpperBound().size())
-      return blocks.emitError("block scf.forall needs static bounds and at "
-                              "most 3 dimensions");
+    unsigned rank = blocks.getRank();
+    if (rank > 3)
+      return blocks.emitError("block scf.forall has more than 3 dimensions");
+    // Block counts: constants, or functions of the push constants.
+    for (unsigned d = 0; d < rank; ++d) {
+      FailureOr<AffineExpr> trips =
+          tripCountExpr(blocks.getMixedLowerBound()[d],
+                        blocks.getMixedUpperBound()[d],
+                        blocks.getMixedStep()[d]);
+      if (failed(trips))
+        return blocks.emitError("block scf.forall bounds are not affine "
+                                "functions of the push constants");
+      grid[rank - 1 - d] = *trips;
+    }
     // A loop over an empty range (zero-size tensors) has nothing to do.
-    if (llvm::is_contained(*counts, 0)) {
+    if (llvm::any_of(grid, [](AffineExpr e) {
+          auto c = dyn_cast<AffineConstantExpr>(e);
+          return c && c.getValue() <= 0;
+        })) {
       rewriter.eraseOp(blocks);
       blockLoops.clear();
-    } else {
-      for (auto [d, c] : llvm::enumerate(*counts))
-        grid[counts->size() - 1 - d] = c;
+      grid.assign(3, getAffineConstantExpr(1, ctx));
     }
   }
   if (!blockLoops.empty()) {
@@ -201,8 +214,7 @@ LogicalResult distributeToBlocksAndThreads(func::FuncOp kernel) {
         idsFor<gpu::BlockIdOp>(rewriter, blocks.getLoc(), blocks.getRank());
     inlineForall(rewriter, blocks, ids, /*guard=*/false);
   }
-  kernel->setAttr(kWorkgroupCountAttr,
-                  DenseI64ArrayAttr::get(kernel.getContext(), grid));
+  setWorkgroupCount(kernel, grid);
   kernel->setAttr(kWorkgroupSizeAttr,
                   DenseI64ArrayAttr::get(kernel.getContext(), block));
   return success();

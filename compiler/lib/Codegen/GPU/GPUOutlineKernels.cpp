@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tessel/Codegen/Common/WorkgroupCount.h"
 #include "tessel/Codegen/GPU/GPUOutline.h"
 #include "tessel/Passes.h"
 
@@ -44,6 +45,27 @@ gpu::GPUFuncOp replaceWithGPUKernel(func::FuncOp fn, OpBuilder &b) {
   return kernel;
 }
 
+/// tessel.push_constant k -> kernel argument binding_count + k (index, an
+/// i64 parameter): the push constants follow the binding pointers and
+/// precede the tensor maps.
+static void lowerPushConstants(func::FuncOp fn) {
+  int64_t count = pushConstantCount(fn);
+  if (count == 0)
+    return;
+  auto bindings = fn->getAttrOfType<IntegerAttr>(kBindingCountAttr);
+  unsigned first = bindings ? bindings.getInt() : 0;
+  Builder b(fn.getContext());
+  SmallVector<unsigned> positions(count, first);
+  SmallVector<Type> types(count, b.getIndexType());
+  SmallVector<DictionaryAttr> attrs(count, b.getDictionaryAttr({}));
+  SmallVector<Location> locs(count, fn.getLoc());
+  (void)fn.insertArguments(positions, types, attrs, locs);
+  fn.walk([&](PushConstantOp op) {
+    op.replaceAllUsesWith(fn.getArgument(first + op.getIndex()));
+    op.erase();
+  });
+}
+
 LogicalResult outlineGPUKernels(ModuleOp module) {
   OpBuilder b(module.getContext());
   module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
@@ -62,6 +84,7 @@ LogicalResult outlineGPUKernels(ModuleOp module) {
     if (!size || size.size() != 3)
       return fn.emitError("kernel has no tessel.workgroup_size: distribute "
                           "it to blocks and threads first");
+    lowerPushConstants(fn);
     b.setInsertionPointToEnd(gpuModule.getBody());
     gpu::GPUFuncOp kernel = replaceWithGPUKernel(fn, b);
     kernel.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(
@@ -70,7 +93,8 @@ LogicalResult outlineGPUKernels(ModuleOp module) {
     // Buffers are at least 64-byte aligned; telling LLVM through the
     // pointer arguments lets it use 128-bit loads and stores.
     for (unsigned i = 0; i < kernel.getNumArguments(); ++i)
-      kernel.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
+      if (!isa<IndexType>(kernel.getArgument(i).getType()))
+        kernel.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
                         b.getI64IntegerAttr(64));
   }
   return success();

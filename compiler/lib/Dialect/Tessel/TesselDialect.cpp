@@ -31,11 +31,32 @@ LogicalResult DispatchOp::verifySymbolUses(SymbolTableCollection &symbols) {
   if (fn->hasAttr(kKernelAttr))
     return success();
   FunctionType type = fn.getFunctionType();
-  if (TypeRange(type.getInputs()) != TypeRange(getOperands().getTypes()) ||
+  if (TypeRange(type.getInputs()) != TypeRange(getInputs().getTypes()) ||
       TypeRange(type.getResults()) != TypeRange(getResults().getTypes()))
     return emitOpError() << "operand/result types do not match callee type "
                          << type;
   return success();
+}
+
+static int64_t dynamicDimCount(TypeRange types) {
+  int64_t n = 0;
+  for (Type t : types)
+    n += cast<RankedTensorType>(t).getNumDynamicDims();
+  return n;
+}
+
+LogicalResult DispatchOp::verify() {
+  int64_t expected = dynamicDimCount(getInputs().getTypes()) +
+                     dynamicDimCount(getResults().getTypes());
+  if (static_cast<int64_t>(getDims().size()) != expected)
+    return emitOpError() << "has " << getDims().size() << " dims but its "
+                         << "operands and results have " << expected
+                         << " dynamic dimensions";
+  return success();
+}
+
+ValueRange DispatchOp::getResultDims() {
+  return getDims().take_back(dynamicDimCount(getResults().getTypes()));
 }
 
 #define GET_OP_CLASSES

@@ -502,14 +502,8 @@ mlir::tessel::buildCPUExecutables(ModuleOp module,
 
     for (KernelExport &e : variantExports) {
       auto fn = kernels->lookupSymbol<LLVM::LLVMFuncOp>(e.name);
-      auto count =
-          fn ? fn->getAttrOfType<DenseI64ArrayAttr>(kWorkgroupCountAttr)
-             : DenseI64ArrayAttr();
-      if (!count || count.size() != 3)
-        return emitError(loc) << "internal error: kernel '" << e.name
-                              << "' lost its workgroup count";
-      for (int i = 0; i < 3; ++i)
-        e.workgroupCount[i] = count[i];
+      if (failed(readWorkgroupCount(loc, fn, e)))
+        return failure();
       if (auto bytes = fn->getAttrOfType<IntegerAttr>(kScratchBytesAttr))
         e.scratchBytes = bytes.getInt();
       if (auto zeroed = fn->getAttrOfType<IntegerAttr>(kScratchZeroedBytesAttr))

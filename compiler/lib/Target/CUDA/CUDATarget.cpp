@@ -262,17 +262,14 @@ FailureOr<ExecutableImage> buildForArchs(ModuleOp module,
     return emitError(loc) << "CUDA code generation failed";
   for (KernelExport &e : image.exports) {
     auto fn = kernels->lookupSymbol<func::FuncOp>(e.name);
-    auto count = fn ? fn->getAttrOfType<DenseI64ArrayAttr>(kWorkgroupCountAttr)
-                    : DenseI64ArrayAttr();
-    auto size = fn ? fn->getAttrOfType<DenseI64ArrayAttr>(kWorkgroupSizeAttr)
-                   : DenseI64ArrayAttr();
-    if (!count || !size || count.size() != 3 || size.size() != 3)
+    if (failed(readWorkgroupCount(loc, fn, e)))
+      return failure();
+    auto size = fn->getAttrOfType<DenseI64ArrayAttr>(kWorkgroupSizeAttr);
+    if (!size || size.size() != 3)
       return emitError(loc) << "internal error: kernel '" << e.name
-                            << "' lost its grid or block size";
-    for (int i = 0; i < 3; ++i) {
-      e.workgroupCount[i] = count[i];
+                            << "' lost its block size";
+    for (int i = 0; i < 3; ++i)
       e.workgroupSize[i] = size[i];
-    }
     if (auto shared = fn->getAttrOfType<IntegerAttr>(kSharedMemoryBytesAttr))
       e.sharedMemoryBytes = static_cast<uint32_t>(shared.getInt());
     if (auto resident =

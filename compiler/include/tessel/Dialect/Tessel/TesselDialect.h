@@ -52,9 +52,20 @@ inline constexpr llvm::StringLiteral kDispatchFunctionAttr =
     "tessel.dispatch_function";
 /// Marks a dispatch function that has the kernel ABI signature.
 inline constexpr llvm::StringLiteral kKernelAttr = "tessel.kernel";
-/// Entries of a kernel's binding table (i64; the binding-table ABI): its
-/// operands and results. The dispatch scratch, if any, is the next entry.
+/// Bindings of a kernel (i64): its operands and results. With the
+/// binding-table ABI these are the first entries of the table, then its push
+/// constants, then the dispatch scratch, if any.
 inline constexpr llvm::StringLiteral kBindingCountAttr = "tessel.binding_count";
+/// Push constants of a kernel (i64; tessel.push_constant): the dynamic
+/// dimensions of its operands and results (schema Export.push_constant_count).
+inline constexpr llvm::StringLiteral kPushConstantCountAttr =
+    "tessel.push_constant_count";
+/// A kernel's workgroup count as a function of its push constants, when it
+/// is not static: an affine map ()[push constants] -> (x, y, z), written by
+/// setWorkgroupCount; the targets turn it into the schema's
+/// WorkgroupCountProgram.
+inline constexpr llvm::StringLiteral kWorkgroupCountMapAttr =
+    "tessel.workgroup_count_map";
 /// Bytes of a cpu kernel's dispatch scratch, shared by all of its
 /// workgroups (i64), and of its prefix zeroed before each dispatch (i64);
 /// read by the CPU target into Export.scratch_bytes/scratch_zeroed_bytes.

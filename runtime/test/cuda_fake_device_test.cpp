@@ -429,7 +429,7 @@ TEST_F(FakeCudaTest, PersistentGridsFitTheDevice) {
     if (!exe.ok())
       return exe.status().message();
     auto cb = dev->hal().createCommandBuffer();
-    Status s = cb->dispatch(**exe, 0, {compiled, 1, 1}, {});
+    Status s = cb->dispatch(**exe, 0, {compiled, 1, 1}, {}, {});
     if (s.ok())
       s = dev->hal().submitAndWait(*cb);
     return s.ok() ? std::to_string(lastLaunch().grid[0]) : s.message();

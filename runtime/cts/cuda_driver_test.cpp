@@ -164,7 +164,7 @@ TEST_F(CudaDriverTest, GridLimitIsCheckedAtRecordTime) {
   auto buffer = device_->allocate(8);
   ASSERT_TRUE(buffer.ok());
   auto cb = device_->createCommandBuffer();
-  Status s = cb->dispatch(**exe, 1, {1, 70000, 1}, {buffer->get(), buffer->get()});
+  Status s = cb->dispatch(**exe, 1, {1, 70000, 1}, {buffer->get(), buffer->get()}, {});
   EXPECT_NE(s.message().find("exceeds the grid limit"), std::string::npos) << s.message();
 }
 
@@ -222,7 +222,7 @@ TEST_F(CudaDriverTest, TensorMapReachesTheKernel) {
     ASSERT_TRUE((*in)->write(0, src.data(), src.size() * 4).ok());
     auto cb = (*device)->createCommandBuffer();
     ASSERT_TRUE(cb->fill(**out, 0, expected.size() * 4, 0xff).ok());
-    Status s = cb->dispatch(**exe, 0, {1, 1, 1}, {in->get(), out->get()});
+    Status s = cb->dispatch(**exe, 0, {1, 1, 1}, {in->get(), out->get()}, {});
     ASSERT_TRUE(s.ok()) << s.toString();
     for (int run = 0; run < 2; ++run) { // a graph replay reuses the captured map
       s = (*device)->submitAndWait(*cb);
@@ -235,7 +235,7 @@ TEST_F(CudaDriverTest, TensorMapReachesTheKernel) {
     auto small = (*device)->allocate(1024);
     ASSERT_TRUE(small.ok());
     s = (*device)->createCommandBuffer()->dispatch(**exe, 0, {1, 1, 1},
-                                                   {small->get(), out->get()});
+                                                   {small->get(), out->get()}, {});
     EXPECT_EQ(s.message(), "dispatch of 'tma_box_f32' tensor map 0 spans 2048 bytes of binding "
                            "0 but its buffer has 1024 bytes");
   }
@@ -256,7 +256,7 @@ TEST_F(CudaDriverTest, EncodeErrorNamesTheMap) {
   auto in = device_->allocate(256 * 16 * 4), out = device_->allocate(512);
   ASSERT_TRUE(in.ok() && out.ok());
   Status s = device_->createCommandBuffer()->dispatch(**exe, 0, {1, 1, 1},
-                                                       {in->get(), out->get()});
+                                                       {in->get(), out->get()}, {});
   EXPECT_EQ(s.message().rfind("cuda: cuTensorMapEncodeTiled for tensor map 0 of 'tma_box_f32' "
                               "(binding 0) failed: CUDA_ERROR_INVALID_VALUE",
                               0),

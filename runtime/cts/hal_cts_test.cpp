@@ -115,7 +115,7 @@ void expectDispatchWorks(hal::Device &dev, hal::Executable &exe, std::mt19937 &r
   CTS_ASSERT_OK((*count)->write(0, &n, sizeof(n)));
   CTS_ASSERT_OK((*acc)->write(0, init.data(), n * sizeof(uint32_t)));
   auto cb = dev.createCommandBuffer();
-  CTS_ASSERT_OK(cb->dispatch(exe, kStep, {workgroupsFor(n), 1, 1}, {count->get(), acc->get()}));
+  CTS_ASSERT_OK(cb->dispatch(exe, kStep, {workgroupsFor(n), 1, 1}, {count->get(), acc->get()}, {}));
   CTS_ASSERT_OK(dev.submitAndWait(*cb));
   std::vector<uint32_t> got(n), want = init;
   for (auto &v : want)
@@ -335,9 +335,9 @@ TEST_P(HalCts, DispatchElementwise) {
   auto cb = device().createCommandBuffer();
   CTS_ASSERT_OK(cb->fill(*sum, 0, n * 4, kPoison));
   CTS_ASSERT_OK(cb->fill(*ex, 0, n * 4, kPoison));
-  CTS_ASSERT_OK(cb->dispatch(*exe, kAdd, {wg, 1, 1}, {count.get(), ab.get(), bb.get(), sum.get()}));
+  CTS_ASSERT_OK(cb->dispatch(*exe, kAdd, {wg, 1, 1}, {count.get(), ab.get(), bb.get(), sum.get()}, {}));
   // Chained: exp of the sum the previous dispatch wrote.
-  CTS_ASSERT_OK(cb->dispatch(*exe, kExp, {wg, 1, 1}, {count.get(), sum.get(), ex.get()}));
+  CTS_ASSERT_OK(cb->dispatch(*exe, kExp, {wg, 1, 1}, {count.get(), sum.get(), ex.get()}, {}));
   CTS_ASSERT_OK(submit(*cb));
   CTS_ASSERT_OK_AND_ASSIGN(auto s, download<float>(*sum, n));
   CTS_ASSERT_OK_AND_ASSIGN(auto e, download<float>(*ex, n));
@@ -364,7 +364,7 @@ TEST_P(HalCts, WorkgroupIds3D) {
     CTS_ASSERT_OK_AND_ASSIGN(auto dimBuf, upload(std::vector<int64_t>{dims[0], dims[1], dims[2]}));
     CTS_ASSERT_OK_AND_ASSIGN(auto ids, upload(init));
     auto cb = device().createCommandBuffer();
-    CTS_ASSERT_OK(cb->dispatch(*exe, kWgIds, dims, {dimBuf.get(), ids.get()}));
+    CTS_ASSERT_OK(cb->dispatch(*exe, kWgIds, dims, {dimBuf.get(), ids.get()}, {}));
     CTS_ASSERT_OK(submit(*cb));
     CTS_ASSERT_OK_AND_ASSIGN(auto got, download<int32_t>(*ids, total));
     std::vector<int32_t> want(total);
@@ -397,7 +397,7 @@ TEST_P(HalCts, ManyWorkgroups) {
   CTS_ASSERT_OK_AND_ASSIGN(auto out, allocate((n + 1) * 4));
   auto cb = device().createCommandBuffer();
   CTS_ASSERT_OK(cb->fill(*out, 0, (n + 1) * 4, kPoison));
-  CTS_ASSERT_OK(cb->dispatch(*exe, kAdd, {wg, 1, 1}, {count.get(), ab.get(), bb.get(), out.get()}));
+  CTS_ASSERT_OK(cb->dispatch(*exe, kAdd, {wg, 1, 1}, {count.get(), ab.get(), bb.get(), out.get()}, {}));
   CTS_ASSERT_OK(submit(*cb));
   CTS_ASSERT_OK_AND_ASSIGN(auto got, download<float>(*out, n + 1));
   std::vector<float> want(n + 1);
@@ -422,13 +422,13 @@ TEST_P(HalCts, CommandBufferReuse) {
 
   // Without a reset: every submit advances the state by one step.
   auto advance = device().createCommandBuffer();
-  CTS_ASSERT_OK(advance->dispatch(*exe, kStep, {wg, 1, 1}, {count.get(), acc.get()}));
+  CTS_ASSERT_OK(advance->dispatch(*exe, kStep, {wg, 1, 1}, {count.get(), acc.get()}, {}));
   // With a reset (update + two steps): every submit gives the same result.
   auto fresh = device().createCommandBuffer();
   CTS_ASSERT_OK(fresh->fill(*reset, 0, n * 4, kPoison));
   CTS_ASSERT_OK(fresh->update(init.data(), *reset, 0, n * 4));
-  CTS_ASSERT_OK(fresh->dispatch(*exe, kStep, {wg, 1, 1}, {count.get(), reset.get()}));
-  CTS_ASSERT_OK(fresh->dispatch(*exe, kStep, {wg, 1, 1}, {count.get(), reset.get()}));
+  CTS_ASSERT_OK(fresh->dispatch(*exe, kStep, {wg, 1, 1}, {count.get(), reset.get()}, {}));
+  CTS_ASSERT_OK(fresh->dispatch(*exe, kStep, {wg, 1, 1}, {count.get(), reset.get()}, {}));
 
   std::vector<uint32_t> state = init, twice(n);
   for (int64_t i = 0; i < n; ++i)
@@ -458,9 +458,9 @@ TEST_P(HalCts, RecordingAfterSubmitIsIncluded) {
   CTS_ASSERT_OK_AND_ASSIGN(auto count, upload(std::vector<int64_t>{n}));
   CTS_ASSERT_OK_AND_ASSIGN(auto acc, upload(init));
   auto cb = device().createCommandBuffer();
-  CTS_ASSERT_OK(cb->dispatch(*exe, kStep, {2, 1, 1}, {count.get(), acc.get()}));
+  CTS_ASSERT_OK(cb->dispatch(*exe, kStep, {2, 1, 1}, {count.get(), acc.get()}, {}));
   CTS_ASSERT_OK(submit(*cb));
-  CTS_ASSERT_OK(cb->dispatch(*exe, kStep, {2, 1, 1}, {count.get(), acc.get()}));
+  CTS_ASSERT_OK(cb->dispatch(*exe, kStep, {2, 1, 1}, {count.get(), acc.get()}, {}));
   CTS_ASSERT_OK(submit(*cb)); // both dispatches: 3 steps in all
   CTS_ASSERT_OK_AND_ASSIGN(auto got, download<uint32_t>(*acc, n));
   std::vector<uint32_t> want(n);
@@ -481,7 +481,7 @@ TEST_P(HalCts, ThousandChainedDispatches) {
   CTS_ASSERT_OK_AND_ASSIGN(auto acc, upload(init));
   auto cb = device().createCommandBuffer();
   for (int i = 0; i < chain; ++i)
-    CTS_ASSERT_OK(cb->dispatch(*exe, kStep, {workgroupsFor(n), 1, 1}, {count.get(), acc.get()}));
+    CTS_ASSERT_OK(cb->dispatch(*exe, kStep, {workgroupsFor(n), 1, 1}, {count.get(), acc.get()}, {}));
   CTS_ASSERT_OK(submit(*cb));
   std::vector<uint32_t> want = init;
   for (auto &v : want)
@@ -516,13 +516,13 @@ TEST_P(HalCts, OrderingFillUpdateDispatchCopy) {
   CTS_ASSERT_OK(cb->fill(*c, 0, n * 4, kPoison));
   CTS_ASSERT_OK(cb->fill(*d, 0, n * 4, kPoison));
   CTS_ASSERT_OK(cb->update(a.data(), *ab, 0, n * 4));
-  CTS_ASSERT_OK(cb->dispatch(*exe, kAdd, {wg, 1, 1}, {count.get(), ab.get(), bb.get(), out.get()}));
+  CTS_ASSERT_OK(cb->dispatch(*exe, kAdd, {wg, 1, 1}, {count.get(), ab.get(), bb.get(), out.get()}, {}));
   CTS_ASSERT_OK(cb->copy(*out, 0, *c, 0, n * 4));
   CTS_ASSERT_OK(cb->fill(*out, 0, n * 4, 0x00));
   CTS_ASSERT_OK(cb->dispatch(*exe, kScale, {wg, 1, 1},
-                             {count.get(), factorBuf.get(), c.get(), d.get()}));
+                             {count.get(), factorBuf.get(), c.get(), d.get()}, {}));
   CTS_ASSERT_OK(cb->fill(*out, 4, 8, kPoison));
-  CTS_ASSERT_OK(cb->dispatch(*exe, kAdd, {wg, 1, 1}, {count.get(), d.get(), c.get(), out.get()}));
+  CTS_ASSERT_OK(cb->dispatch(*exe, kAdd, {wg, 1, 1}, {count.get(), d.get(), c.get(), out.get()}, {}));
   CTS_ASSERT_OK(submit(*cb));
 
   CTS_ASSERT_OK_AND_ASSIGN(auto gotC, download<float>(*c, n));
@@ -550,10 +550,10 @@ TEST_P(HalCts, RecordingErrorsNameTheProblem) {
   CTS_ASSERT_OK_AND_ASSIGN(auto b, allocate(100));
   CTS_ASSERT_OK_AND_ASSIGN(auto small, allocate(10));
   auto cb = device().createCommandBuffer();
-  Status s = cb->dispatch(*exe, kAdd, {1, 1, 1}, {b.get()});
+  Status s = cb->dispatch(*exe, kAdd, {1, 1, 1}, {b.get()}, {});
   EXPECT_NE(s.message().find("'add_f32' with 1 bindings, expected 4"), std::string::npos)
       << s.message();
-  s = cb->dispatch(*exe, 99, {1, 1, 1}, {});
+  s = cb->dispatch(*exe, 99, {1, 1, 1}, {}, {});
   EXPECT_NE(s.message().find("export 99"), std::string::npos) << s.message();
   s = cb->fill(*b, 90, 20, 1);
   EXPECT_NE(s.message().find("outside a buffer of 100 bytes"), std::string::npos) << s.message();
@@ -695,7 +695,7 @@ TEST_P(HalCtsLaunch, ValuesAreCopiedAtRecordTimeAndMixWithOtherCommands) {
   // mid = 3 in + 1; out = -2 mid + 0.5; sum = mid + out (a dispatch).
   CTS_ASSERT_OK(cb->launch(*exe, kAxpb, l, axpbParams(*out, *mid, -2, 0.5f, n)));
   CTS_ASSERT_OK(cb->dispatch(*standard, kAdd, {workgroupsFor(n), 1, 1},
-                             {count.get(), mid.get(), out.get(), sum.get()}));
+                             {count.get(), mid.get(), out.get(), sum.get()}, {}));
   std::vector<float> wantMid(n), wantOut(n), wantSum(n);
   for (long long i = 0; i < n; ++i) {
     wantMid[i] = 3.0f * in[i] + 1.0f;
@@ -753,7 +753,7 @@ TEST_P(HalCtsLaunch, LaunchErrorsNameTheProblem) {
     EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << c.what << ": " << s.toString();
   }
   // A CUDA C kernel is not dispatched.
-  Status s = cb->dispatch(*exe, kAxpb, {1, 1, 1}, {});
+  Status s = cb->dispatch(*exe, kAxpb, {1, 1, 1}, {}, {});
   EXPECT_NE(s.message().find("dispatch of 'axpb_cuda_c': a CUDA C kernel (abi CudaC) takes "
                              "parameters and a grid: record it with launch()"),
             std::string::npos)
@@ -781,7 +781,7 @@ INSTANTIATE_TEST_SUITE_P(Drivers, HalCtsLaunch, ::testing::ValuesIn(allDrivers()
   if (!b.ok())
     fail("allocate: " + b.status().toString());
   auto cb = (*dev)->createCommandBuffer();
-  Status s = cb->dispatch(**exe, 0, {1, 1, 1}, {b->get()});
+  Status s = cb->dispatch(**exe, 0, {1, 1, 1}, {b->get()}, {});
   if (!s.ok())
     fail("dispatch: " + s.toString());
   s = (*dev)->submitAndWait(*cb);

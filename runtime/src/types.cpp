@@ -58,13 +58,26 @@ size_t TensorType::byteSize() const {
 std::string TensorType::toString() const {
   std::string s;
   for (int64_t d : shape)
-    s += std::to_string(d) + "x";
+    s += (d == kDynamicDim ? std::string("?") : std::to_string(d)) + "x";
   return s + elementTypeName(elementType);
 }
 
-Status TensorType::validate() const {
+bool TensorType::isDynamic() const {
+  for (int64_t d : shape)
+    if (d == kDynamicDim)
+      return true;
+  return false;
+}
+
+Status TensorType::validate(bool allowDynamic) const {
   uint64_t bytes = elementByteSize(elementType);
   for (int64_t d : shape) {
+    if (d == kDynamicDim && allowDynamic)
+      continue;
+    if (d == kDynamicDim)
+      return invalidArgument("type " + toString() +
+                             " has a dynamic dimension (?): only function signatures have "
+                             "them, a tensor's shape is static");
     if (d < 0)
       return invalidArgument("type " + toString() + " has a negative dimension");
     if (d != 0 && bytes > kMaxByteSize / static_cast<uint64_t>(d))

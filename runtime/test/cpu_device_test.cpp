@@ -145,11 +145,11 @@ TEST(CpuExecutableTest, DispatchesEveryWorkgroup) {
     auto ids = upload(device, std::vector<int32_t>(72, 1000000));
 
     auto cb = device.createCommandBuffer();
-    ASSERT_TRUE(cb->dispatch(**exe, 0, {wg, 1, 1}, {count.get(), ab.get(), bb.get(), sum.get()}).ok());
+    ASSERT_TRUE(cb->dispatch(**exe, 0, {wg, 1, 1}, {count.get(), ab.get(), bb.get(), sum.get()}, {}).ok());
     // Chained: exp of the sum written by the previous dispatch.
-    ASSERT_TRUE(cb->dispatch(**exe, 1, {wg, 1, 1}, {count.get(), sum.get(), ex.get()}).ok());
-    ASSERT_TRUE(cb->dispatch(**exe, 2, wg3d, {dims.get(), ids.get()}).ok());
-    Status bad = cb->dispatch(**exe, 0, {wg, 1, 1}, {count.get()});
+    ASSERT_TRUE(cb->dispatch(**exe, 1, {wg, 1, 1}, {count.get(), sum.get(), ex.get()}, {}).ok());
+    ASSERT_TRUE(cb->dispatch(**exe, 2, wg3d, {dims.get(), ids.get()}, {}).ok());
+    Status bad = cb->dispatch(**exe, 0, {wg, 1, 1}, {count.get()}, {});
     EXPECT_NE(bad.message().find("with 1 bindings, expected 4"), std::string::npos) << bad.message();
     ASSERT_TRUE(device.submitAndWait(*cb).ok());
 
@@ -190,8 +190,8 @@ TEST(CpuExecutableTest, DispatchScratchIsZeroedPerDispatch) {
     auto second = upload(device, std::vector<int64_t>{203, 1 << 20, -1, -1});
     {
       auto cb = device.createCommandBuffer();
-      ASSERT_TRUE(cb->dispatch(**exe, 0, {37, 1, 1}, {first.get()}).ok());
-      ASSERT_TRUE(cb->dispatch(**exe, 1, {203, 1, 1}, {second.get()}).ok());
+      ASSERT_TRUE(cb->dispatch(**exe, 0, {37, 1, 1}, {first.get()}, {}).ok());
+      ASSERT_TRUE(cb->dispatch(**exe, 1, {203, 1, 1}, {second.get()}, {}).ok());
       for (int run = 0; run < 2; ++run) {
         ASSERT_TRUE(device.submitAndWait(*cb).ok());
         std::vector<int64_t> a(4), b(4);
@@ -207,7 +207,7 @@ TEST(CpuExecutableTest, DispatchScratchIsZeroedPerDispatch) {
     EXPECT_GE(device.scratch()->freeBytes(), size_t(1) << 20);
     size_t cached = device.scratch()->freeBytes();
     auto again = device.createCommandBuffer();
-    ASSERT_TRUE(again->dispatch(**exe, 1, {203, 1, 1}, {second.get()}).ok());
+    ASSERT_TRUE(again->dispatch(**exe, 1, {203, 1, 1}, {second.get()}, {}).ok());
     EXPECT_EQ(device.scratch()->freeBytes(), cached - (size_t(1) << 20)) << "not reused";
   }
 }

@@ -227,6 +227,40 @@ TEST_F(FakeCudaTest, GraphsOnlyForRecordedCalls) {
   EXPECT_EQ(call(m, *dev), "") << "a program with a Read runs its segments on the stream";
 }
 
+// Schema version 7: push constants are int64 parameters after the binding
+// pointers and before the tensor maps.
+TEST_F(FakeCudaTest, PushConstantsFollowTheBindingPointers) {
+  ModuleDesc m = tmaModule();
+  m.executables[0].exports[0].pushConstantCount = 2;
+  m.executables[0].binaries[0].data = fakeImage("kernel mm_tma 8 8 8 8 8 128 128\n");
+  FunctionDesc &mm = m.functions[0];
+  auto op = [](fb::Opcode o, std::vector<int64_t> operands) {
+    return InstructionDesc{static_cast<uint8_t>(o), std::move(operands)};
+  };
+  ProgramDesc p;
+  p.intRegisters = 3;
+  p.bufferRegisters = 3;
+  p.instructions = {op(fb::Opcode_Argument, {0, 0}), op(fb::Opcode_Argument, {1, 1}),
+                    op(fb::Opcode_Int, {0, kN * kN * 4}), op(fb::Opcode_Alloc, {2, 0}),
+                    op(fb::Opcode_Int, {1, 77}), op(fb::Opcode_Int, {2, -5}),
+                    op(fb::Opcode_Dispatch, {0, 0, 1, 2, 1, 2}), op(fb::Opcode_Return, {2})};
+  mm.program = p;
+  mm.slots.clear();
+  mm.dispatches.clear();
+  mm.resultSlots.clear();
+  ASSERT_EQ(call(m, device(90)), "");
+  const FakeCudaLaunch &l = lastLaunch();
+  ASSERT_EQ(l.numParams, 7u);
+  EXPECT_EQ(paramWord(l, 3, 0), 77u);
+  EXPECT_EQ(paramWord(l, 4, 0), uint64_t(-5));
+  for (int i = 5; i < 7; ++i) {
+    SCOPED_TRACE("param " + std::to_string(i));
+    EXPECT_EQ(paramWord(l, i, FAKE_MAP_MAGIC), FAKE_CUDA_MAP_MAGIC);
+    EXPECT_EQ(paramWord(l, i, FAKE_MAP_ADDRESS), paramWord(l, i - 5, 0));
+  }
+  EXPECT_NE(paramWord(l, 2, 0), 0u);
+}
+
 TEST_F(FakeCudaTest, MapOfTheResultBinding) {
   ModuleDesc desc = tmaModule();
   TensorMapDesc c;
@@ -429,7 +463,7 @@ TEST_F(FakeCudaTest, PersistentGridsFitTheDevice) {
     if (!exe.ok())
       return exe.status().message();
     auto cb = dev->hal().createCommandBuffer();
-    Status s = cb->dispatch(**exe, 0, {compiled, 1, 1}, {});
+    Status s = cb->dispatch(**exe, 0, {compiled, 1, 1}, {}, {});
     if (s.ok())
       s = dev->hal().submitAndWait(*cb);
     return s.ok() ? std::to_string(lastLaunch().grid[0]) : s.message();

@@ -89,6 +89,41 @@ ModuleDesc programModule() {
   return m;
 }
 
+// Dynamic shapes (schema version 7) without dispatches: rows(a: ?x3xf32)
+// -> the first `a.dim(0) - 1` rows of a as ?x3xf32 (Dim, an Assert that a
+// has a row, a result dimension in the Return; callable by the fuzzer).
+// Plus a stand-in cpu export with push constants and a workgroup count
+// program (described only: no function dispatches it).
+ModuleDesc dynamicModule() {
+  ModuleDesc m;
+  ExecutableDesc e;
+  e.binaries.push_back({"elf-shared-object", "x86_64", {}, text("stand-in binary"), std::nullopt});
+  ExportDesc x{"add_n_f32", {}, 3};
+  x.pushConstantCount = 1;
+  x.workgroupCountProgram = CountProgramDesc{
+      3,
+      {op(fb::Opcode_Int, {1, 3}), op(fb::Opcode_Add, {1, 0, 1}), op(fb::Opcode_Int, {2, 4}),
+       op(fb::Opcode_DivS, {1, 1, 2}), op(fb::Opcode_Int, {2, 1})},
+      {1, 2, 2}};
+  e.exports.push_back(x);
+  m.executables.push_back(e);
+  TensorType rows{ElementType::f32, {kDynamicDim, 3}};
+  FunctionDesc f{"rows", {rows}, {rows}, {}, {}, {}};
+  ProgramDesc p;
+  p.intRegisters = 4;
+  p.bufferRegisters = 2;
+  p.messages = {"rows needs a row, got {} of {} columns"};
+  p.instructions = {op(fb::Opcode_Argument, {0, 0}), op(fb::Opcode_Dim, {0, 0, 0}),
+                    op(fb::Opcode_Dim, {3, 0, 1}),   op(fb::Opcode_Int, {1, 1}),
+                    op(fb::Opcode_CmpGe, {2, 0, 1}), op(fb::Opcode_Assert, {2, 0, 0, 3}),
+                    op(fb::Opcode_Sub, {0, 0, 1}),   op(fb::Opcode_Int, {1, 12}),
+                    op(fb::Opcode_Mul, {1, 0, 1}),   op(fb::Opcode_Alloc, {1, 1}),
+                    op(fb::Opcode_Return, {1, 0})};
+  f.program = p;
+  m.functions.push_back(f);
+  return m;
+}
+
 // add(a, b: 2x3xf32) -> a + b over a stand-in cpu binary (described only).
 ModuleDesc dispatchModule() {
   ModuleDesc m;
@@ -196,6 +231,7 @@ std::map<std::string, Bytes> seeds() {
   s["fuzz_module/rich.tmod"] = buildModule(richModule());
   s["fuzz_module/cuda_c.tmod"] = buildModule(cudaCModule());
   s["fuzz_module/program.tmod"] = buildModule(programModule());
+  s["fuzz_module/dynamic.tmod"] = buildModule(dynamicModule());
   ModuleDesc v3 = dispatchModule();
   v3.version = 3;
   s["fuzz_module/dispatch_v3.tmod"] = buildModule(v3);

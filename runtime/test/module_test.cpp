@@ -241,7 +241,16 @@ TEST_F(ModuleTest, ArgumentErrorsNameTheArgument) {
     return out.ok() ? std::string() : out.status().message();
   };
   EXPECT_EQ(err({good, randomF32({4, 5})}),
-            "function 'main': argument 1 has type 4x5xf32 but expected 4x6xf32");
+            "function 'main': argument 1 has type 4x5xf32 but expected 4x6xf32 (dimension 1 is "
+            "5, expected 6)");
+  EXPECT_EQ(err({good, randomF32({4})}),
+            "function 'main': argument 1 has type 4xf32 but expected 4x6xf32");
+  // A tensor's type is static: "?" in one is refused, never matched.
+  HostTensor dynamic = good;
+  dynamic.type.shape[0] = kDynamicDim;
+  EXPECT_EQ(err({good, dynamic}),
+            "function 'main': argument 1: type ?x6xf32 has a dynamic dimension (?): only "
+            "function signatures have them, a tensor's shape is static");
   EXPECT_EQ(err({good, good, good}), "function 'main' expects 2 arguments, got 3");
   EXPECT_EQ(err({}), "function 'main' expects 2 arguments, got 0");
   EXPECT_EQ(err({HostTensor::zeros(TensorType{ElementType::i32, {4, 6}}), good}),
@@ -350,10 +359,10 @@ TEST_F(ModuleTest, StructuralErrorsNameTheProblem) {
        },
        "executable 0 (cpu): cpu binary 0 (elf-shared-object " + hostArchName() +
            "): checksum mismatch: the binary is damaged (expected crc32 0x"},
-      {"newer version", [](ModuleDesc &m) { m.version = 7; },
-       "module file 'bad.tmod' has schema version 7 but this runtime reads versions 3 to 6"},
+      {"newer version", [](ModuleDesc &m) { m.version = 8; },
+       "module file 'bad.tmod' has schema version 8 but this runtime reads versions 3 to 7"},
       {"older version", [](ModuleDesc &m) { m.version = 2; },
-       "module file 'bad.tmod' has schema version 2 but this runtime reads versions 3 to 6: "
+       "module file 'bad.tmod' has schema version 2 but this runtime reads versions 3 to 7: "
        "recompile it with tessel-compile"},
       {"scratch in version 4",
        [](ModuleDesc &m) {
@@ -434,11 +443,11 @@ TEST_F(ModuleTest, IntegrityErrorsNameThePart) {
   old.version = 1;
   EXPECT_EQ(err(buildFlatBuffer(old)),
             "module file 'm.tmod' has schema version 1 (no checksums) but this runtime reads "
-            "versions 3 to 6: recompile it with tessel-compile");
+            "versions 3 to 7: recompile it with tessel-compile");
   // Version 2 (a trailer, no tensor maps): an older module to recompile.
   old.version = 2;
   EXPECT_EQ(err(buildModule(old)),
-            "module file 'm.tmod' has schema version 2 but this runtime reads versions 3 to 6: "
+            "module file 'm.tmod' has schema version 2 but this runtime reads versions 3 to 7: "
             "recompile it with tessel-compile");
   // Version 3 without its trailer, or with bytes appended after it.
   EXPECT_CONTAINS(err(flat), "truncated or corrupt module file 'm.tmod': the integrity trailer at "

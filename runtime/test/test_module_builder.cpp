@@ -76,9 +76,10 @@ std::vector<uint8_t> buildFlatBuffer(const ModuleDesc &m) {
       for (const InstructionDesc &in : f.program->instructions)
         instructions.push_back(fb::CreateInstruction(b, static_cast<fb::Opcode>(in.opcode),
                                                      b.CreateVector(in.operands)));
-      auto program = fb::CreateHostProgram(b, f.program->intRegisters,
-                                           f.program->bufferRegisters, b.CreateVector(constants),
-                                           b.CreateVector(instructions));
+      auto program = fb::CreateHostProgram(
+          b, f.program->intRegisters, f.program->bufferRegisters, b.CreateVector(constants),
+          b.CreateVector(instructions),
+          f.program->messages.empty() ? 0 : b.CreateVectorOfStrings(f.program->messages));
       // Slot fields only where a test sets them beside the program (an error).
       functions.push_back(fb::CreateFunction(
           b, name, args, results, slots.empty() ? 0 : b.CreateVector(slots),
@@ -101,12 +102,24 @@ std::vector<uint8_t> buildFlatBuffer(const ModuleDesc &m) {
                                            b.CreateVector(t.boxDims),
                                            b.CreateVector(t.elementStrides), t.interleave,
                                            t.swizzle, t.l2Promotion, t.oobFill));
+      flatbuffers::Offset<fb::WorkgroupCountProgram> count = 0;
+      if (x.workgroupCountProgram) {
+        std::vector<flatbuffers::Offset<fb::Instruction>> instructions;
+        for (const InstructionDesc &in : x.workgroupCountProgram->instructions)
+          instructions.push_back(fb::CreateInstruction(b, static_cast<fb::Opcode>(in.opcode),
+                                                       b.CreateVector(in.operands)));
+        count = fb::CreateWorkgroupCountProgram(b, x.workgroupCountProgram->intRegisters,
+                                                b.CreateVector(instructions),
+                                                b.CreateVector(x.workgroupCountProgram->results));
+      }
       exports.push_back(fb::CreateExport(
-          b, b.CreateString(x.name), b.CreateVector(x.workgroupCount),
+          b, b.CreateString(x.name),
+          x.workgroupCount.empty() ? 0 : b.CreateVector(x.workgroupCount),
           b.CreateVector(x.workgroupSize), x.bindingCount, x.sharedMemoryBytes,
           maps.empty() ? 0 : b.CreateVector(maps), static_cast<fb::KernelAbi>(x.abi),
           x.parameterSizes.empty() ? 0 : b.CreateVector(x.parameterSizes),
-          x.residentBlocksPerSm, x.scratchBytes, x.scratchZeroedBytes));
+          x.residentBlocksPerSm, x.scratchBytes, x.scratchZeroedBytes, x.pushConstantCount,
+          count));
     }
     std::vector<flatbuffers::Offset<fb::Binary>> binaries;
     for (const BinaryDesc &bin : e.binaries) {

@@ -39,11 +39,19 @@ struct InstructionDesc {
   std::vector<int64_t> operands;
 };
 
-/// schema HostProgram (version 6).
+/// schema HostProgram (version 6; messages: version 7).
 struct ProgramDesc {
   uint32_t intRegisters = 0, bufferRegisters = 0;
   std::vector<std::vector<uint8_t>> constants;
   std::vector<InstructionDesc> instructions;
+  std::vector<std::string> messages = {};
+};
+
+/// schema WorkgroupCountProgram (version 7).
+struct CountProgramDesc {
+  uint32_t intRegisters = 0;
+  std::vector<InstructionDesc> instructions;
+  std::vector<uint32_t> results; // x, y, z registers
 };
 
 /// A function in the slot form (slots, dispatches, resultSlots) or, with
@@ -81,6 +89,8 @@ struct ExportDesc {
   std::vector<uint32_t> parameterSizes = {};
   uint32_t residentBlocksPerSm = 0;
   uint64_t scratchBytes = 0, scratchZeroedBytes = 0;
+  uint32_t pushConstantCount = 0;
+  std::optional<CountProgramDesc> workgroupCountProgram = {};
 };
 /// A CUDA C kernel export (abi CudaC) taking parameters of `parameterSizes`
 /// bytes; workgroup counts and sizes 1,1,1, no bindings.
@@ -104,7 +114,7 @@ struct ExecutableDesc {
 };
 
 struct ModuleDesc {
-  uint32_t version = 6;
+  uint32_t version = 7;
   std::string producer = "tessel-runtime-test";
   std::vector<FunctionDesc> functions;
   std::vector<ExecutableDesc> executables;

@@ -375,14 +375,23 @@ int main(int argc, char **argv) {
     inputs.push_back(std::move(t).value());
   }
   if (o.startup && o.inputs.empty())
-    for (const TensorType &t : function->arguments())
+    for (const TensorType &t : function->arguments()) {
+      // Zeros need a shape: a "?" has none.
+      if (t.isDynamic())
+        return fail(invalidArgument("function '" + function->name() + "' " +
+                                    function->signature() +
+                                    " has dynamic shapes: give its inputs with --input"));
       inputs.push_back(HostTensor::zeros(t));
+    }
 
+  // The call's bytes: the inputs' and the results' of the signature (a
+  // dynamic result counts its static part only).
   double ioBytes = 0;
-  for (const TensorType &t : function->arguments())
-    ioBytes += static_cast<double>(t.byteSize());
+  for (const HostTensor &t : inputs)
+    ioBytes += static_cast<double>(t.bytes.size());
   for (const TensorType &t : function->results())
-    ioBytes += static_cast<double>(t.byteSize());
+    if (!t.isDynamic())
+      ioBytes += static_cast<double>(t.byteSize());
   double bytes = o.bytes >= 0 ? o.bytes : ioBytes;
   int rotate = o.startup || o.hostOverhead ? 1 : o.rotate;
   if (rotate == 0) {

@@ -57,10 +57,18 @@ Status checkLaunch(const ExportInfo &info, const LaunchConfig &config,
   return Status();
 }
 
-Status checkDispatchAbi(const ExportInfo &info) {
+Status checkDispatch(const ExportInfo &info, const std::vector<Buffer *> &bindings,
+                     const std::vector<int64_t> &pushConstants) {
+  std::string what = "dispatch of '" + info.name + "'";
   if (info.abi == KernelAbi::kCudaC)
-    return invalidArgument("dispatch of '" + info.name + "': a CUDA C kernel (abi CudaC) takes "
-                           "parameters and a grid: record it with launch()");
+    return invalidArgument(what + ": a CUDA C kernel (abi CudaC) takes parameters and a grid: "
+                                  "record it with launch()");
+  if (bindings.size() != info.bindingCount)
+    return invalidArgument(what + " with " + std::to_string(bindings.size()) +
+                           " bindings, expected " + std::to_string(info.bindingCount));
+  if (pushConstants.size() != info.pushConstantCount)
+    return invalidArgument(what + " with " + std::to_string(pushConstants.size()) +
+                           " push constants, expected " + std::to_string(info.pushConstantCount));
   return Status();
 }
 

@@ -38,9 +38,11 @@ std::string describeLaunch(const LaunchConfig &config);
 Status checkLaunch(const ExportInfo &info, const LaunchConfig &config,
                    const std::vector<std::vector<uint8_t>> &parameterValues);
 
-/// OK unless `info` is a CUDA C export, which dispatch() refuses (it takes
-/// parameters and a grid: launch()).
-Status checkDispatchAbi(const ExportInfo &info);
+/// The checks shared by every driver's dispatch(): `info` must not be a
+/// CUDA C export (it takes parameters and a grid: launch()), and the
+/// bindings and push constants must be as many as it takes.
+Status checkDispatch(const ExportInfo &info, const std::vector<Buffer *> &bindings,
+                     const std::vector<int64_t> &pushConstants);
 
 /// Records work; nothing runs until Device::submitAndWait. Recording checks
 /// arguments (ranges, binding counts) so that errors point at the command.
@@ -59,10 +61,13 @@ public:
   virtual Status copy(Buffer &src, size_t srcOffset, Buffer &dst, size_t dstOffset,
                       size_t length) = 0;
   /// Runs export `ordinal` of `executable` over `workgroupCount` workgroups
-  /// with `bindings` (operands then results, as the export expects).
+  /// with `bindings` (operands then results, as the export expects) and
+  /// `pushConstants` (ExportInfo::pushConstantCount values, copied when the
+  /// command is recorded).
   virtual Status dispatch(Executable &executable, uint32_t ordinal,
                           std::array<uint32_t, 3> workgroupCount,
-                          const std::vector<Buffer *> &bindings) = 0;
+                          const std::vector<Buffer *> &bindings,
+                          const std::vector<int64_t> &pushConstants) = 0;
   /// Runs CUDA C export `ordinal` (abi kCudaC) of `executable` over
   /// `config` with parameter i set to `parameterValues[i]`, whose size must
   /// be the export's parameterSizes[i]. The values are copied when the

@@ -5,8 +5,15 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
+
+namespace tessel::rt::detail {
+/// Defined with the host programs (module/function_program.h): the HAL
+/// carries it for the interpreter, never runs it.
+struct WorkgroupCountProgram;
+} // namespace tessel::rt::detail
 
 namespace tessel::rt::hal {
 
@@ -77,10 +84,20 @@ struct ExportInfo {
   /// prepared cuda executable lowers it to what the device holds at once.
   uint32_t residentBlocksPerSm = 0;
   /// cpu, kBindings: bytes of memory shared by the dispatch's workgroups,
-  /// passed as binding table entry bindingCount (64-byte aligned); its first
+  /// passed as the binding table entry after the bindings and push
+  /// constants (64-byte aligned); its first
   /// scratchZeroedBytes are zero when the dispatch starts. 0: none.
   uint64_t scratchBytes = 0;
   uint64_t scratchZeroedBytes = 0;
+  /// kBindings: int64 values each dispatch passes after the bindings. cpu:
+  /// binding table entries bindingCount .. bindingCount + count - 1 (an
+  /// entry's 8 bytes hold the value; the scratch entry follows them); cuda:
+  /// int64 kernel parameters after the binding pointers, before the tensor
+  /// maps.
+  uint32_t pushConstantCount = 0;
+  /// When set, each dispatch's workgroup count is computed from its push
+  /// constants (by the host-program interpreter) instead of workgroupCount.
+  std::shared_ptr<const detail::WorkgroupCountProgram> workgroupCountProgram;
 };
 
 /// One loadable image (schema `Binary`); `data` points into the module file,

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdint>
 #include <mutex>
+#include <optional>
 
 namespace tessel::rt {
 
@@ -52,10 +53,21 @@ Status validateInputs(const detail::FunctionProgram &p, const std::vector<HostTe
                            std::to_string(inputs.size()));
   for (size_t i = 0; i < inputs.size(); ++i) {
     const HostTensor &in = inputs[i];
-    if (in.type != p.arguments[i])
-      return invalidArgument(ctx + ": argument " + std::to_string(i) + " has type " +
-                             in.type.toString() + " but expected " +
-                             p.arguments[i].toString());
+    const TensorType &expected = p.arguments[i];
+    std::string argument = ctx + ": argument " + std::to_string(i);
+    // A tensor's type is static: a "?" in it would match anything below.
+    if (Status s = in.type.validate(); !s.ok())
+      return s.withContext(argument);
+    std::string mismatch = argument + " has type " + in.type.toString() + " but expected " +
+                           expected.toString();
+    if (in.type.elementType != expected.elementType ||
+        in.type.shape.size() != expected.shape.size())
+      return invalidArgument(mismatch);
+    for (size_t d = 0; d < expected.shape.size(); ++d)
+      if (expected.shape[d] != kDynamicDim && in.type.shape[d] != expected.shape[d])
+        return invalidArgument(mismatch + " (dimension " + std::to_string(d) + " is " +
+                               std::to_string(in.type.shape[d]) + ", expected " +
+                               std::to_string(expected.shape[d]) + ")");
     if (in.bytes.size() != in.type.byteSize())
       return invalidArgument(ctx + ": argument " + std::to_string(i) + " of type " +
                              in.type.toString() + " holds " + std::to_string(in.bytes.size()) +
@@ -84,24 +96,113 @@ std::string_view operandKinds(fb::Opcode op) {
   case fb::Opcode_SignExtend: case fb::Opcode_ZeroExtend: return "ii#";
   case fb::Opcode_Read: return "ibi#";
   case fb::Opcode_Store: return "bi#";
-  case fb::Opcode_Dispatch: return "#b*";
+  case fb::Opcode_Dispatch: return "#b*i*";
   case fb::Opcode_Branch: return "@";
   case fb::Opcode_CondBranch: return "i@@";
-  case fb::Opcode_Return: return "b*";
+  case fb::Opcode_Return: return "b*i*";
+  case fb::Opcode_Dim: return "i##";
+  case fb::Opcode_Assert: return "i#i*";
   }
   return "";
 }
 
-std::string formatInstruction(const Instruction &in) {
-  std::string_view kinds = operandKinds(in.opcode);
+std::string operandKindsOf(fb::Opcode op, size_t count, size_t split) {
+  std::string_view kinds = operandKinds(op);
+  size_t star = kinds.find('*');
+  if (star == std::string_view::npos)
+    return std::string(kinds);
+  std::string out(kinds.substr(0, star - 1));
+  size_t rest = count - out.size();
+  char first = kinds[star - 1];
+  bool two = star + 1 < kinds.size();
+  size_t firstRun = two ? std::min(split, rest) : rest;
+  out.append(firstRun, first);
+  out.append(rest - firstRun, two ? kinds[star + 1] : first);
+  return out;
+}
+
+std::string formatInstruction(const Instruction &in, size_t split) {
+  std::string kinds = operandKindsOf(in.opcode, in.operands.size(), split);
   std::string s = fb::EnumNameOpcode(in.opcode);
-  // The loader checked the operand count against the kinds.
-  size_t fixed = kinds.back() == '*' ? kinds.size() - 1 : kinds.size();
-  for (size_t k = 0; k < in.operands.size(); ++k) {
-    char kind = kinds[std::min(k, fixed - 1)];
-    s += (k ? ", " : " ") + std::string(1, kind) + std::to_string(in.operands[k]);
-  }
+  for (size_t k = 0; k < in.operands.size(); ++k)
+    s += (k ? ", " : " ") + std::string(1, kinds[k]) + std::to_string(in.operands[k]);
   return s;
+}
+
+bool isIntegerOp(fb::Opcode op) {
+  switch (op) {
+  case fb::Opcode_Int: case fb::Opcode_Move: case fb::Opcode_Add: case fb::Opcode_Sub:
+  case fb::Opcode_Mul: case fb::Opcode_DivS: case fb::Opcode_RemS: case fb::Opcode_MinS:
+  case fb::Opcode_MaxS: case fb::Opcode_And: case fb::Opcode_Or: case fb::Opcode_Xor:
+  case fb::Opcode_CmpEq: case fb::Opcode_CmpNe: case fb::Opcode_CmpLt: case fb::Opcode_CmpLe:
+  case fb::Opcode_CmpGt: case fb::Opcode_CmpGe: case fb::Opcode_Select:
+  case fb::Opcode_SignExtend: case fb::Opcode_ZeroExtend:
+    return true;
+  default:
+    return false;
+  }
+}
+
+Status runIntegerOp(const Instruction &in, std::vector<int64_t> &ints) {
+  const std::vector<int64_t> &o = in.operands;
+  auto i = [&](size_t k) { return ints[o[k]]; };
+  auto wrap = [](uint64_t v) { return static_cast<int64_t>(v); };
+  int64_t &out = ints[o[0]];
+  switch (in.opcode) {
+  case fb::Opcode_Int: out = o[1]; break;
+  case fb::Opcode_Move: out = i(1); break;
+  case fb::Opcode_Add: out = wrap(uint64_t(i(1)) + uint64_t(i(2))); break;
+  case fb::Opcode_Sub: out = wrap(uint64_t(i(1)) - uint64_t(i(2))); break;
+  case fb::Opcode_Mul: out = wrap(uint64_t(i(1)) * uint64_t(i(2))); break;
+  case fb::Opcode_DivS:
+  case fb::Opcode_RemS: {
+    int64_t a = i(1), b = i(2);
+    if (b == 0)
+      return invalidArgument("division by zero");
+    bool overflow = a == INT64_MIN && b == -1;
+    if (in.opcode == fb::Opcode_DivS)
+      out = overflow ? INT64_MIN : a / b;
+    else
+      out = overflow ? 0 : a % b;
+    break;
+  }
+  case fb::Opcode_MinS: out = std::min(i(1), i(2)); break;
+  case fb::Opcode_MaxS: out = std::max(i(1), i(2)); break;
+  case fb::Opcode_And: out = i(1) & i(2); break;
+  case fb::Opcode_Or: out = i(1) | i(2); break;
+  case fb::Opcode_Xor: out = i(1) ^ i(2); break;
+  case fb::Opcode_CmpEq: out = i(1) == i(2); break;
+  case fb::Opcode_CmpNe: out = i(1) != i(2); break;
+  case fb::Opcode_CmpLt: out = i(1) < i(2); break;
+  case fb::Opcode_CmpLe: out = i(1) <= i(2); break;
+  case fb::Opcode_CmpGt: out = i(1) > i(2); break;
+  case fb::Opcode_CmpGe: out = i(1) >= i(2); break;
+  case fb::Opcode_Select: out = i(1) ? i(2) : i(3); break;
+  case fb::Opcode_SignExtend: {
+    int shift = 64 - static_cast<int>(o[2]);
+    out = wrap(uint64_t(i(1)) << shift) >> shift;
+    break;
+  }
+  case fb::Opcode_ZeroExtend: out = wrap(uint64_t(i(1)) & ((uint64_t(1) << o[2]) - 1)); break;
+  default:
+    return internalError(std::string(fb::EnumNameOpcode(in.opcode)) + " is not an integer op");
+  }
+  return Status();
+}
+
+StatusOr<std::array<int64_t, 3>>
+runWorkgroupCountProgram(const WorkgroupCountProgram &program,
+                         const std::vector<int64_t> &pushConstants) {
+  std::vector<int64_t> ints(program.intRegisters, 0);
+  std::copy(pushConstants.begin(), pushConstants.end(), ints.begin());
+  for (size_t pc = 0; pc < program.instructions.size(); ++pc) {
+    Status s = runIntegerOp(program.instructions[pc], ints);
+    if (!s.ok())
+      return s.withContext("workgroup count program instruction " + std::to_string(pc) + " (" +
+                           fb::EnumNameOpcode(program.instructions[pc].opcode) + ")");
+  }
+  return std::array<int64_t, 3>{ints[program.results[0]], ints[program.results[1]],
+                                ints[program.results[2]]};
 }
 } // namespace detail
 
@@ -124,6 +225,8 @@ public:
   Status run();
 
   std::vector<std::shared_ptr<hal::Buffer>> results;
+  /// The results' types, every dimension static (set by the Return).
+  std::vector<TensorType> resultTypes;
   bool returned = false;
   double uploadMs = 0;
 
@@ -131,6 +234,12 @@ private:
   Status step(size_t pc, size_t &next);
   Status flush();
   StatusOr<hal::Buffer *> buffer(int64_t reg, size_t pc);
+  /// The workgroup count of a dispatch of `x` with `pushConstants` (its
+  /// program's, if it has one); none for an empty one (a count of 0), which
+  /// skips the dispatch. `where` names the dispatch in errors.
+  StatusOr<std::optional<std::array<uint32_t, 3>>>
+  workgroupCount(const hal::ExportInfo &x, const std::vector<int64_t> &pushConstants,
+                 const std::string &where) const;
   Status fail(size_t pc, const std::string &msg) const {
     return invalidArgument(ctx + ": instruction " + std::to_string(pc) + " (" +
                            fb::EnumNameOpcode(p.instructions[pc].opcode) + "): " + msg);
@@ -159,6 +268,10 @@ struct PreparedCallState {
   /// The buffer of each Argument instruction, with its argument number.
   std::vector<std::pair<int64_t, std::shared_ptr<hal::Buffer>>> arguments;
   std::vector<std::shared_ptr<hal::Buffer>> results;
+  std::vector<TensorType> resultTypes;                   // the call's, static
+  /// The shape of each argument the call was recorded with: a recording
+  /// of a function with dynamic shapes holds for those alone.
+  std::vector<std::vector<int64_t>> shapes;
   std::unique_ptr<hal::CommandBuffer> all;               // every dispatch, in order
   size_t dispatches = 0;
   /// Also record each dispatch alone (PreparedCall::timeRuns); the calls
@@ -168,15 +281,18 @@ struct PreparedCallState {
 };
 
 /// Recorded calls of a function without Reads, idle between calls. A call
-/// takes one (or records a new one), writes its inputs into the argument
-/// buffers, replays it (a cuda graph in graph mode: captured once) and puts
-/// it back. The programs are static, so one recording serves every call;
-/// with dynamic shapes the key becomes the argument dimensions.
+/// takes one recorded with its argument shapes (or records a new one),
+/// writes its inputs into the argument buffers, replays it (a cuda graph in
+/// graph mode: captured once) and puts it back. Without a Read every value
+/// of the program follows from the argument shapes, so a recording serves
+/// every call of the same shapes (all calls, for a static signature).
 struct CallCache {
-  /// Idle recordings kept per function, at most (concurrent calls record
-  /// their own; the extra ones are dropped).
-  static constexpr size_t kMaxIdle = 2;
+  /// Idle recordings kept per function, at most: concurrent calls and
+  /// calls of other shapes record their own; beyond this the least
+  /// recently used is dropped.
+  static constexpr size_t kMaxIdle = 4;
   std::mutex mutex;
+  /// Least recently used first.
   std::vector<std::unique_ptr<PreparedCallState>> idle;
 };
 
@@ -255,44 +371,16 @@ Status Interpreter::step(size_t pc, size_t &next) {
     }
     return Status();
   }
-  case fb::Opcode_Int: ints[o[0]] = o[1]; return Status();
-  case fb::Opcode_Move: ints[o[0]] = i(1); return Status();
+  case fb::Opcode_Int: case fb::Opcode_Move: case fb::Opcode_Add: case fb::Opcode_Sub:
+  case fb::Opcode_Mul: case fb::Opcode_DivS: case fb::Opcode_RemS: case fb::Opcode_MinS:
+  case fb::Opcode_MaxS: case fb::Opcode_And: case fb::Opcode_Or: case fb::Opcode_Xor:
+  case fb::Opcode_CmpEq: case fb::Opcode_CmpNe: case fb::Opcode_CmpLt: case fb::Opcode_CmpLe:
+  case fb::Opcode_CmpGt: case fb::Opcode_CmpGe: case fb::Opcode_Select:
+  case fb::Opcode_SignExtend: case fb::Opcode_ZeroExtend: {
+    Status s = detail::runIntegerOp(in, ints);
+    return s.ok() ? s : fail(pc, s.message());
+  }
   case fb::Opcode_MoveBuffer: buffers[o[0]] = buffers[o[1]]; return Status();
-  case fb::Opcode_Add: ints[o[0]] = wrap(uint64_t(i(1)) + uint64_t(i(2))); return Status();
-  case fb::Opcode_Sub: ints[o[0]] = wrap(uint64_t(i(1)) - uint64_t(i(2))); return Status();
-  case fb::Opcode_Mul: ints[o[0]] = wrap(uint64_t(i(1)) * uint64_t(i(2))); return Status();
-  case fb::Opcode_DivS:
-  case fb::Opcode_RemS: {
-    int64_t a = i(1), b = i(2);
-    if (b == 0)
-      return fail(pc, "division by zero");
-    bool overflow = a == INT64_MIN && b == -1;
-    if (in.opcode == fb::Opcode_DivS)
-      ints[o[0]] = overflow ? INT64_MIN : a / b;
-    else
-      ints[o[0]] = overflow ? 0 : a % b;
-    return Status();
-  }
-  case fb::Opcode_MinS: ints[o[0]] = std::min(i(1), i(2)); return Status();
-  case fb::Opcode_MaxS: ints[o[0]] = std::max(i(1), i(2)); return Status();
-  case fb::Opcode_And: ints[o[0]] = i(1) & i(2); return Status();
-  case fb::Opcode_Or: ints[o[0]] = i(1) | i(2); return Status();
-  case fb::Opcode_Xor: ints[o[0]] = i(1) ^ i(2); return Status();
-  case fb::Opcode_CmpEq: ints[o[0]] = i(1) == i(2); return Status();
-  case fb::Opcode_CmpNe: ints[o[0]] = i(1) != i(2); return Status();
-  case fb::Opcode_CmpLt: ints[o[0]] = i(1) < i(2); return Status();
-  case fb::Opcode_CmpLe: ints[o[0]] = i(1) <= i(2); return Status();
-  case fb::Opcode_CmpGt: ints[o[0]] = i(1) > i(2); return Status();
-  case fb::Opcode_CmpGe: ints[o[0]] = i(1) >= i(2); return Status();
-  case fb::Opcode_Select: ints[o[0]] = i(1) ? i(2) : i(3); return Status();
-  case fb::Opcode_SignExtend: {
-    int shift = 64 - static_cast<int>(o[2]);
-    ints[o[0]] = wrap(uint64_t(i(1)) << shift) >> shift;
-    return Status();
-  }
-  case fb::Opcode_ZeroExtend:
-    ints[o[0]] = wrap(uint64_t(i(1)) & ((uint64_t(1) << o[2]) - 1));
-    return Status();
   case fb::Opcode_Read: {
     if (prepared)
       return fail(pc, "the program reads a device value on the host (a condition or a "
@@ -337,31 +425,43 @@ Status Interpreter::step(size_t pc, size_t &next) {
     return Status();
   }
   case fb::Opcode_Dispatch: {
+    uint32_t ordinal = static_cast<uint32_t>(o[0]);
+    const hal::ExportInfo &x = p.executable->exports()[ordinal];
+    // The loader checked the operands: the bindings, then the push constants.
     std::vector<hal::Buffer *> bindings;
+    std::vector<int64_t> pushConstants;
     for (size_t k = 1; k < o.size(); ++k) {
+      if (k > x.bindingCount) {
+        pushConstants.push_back(i(k));
+        continue;
+      }
       TESSEL_ASSIGN_OR_RETURN(hal::Buffer * b, buffer(o[k], pc));
       bindings.push_back(b);
     }
-    uint32_t ordinal = static_cast<uint32_t>(o[0]);
     // Dispatches are numbered in the order this call ran them.
     std::string where = ctx + ": dispatch " + std::to_string(dispatched++);
-    const std::array<uint32_t, 3> &count = p.executable->exports()[ordinal].workgroupCount;
+    using Count = std::optional<std::array<uint32_t, 3>>;
+    TESSEL_ASSIGN_OR_RETURN(Count counted, workgroupCount(x, pushConstants, where));
+    if (!counted)
+      return Status(); // an empty tensor: nothing to run
+    const std::array<uint32_t, 3> &count = *counted;
     if (prepared) {
-      Status s = prepared->all->dispatch(*p.executable, ordinal, count, bindings);
+      Status s = prepared->all->dispatch(*p.executable, ordinal, count, bindings, pushConstants);
       if (!s.ok())
         return s.withContext(where);
       ++prepared->dispatches;
       if (!prepared->recordEach)
         return Status();
       prepared->each.push_back(device.createCommandBuffer());
-      return prepared->each.back()->dispatch(*p.executable, ordinal, count, bindings);
+      return prepared->each.back()->dispatch(*p.executable, ordinal, count, bindings,
+                                             pushConstants);
     }
     if (!pending)
       pending = device.createOneShotCommandBuffer();
-    Status s = pending->dispatch(*p.executable, ordinal, count, bindings);
+    Status s = pending->dispatch(*p.executable, ordinal, count, bindings, pushConstants);
     if (!s.ok())
       return s.withContext(where);
-    for (size_t k = 1; k < o.size(); ++k)
+    for (size_t k = 1; k <= x.bindingCount; ++k)
       retained.push_back(buffers[o[k]]);
     return Status();
   }
@@ -370,29 +470,95 @@ Status Interpreter::step(size_t pc, size_t &next) {
     next = static_cast<size_t>(i(0) ? o[1] : o[2]);
     return Status();
   case fb::Opcode_Return: {
+    // The buffers, then one extent per dynamic dimension of the results.
+    std::vector<TensorType> types = p.results;
+    size_t dim = p.results.size();
+    for (TensorType &t : types)
+      for (int64_t &d : t.shape) {
+        if (d != kDynamicDim)
+          continue;
+        d = i(dim++);
+        if (d < 0)
+          return fail(pc, "result dimension " + std::to_string(d) + " (operand " +
+                              std::to_string(dim - 1) + ")");
+      }
     std::vector<std::shared_ptr<hal::Buffer>> out;
-    for (size_t k = 0; k < o.size(); ++k) {
+    for (size_t k = 0; k < types.size(); ++k) {
+      Status valid = types[k].validate();
+      if (!valid.ok())
+        return fail(pc, "result " + std::to_string(k) + ": " + valid.message());
       TESSEL_ASSIGN_OR_RETURN(hal::Buffer * b, buffer(o[k], pc));
-      if (b->size() != p.results[k].byteSize())
-        return fail(pc, "result " + std::to_string(k) + " of type " + p.results[k].toString() +
-                            " (" + std::to_string(p.results[k].byteSize()) +
+      if (b->size() != types[k].byteSize())
+        return fail(pc, "result " + std::to_string(k) + " of type " + types[k].toString() +
+                            " (" + std::to_string(types[k].byteSize()) +
                             " bytes) is a buffer of " + std::to_string(b->size()) + " bytes");
       out.push_back(buffers[o[k]]);
     }
     TESSEL_RETURN_IF_ERROR(flush());
     results = std::move(out);
+    resultTypes = std::move(types);
     returned = true;
     return Status();
+  }
+  case fb::Opcode_Dim:
+    // The loader checked both indices against the signature, and the inputs
+    // match it.
+    ints[o[0]] = inputs[o[1]].type.shape[o[2]];
+    return Status();
+  case fb::Opcode_Assert: {
+    if (i(0))
+      return Status();
+    // Each "{}" takes the next value; extra values are ignored, missing
+    // ones leave the "{}".
+    const std::string &message = p.messages[o[1]];
+    std::string text;
+    size_t value = 2;
+    for (size_t k = 0; k < message.size(); ++k) {
+      if (message.compare(k, 2, "{}") == 0 && value < o.size()) {
+        text += std::to_string(i(value++));
+        ++k;
+        continue;
+      }
+      text += message[k];
+    }
+    return invalidArgument(ctx + ": " + text);
   }
   }
   return fail(pc, "unknown opcode");
 }
 
-StatusOr<std::vector<HostTensor>> readResults(const detail::FunctionProgram &p,
+StatusOr<std::optional<std::array<uint32_t, 3>>>
+Interpreter::workgroupCount(const hal::ExportInfo &x, const std::vector<int64_t> &pushConstants,
+                            const std::string &where) const {
+  if (!x.workgroupCountProgram)
+    return std::optional<std::array<uint32_t, 3>>(x.workgroupCount);
+  auto counted = detail::runWorkgroupCountProgram(*x.workgroupCountProgram, pushConstants);
+  if (!counted.ok())
+    return counted.status().withContext(where);
+  const std::array<int64_t, 3> &c = *counted;
+  std::string text = std::to_string(c[0]) + "x" + std::to_string(c[1]) + "x" +
+                     std::to_string(c[2]);
+  if (c[0] < 0 || c[1] < 0 || c[2] < 0)
+    return invalidArgument(where + " ('" + x.name + "'): negative workgroup count " + text);
+  if (c[0] > hal::kMaxLaunchGridX || c[1] > hal::kMaxLaunchGridYZ ||
+      c[2] > hal::kMaxLaunchGridYZ)
+    return invalidArgument(where + " ('" + x.name + "'): workgroup count " + text +
+                           " exceeds " + std::to_string(hal::kMaxLaunchGridX) + "x" +
+                           std::to_string(hal::kMaxLaunchGridYZ) + "x" +
+                           std::to_string(hal::kMaxLaunchGridYZ));
+  if (c[0] == 0 || c[1] == 0 || c[2] == 0)
+    return std::optional<std::array<uint32_t, 3>>();
+  return std::optional<std::array<uint32_t, 3>>(
+      std::array<uint32_t, 3>{uint32_t(c[0]), uint32_t(c[1]), uint32_t(c[2])});
+}
+
+/// Copies results of `types` (the call's, every dimension static) out of
+/// `buffers`.
+StatusOr<std::vector<HostTensor>> readResults(const std::vector<TensorType> &types,
                                               const std::vector<std::shared_ptr<hal::Buffer>> &buffers) {
   std::vector<HostTensor> outputs;
-  for (size_t i = 0; i < p.results.size(); ++i) {
-    HostTensor out = HostTensor::zeros(p.results[i]);
+  for (size_t i = 0; i < types.size(); ++i) {
+    HostTensor out = HostTensor::zeros(types[i]);
     TESSEL_RETURN_IF_ERROR(buffers[i]->read(0, out.bytes.data(), out.bytes.size()));
     outputs.push_back(std::move(out));
   }
@@ -402,6 +568,27 @@ StatusOr<std::vector<HostTensor>> readResults(const detail::FunctionProgram &p,
 } // namespace
 
 namespace {
+bool sameShapes(const std::vector<std::vector<int64_t>> &shapes,
+                const std::vector<HostTensor> &inputs) {
+  for (size_t k = 0; k < inputs.size(); ++k)
+    if (shapes[k] != inputs[k].type.shape)
+      return false;
+  return true;
+}
+
+/// Records a call of `p` with `inputs` into `state` (its dispatches, buffers
+/// and result types, and the shapes it holds for); returns the upload time.
+StatusOr<double> record(const detail::FunctionProgram &p, const std::vector<HostTensor> &inputs,
+                        detail::PreparedCallState &state) {
+  Interpreter interpreter(p, inputs, &state);
+  TESSEL_RETURN_IF_ERROR(interpreter.run());
+  state.results = std::move(interpreter.results);
+  state.resultTypes = std::move(interpreter.resultTypes);
+  for (const HostTensor &in : inputs)
+    state.shapes.push_back(in.type.shape);
+  return interpreter.uploadMs;
+}
+
 /// Function::call of a program without Reads: through a recording of the
 /// function's CallCache.
 StatusOr<std::vector<HostTensor>> callRecorded(const detail::FunctionProgram &p,
@@ -411,10 +598,13 @@ StatusOr<std::vector<HostTensor>> callRecorded(const detail::FunctionProgram &p,
   std::unique_ptr<detail::PreparedCallState> state;
   {
     std::lock_guard<std::mutex> lock(cache.mutex);
-    if (!cache.idle.empty()) {
-      state = std::move(cache.idle.back());
-      cache.idle.pop_back();
-    }
+    // The most recently used recording of these shapes.
+    for (size_t k = cache.idle.size(); k-- > 0;)
+      if (sameShapes(cache.idle[k]->shapes, inputs)) {
+        state = std::move(cache.idle[k]);
+        cache.idle.erase(cache.idle.begin() + static_cast<std::ptrdiff_t>(k));
+        break;
+      }
   }
   auto start = Clock::now();
   double uploadMs = 0;
@@ -430,21 +620,20 @@ StatusOr<std::vector<HostTensor>> callRecorded(const detail::FunctionProgram &p,
     // back to the function would be a cycle (never freed).
     state = std::make_unique<detail::PreparedCallState>();
     state->recordEach = false;
-    Interpreter interpreter(p, inputs, state.get());
-    TESSEL_RETURN_IF_ERROR(interpreter.run());
-    state->results = std::move(interpreter.results);
-    uploadMs = interpreter.uploadMs;
+    TESSEL_ASSIGN_OR_RETURN(uploadMs, record(p, inputs, *state));
   }
   if (state->dispatches)
     TESSEL_RETURN_IF_ERROR(p.device->submitAndWait(*state->all));
   double runMs = msSince(start);
   start = Clock::now();
-  TESSEL_ASSIGN_OR_RETURN(std::vector<HostTensor> outputs, readResults(p, state->results));
+  TESSEL_ASSIGN_OR_RETURN(std::vector<HostTensor> outputs,
+                          readResults(state->resultTypes, state->results));
   if (timings)
     *timings = CallTimings{uploadMs, runMs - uploadMs, msSince(start)};
   std::lock_guard<std::mutex> lock(cache.mutex);
-  if (cache.idle.size() < detail::CallCache::kMaxIdle)
-    cache.idle.push_back(std::move(state));
+  cache.idle.push_back(std::move(state));
+  if (cache.idle.size() > detail::CallCache::kMaxIdle)
+    cache.idle.erase(cache.idle.begin());
   return outputs;
 }
 } // namespace
@@ -460,7 +649,8 @@ StatusOr<std::vector<HostTensor>> Function::call(const std::vector<HostTensor> &
   TESSEL_RETURN_IF_ERROR(interpreter.run());
   double runMs = msSince(start);
   start = Clock::now();
-  TESSEL_ASSIGN_OR_RETURN(std::vector<HostTensor> outputs, readResults(p, interpreter.results));
+  TESSEL_ASSIGN_OR_RETURN(std::vector<HostTensor> outputs,
+                          readResults(interpreter.resultTypes, interpreter.results));
   if (timings)
     *timings = CallTimings{interpreter.uploadMs, runMs - interpreter.uploadMs, msSince(start)};
   return outputs;
@@ -474,9 +664,7 @@ Function::prepare(const std::vector<HostTensor> &inputs) const {
   TESSEL_RETURN_IF_ERROR(validateInputs(p, inputs));
   auto state = std::make_unique<detail::PreparedCallState>();
   state->program = program_;
-  Interpreter interpreter(p, inputs, state.get());
-  TESSEL_RETURN_IF_ERROR(interpreter.run());
-  state->results = std::move(interpreter.results);
+  TESSEL_RETURN_IF_ERROR(record(p, inputs, *state).status());
   return std::make_unique<PreparedCall>(std::move(state));
 }
 
@@ -506,7 +694,7 @@ Status PreparedCall::run() {
 }
 
 StatusOr<std::vector<HostTensor>> PreparedCall::results() const {
-  return readResults(*state_->program, state_->results);
+  return readResults(state_->resultTypes, state_->results);
 }
 
 StatusOr<std::vector<double>> PreparedCall::timeRuns(const std::vector<PreparedCall *> &calls,

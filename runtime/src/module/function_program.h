@@ -6,6 +6,7 @@
 #include "module_generated.h"
 #include "tessel/runtime/types.h"
 
+#include <array>
 #include <memory>
 #include <string>
 #include <vector>
@@ -23,8 +24,17 @@ struct Instruction {
   std::vector<int64_t> operands;
 };
 
+/// schema `WorkgroupCountProgram` (version 7): integer instructions only
+/// (isIntegerOp), registers 0 .. push constants - 1 starting as the
+/// dispatch's push constants, the rest as 0. Checked by the loader.
+struct WorkgroupCountProgram {
+  uint32_t intRegisters = 0;
+  std::vector<Instruction> instructions;
+  std::array<uint32_t, 3> results{}; ///< the registers of x, y and z
+};
+
 /// A host program. Both schema forms load into it: a `HostProgram`
-/// (version 6) as written, and the slot form (versions 3 to 6) as one
+/// (version 6 or 7) as written, and the slot form (versions 3 to 7) as one
 /// argument/constant/alloc per slot, its dispatches and a return. Every
 /// register, index, ordinal and branch target has been checked by the
 /// loader.
@@ -35,6 +45,11 @@ struct FunctionProgram {
   uint32_t intRegisters = 0;
   uint32_t bufferRegisters = 0;
   std::vector<Instruction> instructions;
+  /// Assert messages (HostProgram.messages).
+  std::vector<std::string> messages;
+  /// How many dimensions of `results` are kDynamicDim: the integer operands
+  /// of the Return after its buffers.
+  size_t resultDims = 0;
   /// Uploaded at load, shared by all calls.
   std::vector<std::shared_ptr<hal::Buffer>> constants;
   /// Dispatch instructions in the program (each runs zero or more times).
@@ -56,12 +71,34 @@ struct FunctionProgram {
 };
 
 /// What each operand of `op` is: 'i' integer register, 'b' buffer
-/// register, '#' immediate, '@' instruction index; a trailing '*' repeats
-/// the kind before it (zero or more times). Empty for an unknown opcode.
+/// register, '#' immediate, '@' instruction index; a '*' repeats the kind
+/// before it (zero or more times). At most two such runs end the list: a
+/// Dispatch's bindings then push constants ("#b*i*"), a Return's result
+/// buffers then result dimensions ("b*i*"). Empty for an unknown opcode.
 std::string_view operandKinds(fb::Opcode op);
 
-/// "Dispatch #3, b0, b4" (for a program the loader checked).
-std::string formatInstruction(const Instruction &instruction);
+/// The kind of each of `count` operands of `op` (at least its fixed ones),
+/// its runs expanded; of two runs the first takes `split` operands (or all
+/// that remain, if fewer).
+std::string operandKindsOf(fb::Opcode op, size_t count, size_t split);
+
+/// "Dispatch #3, b0, b4, i2" (for a program the loader checked; `split` as
+/// for operandKindsOf).
+std::string formatInstruction(const Instruction &instruction, size_t split);
+
+/// Whether `op` is one of the integer opcodes (Int, Move, Add .. Select,
+/// SignExtend, ZeroExtend): those runIntegerOp runs and a workgroup count
+/// program may use.
+bool isIntegerOp(fb::Opcode op);
+
+/// Runs integer instruction `in` (isIntegerOp, operands checked by the
+/// loader) on `ints`; the one error is a division by zero.
+Status runIntegerOp(const Instruction &in, std::vector<int64_t> &ints);
+
+/// The workgroup count `program` computes from `pushConstants` (as many as
+/// the export takes), before any range check.
+StatusOr<std::array<int64_t, 3>> runWorkgroupCountProgram(const WorkgroupCountProgram &program,
+                                                          const std::vector<int64_t> &pushConstants);
 
 /// "(2x3xf32, f32) -> (2x3xf32)".
 std::string formatSignature(const std::vector<TensorType> &arguments,

@@ -16,6 +16,7 @@
 #include "module_generated.h"
 #include "printable_text.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <set>
 
@@ -78,7 +79,21 @@ std::string join(const std::vector<std::string> &items) {
   return s;
 }
 
-StatusOr<TensorType> convertType(const fb::TensorType *t, const std::string &what) {
+// An error unless a module of schema `version` has what version `added`
+// added: "`what`, which schema version 6 does not have (version 7 added
+// it)".
+Status requireVersion(uint32_t version, uint32_t added, const std::string &what) {
+  if (version >= added)
+    return Status();
+  return dataLoss(what + ", which schema version " + str(version) +
+                  " does not have (version " + str(added) + " added it)");
+}
+
+// A signature type (Function.arguments and results, the only TensorTypes of
+// the schema) of a module of schema `version`: from version 7 a dimension
+// may be dynamic (-1).
+StatusOr<TensorType> convertType(const fb::TensorType *t, const std::string &what,
+                                 uint32_t version) {
   if (!t)
     return dataLoss(what + " has no type");
   auto elem = static_cast<uint8_t>(t->element_type());
@@ -94,7 +109,10 @@ StatusOr<TensorType> convertType(const fb::TensorType *t, const std::string &wha
       return dataLoss(what + ": shape is not 8-byte aligned (the writer produced a bad file)");
     type.shape.assign(t->shape()->begin(), t->shape()->end());
   }
-  Status s = type.validate();
+  if (type.isDynamic())
+    TESSEL_RETURN_IF_ERROR(
+        requireVersion(version, 7, what + " has a dynamic dimension (" + type.toString() + ")"));
+  Status s = type.validate(/*allowDynamic=*/true);
   if (!s.ok())
     return dataLoss(what + ": " + s.message());
   return type;
@@ -102,11 +120,12 @@ StatusOr<TensorType> convertType(const fb::TensorType *t, const std::string &wha
 
 StatusOr<std::vector<TensorType>>
 convertTypes(const flatbuffers::Vector<flatbuffers::Offset<fb::TensorType>> *types,
-             const std::string &what) {
+             const std::string &what, uint32_t version) {
   std::vector<TensorType> out;
   if (types)
     for (uint32_t i = 0; i < types->size(); ++i) {
-      TESSEL_ASSIGN_OR_RETURN(TensorType t, convertType(types->Get(i), what + " " + str(i)));
+      TESSEL_ASSIGN_OR_RETURN(TensorType t,
+                              convertType(types->Get(i), what + " " + str(i), version));
       out.push_back(std::move(t));
     }
   return out;
@@ -142,6 +161,111 @@ Status readVector(const flatbuffers::Vector<T> *v, std::vector<T> &out, const st
                     "-byte aligned (the writer produced a bad file)");
   out.assign(v->begin(), v->end());
   return Status();
+}
+
+// The most instructions and registers of a program (bounds for the loader,
+// far above what the compiler writes).
+constexpr uint32_t kMaxInstructions = 1u << 24;
+constexpr uint32_t kMaxRegisters = 1u << 20;
+// Workgroup count programs (schema version 7): a few instructions each.
+constexpr uint32_t kMaxCountInstructions = 1u << 12;
+constexpr uint32_t kMaxPushConstants = 256; // per export
+constexpr size_t kMaxMessageLength = 4096;  // bytes of an Assert message
+
+// Copies instructions of the file into `out`; `what` ("program") names them.
+Status convertInstructions(const flatbuffers::Vector<flatbuffers::Offset<fb::Instruction>> *v,
+                           std::vector<detail::Instruction> &out, const std::string &what) {
+  out.resize(v ? v->size() : 0);
+  for (size_t i = 0; i < out.size(); ++i) {
+    const fb::Instruction *in = v->Get(static_cast<uint32_t>(i));
+    if (!in)
+      return dataLoss(what + " instruction " + str(i) + " is missing");
+    out[i].opcode = in->opcode();
+    TESSEL_RETURN_IF_ERROR(readVector(in->operands(), out[i].operands,
+                                      what + " instruction " + str(i) + ": operands"));
+  }
+  return Status();
+}
+
+// The registers and instructions operands may name.
+struct ProgramBounds {
+  uint32_t intRegisters = 0, bufferRegisters = 0;
+  size_t instructions = 0;
+};
+
+// Checks the operands of `in` against `kinds` (one per operand,
+// detail::operandKindsOf) and `bounds`, and the immediates every opcode
+// reads the same way wherever it runs.
+Status checkOperands(const detail::Instruction &in, const std::string &kinds,
+                     const ProgramBounds &bounds) {
+  const char *name = fb::EnumNameOpcode(in.opcode);
+  const auto &ops = in.operands;
+  for (size_t k = 0; k < ops.size(); ++k) {
+    int64_t v = ops[k];
+    std::string what = std::string(name) + " operand " + str(k);
+    if (kinds[k] == 'i' && (v < 0 || v >= int64_t(bounds.intRegisters)))
+      return dataLoss(what + " is integer register " + str(v) + " but there are " +
+                      str(bounds.intRegisters));
+    if (kinds[k] == 'b' && (v < 0 || v >= int64_t(bounds.bufferRegisters)))
+      return dataLoss(what + " is buffer register " + str(v) + " but there are " +
+                      str(bounds.bufferRegisters));
+    if (kinds[k] == '@' && (v < 0 || v >= int64_t(bounds.instructions)))
+      return dataLoss(what + " branches to instruction " + str(v) + " but there are " +
+                      str(bounds.instructions));
+  }
+  if ((in.opcode == fb::Opcode_SignExtend || in.opcode == fb::Opcode_ZeroExtend) &&
+      (ops[2] < 1 || ops[2] > 63))
+    return dataLoss(std::string(name) + " from " + str(ops[2]) + " bits (expected 1 to 63)");
+  return Status();
+}
+
+// Converts and checks an export's workgroup count program (schema version
+// 7) for `pushConstants` push constants; `what` names the export.
+StatusOr<std::shared_ptr<const detail::WorkgroupCountProgram>>
+convertCountProgram(const fb::WorkgroupCountProgram *w, uint32_t pushConstants,
+                    const std::string &what) {
+  auto program = std::make_shared<detail::WorkgroupCountProgram>();
+  std::string ctx = what + ": workgroup count program";
+  program->intRegisters = w->int_registers();
+  if (program->intRegisters < pushConstants || program->intRegisters > kMaxRegisters)
+    return dataLoss(ctx + " has " + str(program->intRegisters) +
+                    " integer registers (at least the " + countOf(pushConstants, "push constant") +
+                    " it starts with, at most " + str(kMaxRegisters) + ")");
+  size_t n = w->instructions() ? w->instructions()->size() : 0;
+  if (n > kMaxCountInstructions)
+    return dataLoss(ctx + " has " + countOf(n, "instruction") + " (at most " +
+                    str(kMaxCountInstructions) + ")");
+  TESSEL_RETURN_IF_ERROR(convertInstructions(w->instructions(), program->instructions, ctx));
+  for (size_t i = 0; i < n; ++i) {
+    const detail::Instruction &in = program->instructions[i];
+    std::string ictx = ctx + " instruction " + str(i);
+    if (!detail::isIntegerOp(in.opcode)) {
+      const char *name = fb::EnumNameOpcode(in.opcode);
+      return dataLoss(ictx + ": " + (*name ? std::string(name) : "opcode " + str(int(in.opcode))) +
+                      " is not allowed (only Int, Move, Add .. Select, SignExtend and "
+                      "ZeroExtend)");
+    }
+    size_t expected = detail::operandKinds(in.opcode).size();
+    if (in.operands.size() != expected)
+      return dataLoss(ictx + ": " + fb::EnumNameOpcode(in.opcode) + " has " +
+                      countOf(in.operands.size(), "operand") + " (expected " + str(expected) +
+                      ")");
+    Status s = checkOperands(in, std::string(detail::operandKinds(in.opcode)),
+                             ProgramBounds{program->intRegisters, 0, 0});
+    if (!s.ok())
+      return s.withContext(ictx);
+  }
+  size_t results = w->results() ? w->results()->size() : 0;
+  if (results != 3)
+    return dataLoss(ctx + " has " + countOf(results, "result") + " (expected 3: x, y, z)");
+  for (uint32_t d = 0; d < 3; ++d) {
+    program->results[d] = w->results()->Get(d);
+    if (program->results[d] >= program->intRegisters)
+      return dataLoss(ctx + ": result " + str(d) + " is integer register " +
+                      str(program->results[d]) + " but there are " +
+                      str(program->intRegisters));
+  }
+  return std::shared_ptr<const detail::WorkgroupCountProgram>(std::move(program));
 }
 
 // Converts and checks one tensor map of an export with `bindingCount`
@@ -245,9 +369,11 @@ StatusOr<hal::ExecutableSpec> convertExecutable(const fb::Executable *e, uint32_
       if (cudaC && version < 4)
         return dataLoss(xctx + ": is a CUDA C kernel (abi CudaC), which needs schema version 4, "
                                "but the module has version " + str(version));
-      // A CUDA C kernel's launch gives grid and block: the counts may be
-      // left out (read as 1,1,1), and are checked like any others if present.
-      if ((!x->workgroup_count() && !cudaC) ||
+      // A CUDA C kernel's launch gives grid and block, and a count program
+      // the count: the counts may be left out (read as 1,1,1), and are
+      // checked like any others if present.
+      const bool counted = x->workgroup_count_program() != nullptr;
+      if ((!x->workgroup_count() && !cudaC && !counted) ||
           (x->workgroup_count() && x->workgroup_count()->size() != 3))
         return dataLoss(xctx + ": workgroup_count must have 3 entries");
       uint64_t total = 1;
@@ -335,6 +461,27 @@ StatusOr<hal::ExecutableSpec> convertExecutable(const fb::Executable *e, uint32_
                           " (at most " + str(kMaxScratchBytes) +
                           ", the zeroed bytes at most the scratch)");
       }
+      info.pushConstantCount = x->push_constant_count();
+      if (info.pushConstantCount) {
+        TESSEL_RETURN_IF_ERROR(requireVersion(version, 7, xctx + ": has push constants"));
+        if (cudaC)
+          return dataLoss(xctx + ": a CUDA C kernel (abi CudaC) takes parameters, not push "
+                                 "constants, but push_constant_count is " +
+                          str(info.pushConstantCount));
+        if (info.pushConstantCount > kMaxPushConstants)
+          return dataLoss(xctx + ": " + str(info.pushConstantCount) + " push constants (at most " +
+                          str(kMaxPushConstants) + ")");
+      }
+      if (counted) {
+        TESSEL_RETURN_IF_ERROR(
+            requireVersion(version, 7, xctx + ": has a workgroup count program"));
+        if (cudaC)
+          return dataLoss(xctx + ": a CUDA C kernel (abi CudaC) has a workgroup count program "
+                                 "(its launch gives the grid)");
+        TESSEL_ASSIGN_OR_RETURN(info.workgroupCountProgram,
+                                convertCountProgram(x->workgroup_count_program(),
+                                                    info.pushConstantCount, xctx));
+      }
       spec.exports.push_back(std::move(info));
     }
   if (e->binaries())
@@ -371,9 +518,11 @@ StatusOr<hal::ExecutableSpec> convertExecutable(const fb::Executable *e, uint32_
   return spec;
 }
 
-// Checks dispatch ordinal `ordinal` with `bindings` bindings against every
-// executable (dispatch ordinals are shared by all of them).
-Status checkDispatch(uint32_t ordinal, size_t bindings, const std::string &what,
+// Checks dispatch ordinal `ordinal` with `operands` operands after it
+// against every executable (dispatch ordinals are shared by all of them,
+// and every export of one ordinal takes as many bindings and push
+// constants: parseModule checked): its bindings, then its push constants.
+Status checkDispatch(uint32_t ordinal, size_t operands, const std::string &what,
                      const std::vector<hal::ExecutableSpec> &exes) {
   for (const hal::ExecutableSpec &e : exes) {
     if (ordinal >= e.exports.size())
@@ -385,9 +534,13 @@ Status checkDispatch(uint32_t ordinal, size_t bindings, const std::string &what,
                       "' of executable " + e.name +
                       ", a CUDA C kernel (abi CudaC): those are "
                       "launched only through the CUDA runtime API, never by a function");
-    if (x.bindingCount != bindings)
-      return dataLoss(what + " has " + str(bindings) + " bindings but export '" + x.name +
-                      "' of executable " + e.name + " takes " + str(x.bindingCount));
+    if (operands != size_t(x.bindingCount) + x.pushConstantCount)
+      return dataLoss(what + " has " + str(operands) +
+                      (x.pushConstantCount ? " bindings and push constants" : " bindings") +
+                      " but export '" + x.name + "' of executable " + e.name + " takes " +
+                      (x.pushConstantCount ? countOf(x.bindingCount, "binding") + " and " +
+                                                 countOf(x.pushConstantCount, "push constant")
+                                           : str(x.bindingCount)));
   }
   return Status();
 }
@@ -396,7 +549,7 @@ Status checkDispatch(uint32_t ordinal, size_t bindings, const std::string &what,
 // module file's bytes).
 using ConstantData = std::vector<const flatbuffers::Vector<uint8_t> *>;
 
-// The slot form (versions 3 to 6) as a program: each slot becomes buffer
+// The slot form (versions 3 to 7) as a program: each slot becomes buffer
 // register i (argument, constant or alloc, in slot order), then the
 // dispatches, then the return.
 Status convertSlotForm(const fb::Function *f, const std::vector<hal::ExecutableSpec> &exes,
@@ -497,39 +650,61 @@ Status convertSlotForm(const fb::Function *f, const std::vector<hal::ExecutableS
   return Status();
 }
 
-// The most instructions and registers of a program (bounds for the loader,
-// far above what the compiler writes).
-constexpr uint32_t kMaxInstructions = 1u << 24;
-constexpr uint32_t kMaxRegisters = 1u << 20;
+// How many operands of `in` (checked to have its fixed ones) are buffers
+// in the first of two variadic runs (detail::operandKindsOf): a Dispatch's
+// bindings, a Return's results.
+size_t bufferOperands(const detail::Instruction &in, const detail::FunctionProgram &p,
+                      const std::vector<hal::ExecutableSpec> &exes) {
+  if (in.opcode == fb::Opcode_Return)
+    return p.results.size();
+  // A module without executables is still described: its Dispatches are
+  // shown as all bindings.
+  if (in.opcode == fb::Opcode_Dispatch && !exes.empty() && in.operands[0] >= 0 &&
+      uint64_t(in.operands[0]) < exes[0].exports.size())
+    return exes[0].exports[in.operands[0]].bindingCount;
+  return in.operands.size();
+}
 
-// Checks one instruction of a program: operand count and kinds, register
-// ranges and the immediates each opcode reads.
+// Checks one instruction of a program of a module of schema `version`:
+// operand count and kinds, register ranges and the immediates each opcode
+// reads.
 Status checkInstruction(const detail::Instruction &in, const detail::FunctionProgram &p,
-                        size_t numConstants, const std::vector<hal::ExecutableSpec> &exes) {
+                        size_t numConstants, const std::vector<hal::ExecutableSpec> &exes,
+                        uint32_t version) {
   std::string_view kinds = detail::operandKinds(in.opcode);
   const char *name = fb::EnumNameOpcode(in.opcode);
   if (kinds.empty())
     return dataLoss("unknown opcode " + str(static_cast<int>(in.opcode)));
-  bool variadic = kinds.back() == '*';
-  size_t fixed = variadic ? kinds.size() - 1 : kinds.size();
+  if (in.opcode == fb::Opcode_Dim || in.opcode == fb::Opcode_Assert)
+    TESSEL_RETURN_IF_ERROR(requireVersion(version, 7, std::string("uses ") + name));
+  size_t star = kinds.find('*');
+  bool variadic = star != std::string_view::npos;
+  size_t fixed = variadic ? star - 1 : kinds.size();
   const auto &ops = in.operands;
   if (ops.size() < fixed || (!variadic && ops.size() != fixed))
     return dataLoss(std::string(name) + " has " + countOf(ops.size(), "operand") +
                     (variadic ? " (at least " : " (expected ") + str(fixed) + ")");
-  for (size_t k = 0; k < ops.size(); ++k) {
-    char kind = k < fixed ? kinds[k] : kinds[fixed - 1];
-    int64_t v = ops[k];
-    std::string what = std::string(name) + " operand " + str(k);
-    if (kind == 'i' && (v < 0 || v >= int64_t(p.intRegisters)))
-      return dataLoss(what + " is integer register " + str(v) + " but there are " +
-                      str(p.intRegisters));
-    if (kind == 'b' && (v < 0 || v >= int64_t(p.bufferRegisters)))
-      return dataLoss(what + " is buffer register " + str(v) + " but there are " +
-                      str(p.bufferRegisters));
-    if (kind == '@' && (v < 0 || v >= int64_t(p.instructions.size())))
-      return dataLoss(what + " branches to instruction " + str(v) + " but there are " +
-                      str(p.instructions.size()));
+  // The exact count of the variadic ones first, so that the kinds below
+  // split them right.
+  if (in.opcode == fb::Opcode_Dispatch) {
+    if (ops[0] < 0 || ops[0] > int64_t(UINT32_MAX))
+      return dataLoss("Dispatch of export " + str(ops[0]));
+    TESSEL_RETURN_IF_ERROR(
+        checkDispatch(static_cast<uint32_t>(ops[0]), ops.size() - 1, "Dispatch", exes));
   }
+  if (in.opcode == fb::Opcode_Return && ops.size() != p.results.size() + p.resultDims) {
+    if (p.resultDims == 0)
+      return dataLoss("Return of " + countOf(ops.size(), "buffer") + " but the function has " +
+                      countOf(p.results.size(), "result"));
+    return dataLoss("Return of " + countOf(ops.size(), "operand") + " but the function has " +
+                    countOf(p.results.size(), "result") + " and " +
+                    countOf(p.resultDims, "dynamic result dimension") + " (expected " +
+                    str(p.results.size() + p.resultDims) + ")");
+  }
+  std::string expanded = detail::operandKindsOf(in.opcode, ops.size(), bufferOperands(in, p, exes));
+  TESSEL_RETURN_IF_ERROR(checkOperands(
+      in, expanded,
+      ProgramBounds{p.intRegisters, p.bufferRegisters, p.instructions.size()}));
   switch (in.opcode) {
   case fb::Opcode_Argument:
     if (ops[1] < 0 || ops[1] >= int64_t(p.arguments.size()))
@@ -541,11 +716,6 @@ Status checkInstruction(const detail::Instruction &in, const detail::FunctionPro
       return dataLoss("Constant reads constant " + str(ops[1]) + " but there are " +
                       str(numConstants));
     break;
-  case fb::Opcode_SignExtend:
-  case fb::Opcode_ZeroExtend:
-    if (ops[2] < 1 || ops[2] > 63)
-      return dataLoss(std::string(name) + " from " + str(ops[2]) + " bits (expected 1 to 63)");
-    break;
   case fb::Opcode_Read:
   case fb::Opcode_Store: {
     int64_t type = ops[in.opcode == fb::Opcode_Read ? 3 : 2];
@@ -555,14 +725,19 @@ Status checkInstruction(const detail::Instruction &in, const detail::FunctionPro
                       " (expected an integer type: i64, i32, i16, i8 or i1)");
     break;
   }
-  case fb::Opcode_Dispatch:
-    if (ops[0] < 0 || ops[0] > int64_t(UINT32_MAX))
-      return dataLoss("Dispatch of export " + str(ops[0]));
-    return checkDispatch(static_cast<uint32_t>(ops[0]), ops.size() - 1, "Dispatch", exes);
-  case fb::Opcode_Return:
-    if (ops.size() != p.results.size())
-      return dataLoss("Return of " + countOf(ops.size(), "buffer") + " but the function has " +
-                      countOf(p.results.size(), "result"));
+  case fb::Opcode_Dim:
+    if (ops[1] < 0 || ops[1] >= int64_t(p.arguments.size()))
+      return dataLoss("Dim of argument " + str(ops[1]) + " but there are " +
+                      str(p.arguments.size()));
+    if (ops[2] < 0 || ops[2] >= int64_t(p.arguments[ops[1]].shape.size()))
+      return dataLoss("Dim " + str(ops[2]) + " of argument " + str(ops[1]) + " of type " +
+                      p.arguments[ops[1]].toString() + " (rank " +
+                      str(p.arguments[ops[1]].shape.size()) + ")");
+    break;
+  case fb::Opcode_Assert:
+    if (ops[1] < 0 || ops[1] >= int64_t(p.messages.size()))
+      return dataLoss("Assert of message " + str(ops[1]) + " but there are " +
+                      str(p.messages.size()));
     break;
   default:
     break;
@@ -570,9 +745,9 @@ Status checkInstruction(const detail::Instruction &in, const detail::FunctionPro
   return Status();
 }
 
-// Reads and checks a version 6 `HostProgram`.
+// Reads and checks a `HostProgram` (version 6 or 7).
 Status convertProgram(const fb::HostProgram *h, const std::vector<hal::ExecutableSpec> &exes,
-                      detail::FunctionProgram &p, ConstantData &constants) {
+                      uint32_t version, detail::FunctionProgram &p, ConstantData &constants) {
   p.intRegisters = h->int_registers();
   p.bufferRegisters = h->buffer_registers();
   if (p.intRegisters > kMaxRegisters || p.bufferRegisters > kMaxRegisters)
@@ -586,22 +761,30 @@ Status convertProgram(const fb::HostProgram *h, const std::vector<hal::Executabl
         return dataLoss("program constant " + str(i) + " is missing");
       constants.push_back(c->data());
     }
+  if (h->messages() && h->messages()->size()) {
+    TESSEL_RETURN_IF_ERROR(requireVersion(version, 7, "program has messages"));
+    for (uint32_t i = 0; i < h->messages()->size(); ++i) {
+      // Printable, as it ends up in an error message.
+      const flatbuffers::String *m = h->messages()->Get(i);
+      std::string what = "program message " + str(i);
+      if (!m)
+        return dataLoss(what + " is missing");
+      if (m->size() > kMaxMessageLength)
+        return dataLoss(what + " is " + str(m->size()) + " bytes long (at most " +
+                        str(kMaxMessageLength) + ")");
+      if (printableText(m->string_view(), kMaxMessageLength) != m->string_view())
+        return dataLoss(what + " is not printable ASCII (" + str(m->size()) + " bytes)");
+      p.messages.push_back(m->str());
+    }
+  }
   size_t n = h->instructions() ? h->instructions()->size() : 0;
   if (n == 0 || n > kMaxInstructions)
     return dataLoss("program has " + countOf(n, "instruction") + " (expected 1 to " +
                     str(kMaxInstructions) + ")");
-  p.instructions.resize(n);
-  for (size_t i = 0; i < n; ++i) {
-    const fb::Instruction *in = h->instructions()->Get(i);
-    if (!in)
-      return dataLoss("program instruction " + str(i) + " is missing");
-    p.instructions[i].opcode = in->opcode();
-    TESSEL_RETURN_IF_ERROR(readVector(in->operands(), p.instructions[i].operands,
-                                      "program instruction " + str(i) + ": operands"));
-  }
+  TESSEL_RETURN_IF_ERROR(convertInstructions(h->instructions(), p.instructions, "program"));
   bool controlFlow = false;
   for (size_t i = 0; i < n; ++i) {
-    Status s = checkInstruction(p.instructions[i], p, constants.size(), exes);
+    Status s = checkInstruction(p.instructions[i], p, constants.size(), exes, version);
     if (!s.ok())
       return s.withContext("program instruction " + str(i));
     fb::Opcode op = p.instructions[i].opcode;
@@ -615,8 +798,14 @@ Status convertProgram(const fb::HostProgram *h, const std::vector<hal::Executabl
                     " (expected Return or Branch: execution must not run off the end)");
   p.summary = countOf(n, "instruction") + ", " + str(p.dispatchCount) + " dispatches" +
               (controlFlow ? ", control flow" : "");
-  for (size_t i = 0; i < n; ++i)
-    p.listing += "  " + str(i) + ": " + detail::formatInstruction(p.instructions[i]) + "\n";
+  for (size_t i = 0; i < n; ++i) {
+    const detail::Instruction &in = p.instructions[i];
+    p.listing += "  " + str(i) + ": " +
+                 detail::formatInstruction(in, bufferOperands(in, p, exes));
+    if (in.opcode == fb::Opcode_Assert)
+      p.listing += "  \"" + p.messages[in.operands[1]] + "\"";
+    p.listing += "\n";
+  }
   return Status();
 }
 
@@ -632,26 +821,33 @@ StatusOr<detail::FunctionProgram> convertFunction(const fb::Function *f, uint32_
                           checkedName(f->name(), "function " + str(index) + ": name", true));
   std::string ctx = "function '" + p.name + "'";
 
-  auto args = convertTypes(f->arguments(), "argument");
+  auto args = convertTypes(f->arguments(), "argument", version);
   if (!args.ok())
     return args.status().withContext(ctx);
   p.arguments = std::move(args).value();
-  auto results = convertTypes(f->results(), "result");
+  auto results = convertTypes(f->results(), "result", version);
   if (!results.ok())
     return results.status().withContext(ctx);
   p.results = std::move(results).value();
+  for (const TensorType &t : p.results)
+    p.resultDims += std::count(t.shape.begin(), t.shape.end(), kDynamicDim);
 
   if (f->program()) {
-    if (version < 6)
-      return dataLoss(ctx + ": has a program, which schema version " + str(version) +
-                      " does not have (version 6 added it)");
+    TESSEL_RETURN_IF_ERROR(requireVersion(version, 6, ctx + ": has a program"));
     if (f->slots() || f->dispatches() || f->result_slots())
       return dataLoss(ctx + ": has both a program and slots, dispatches or result slots");
-    Status s = convertProgram(f->program(), exes, p, constants);
+    Status s = convertProgram(f->program(), exes, version, p, constants);
     if (!s.ok())
       return s.withContext(ctx);
     return p;
   }
+  // The slot form has static shapes: its buffers have fixed sizes.
+  for (const std::vector<TensorType> *types : {&p.arguments, &p.results})
+    for (size_t i = 0; i < types->size(); ++i)
+      if ((*types)[i].isDynamic())
+        return dataLoss(ctx + ": " + (types == &p.arguments ? "argument " : "result ") + str(i) +
+                        " has a dynamic dimension (" + (*types)[i].toString() +
+                        ") but the function has no program (slots have static sizes)");
   Status s = convertSlotForm(f, exes, p, constants);
   if (!s.ok())
     return s.withContext(ctx);
@@ -689,9 +885,15 @@ std::string describeModule(const fb::Module *m, const std::string &fileName,
         s += "\n";
         continue;
       }
-      s += "  export " + str(j) + ": " + x.name + ", workgroups " + str(x.workgroupCount[0]) +
-           "x" + str(x.workgroupCount[1]) + "x" + str(x.workgroupCount[2]) + ", " +
-           str(x.bindingCount) + " bindings";
+      s += "  export " + str(j) + ": " + x.name + ", workgroups " +
+           (x.workgroupCountProgram
+                ? "from a program of " +
+                      countOf(x.workgroupCountProgram->instructions.size(), "instruction")
+                : str(x.workgroupCount[0]) + "x" + str(x.workgroupCount[1]) + "x" +
+                      str(x.workgroupCount[2])) +
+           ", " + str(x.bindingCount) + " bindings";
+      if (x.pushConstantCount)
+        s += ", " + countOf(x.pushConstantCount, "push constant");
       if (x.workgroupSize != std::array<uint32_t, 3>{1, 1, 1})
         s += ", workgroup size " + str(x.workgroupSize[0]) + "x" + str(x.workgroupSize[1]) + "x" +
              str(x.workgroupSize[2]);
@@ -813,12 +1015,15 @@ StatusOr<ParsedModule> parseModule(const std::vector<uint8_t> &bytes,
                         parsed.exes[0].name + " has " + str(parsed.exes[0].exports.size()) +
                         " (export i of every executable serves dispatch ordinal i)");
       // Export i of every executable is the same kernel: a CUDA C kernel is
-      // found by its name and called with its parameter sizes, whichever
+      // found by its name and called with its parameter sizes, and a
+      // dispatch passes the same bindings and push constants, whichever
       // executable the device loads.
       for (size_t j = 0; !parsed.exes.empty() && j < spec->exports.size(); ++j) {
         const hal::ExportInfo &a = parsed.exes[0].exports[j], &b = spec->exports[j];
-        const char *field = a.abi != b.abi                     ? "abi"
-                            : a.parameterSizes != b.parameterSizes ? "parameter_sizes"
+        const char *field = a.abi != b.abi                           ? "abi"
+                            : a.parameterSizes != b.parameterSizes       ? "parameter_sizes"
+                            : a.bindingCount != b.bindingCount           ? "binding_count"
+                            : a.pushConstantCount != b.pushConstantCount ? "push_constant_count"
                             : a.abi == hal::KernelAbi::kCudaC && a.name != b.name ? "name"
                                                                                   : nullptr;
         if (field)

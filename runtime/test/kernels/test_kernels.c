@@ -1,12 +1,14 @@
 /* Hand-written kernels following the cpu kernel ABI, used by the runtime
  * tests in place of compiler output:
  *   void name(void **bindings, int64_t wg_x, int64_t wg_y, int64_t wg_z);
- * Element counts arrive in a constant i64 binding because the ABI has no
- * push constants (compiled kernels have static shapes). */
+ * Element counts arrive in a constant i64 binding, except in the kernels of
+ * dynamic shapes, which take them as push constants (schema version 7: the
+ * binding table entries after the bindings). */
 #include "tessel/runtime/cuda_c_abi.h"
 
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 /* Elements per workgroup along x. */
 #define TESSEL_TEST_WG 64
@@ -88,6 +90,19 @@ void count_in_scratch(void **b, int64_t x, int64_t y, int64_t z) {
     io[2] = arrived;
     io[3] = (uintptr_t)scratch % 64 == 0;
   }
+}
+
+/* bindings: a, b, out (f32[n]); push constant n (entry 3). Four elements
+ * per workgroup: the workgroup count is ceil(n / 4), from the export's
+ * workgroup count program. */
+void add_n_f32(void **b, int64_t x, int64_t y, int64_t z) {
+  (void)y, (void)z;
+  int64_t n;
+  memcpy(&n, &b[3], sizeof(n));
+  const float *lhs = b[0], *rhs = b[1];
+  float *out = b[2];
+  for (int64_t i = 4 * x; i < 4 * x + 4 && i < n; ++i)
+    out[i] = lhs[i] + rhs[i];
 }
 
 /* ---- CUDA C ABI kernels (abi CudaC; tessel/runtime/cuda_c_abi.h) ---------

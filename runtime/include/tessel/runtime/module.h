@@ -31,10 +31,13 @@ namespace tessel::rt {
 /// The newest schema version this runtime reads (schema/module.fbs); the one
 /// tessel-compile writes.
 constexpr uint32_t kSchemaVersion = 7;
-/// The oldest schema version this runtime reads: version 3 is version 6
+/// The oldest schema version this runtime reads: version 3 is version 7
 /// without CUDA C kernels (Export.abi, Export.parameter_sizes), dispatch
-/// scratch (Export.scratch_bytes) or host programs (Function.program),
-/// version 4 without scratch or programs, version 5 without programs.
+/// scratch (Export.scratch_bytes), host programs (Function.program) or
+/// dynamic shapes (-1 dimensions, Dim, Assert, push constants, workgroup
+/// count programs), version 4 without scratch, programs or dynamic shapes,
+/// version 5 without programs or dynamic shapes, version 6 without dynamic
+/// shapes.
 constexpr uint32_t kMinSchemaVersion = 3;
 
 /// Where the time of one call went, in milliseconds.
@@ -65,8 +68,10 @@ public:
   std::string signature() const;
 
   /// Runs the function. Inputs must match arguments() in count, element type
-  /// and shape; errors name the offending argument (0-based). Safe to call
-  /// from several threads at once.
+  /// and shape (a dynamic dimension, "?", matches any extent); errors name
+  /// the offending argument (0-based). Results have the call's shapes (the
+  /// dynamic dimensions of results() filled in). Safe to call from several
+  /// threads at once.
   StatusOr<std::vector<HostTensor>> call(const std::vector<HostTensor> &inputs,
                                          CallTimings *timings = nullptr) const;
 

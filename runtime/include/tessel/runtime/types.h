@@ -28,7 +28,13 @@ const char *elementTypeName(ElementType type);
 StatusOr<ElementType> parseElementType(std::string_view name);
 bool isFloat(ElementType type);
 
-/// A tensor type with a static shape; an empty shape is rank 0.
+/// A dimension of a function signature whose extent each call gives (schema
+/// version 7; printed "?"). Only Function::arguments() and results() hold
+/// it: tensors and the types of values are static.
+constexpr int64_t kDynamicDim = -1;
+
+/// A tensor type; an empty shape is rank 0. Static unless it is a
+/// function's signature type, whose dimensions may be kDynamicDim.
 struct TensorType {
   ElementType elementType = ElementType::f32;
   std::vector<int64_t> shape;
@@ -42,11 +48,16 @@ struct TensorType {
   int64_t numElements() const;
   /// Size in bytes. Only meaningful for a validated type.
   size_t byteSize() const;
-  /// "4x5xf32", or "f32" for rank 0.
+  /// "4x5xf32", or "f32" for rank 0; a dynamic dimension prints "?"
+  /// ("?x4xf32").
   std::string toString() const;
+  /// Whether a dimension is kDynamicDim.
+  bool isDynamic() const;
   /// Checks that every dimension is non-negative and that the byte size fits
-  /// comfortably in memory-sized integers (below 2^62).
-  Status validate() const;
+  /// comfortably in memory-sized integers (below 2^62). With `allowDynamic`
+  /// (a signature type) a dimension may be kDynamicDim, and the static
+  /// dimensions alone must fit.
+  Status validate(bool allowDynamic = false) const;
 };
 
 /// Parses "4x5xf32" / "f32" / "0x3xi1".

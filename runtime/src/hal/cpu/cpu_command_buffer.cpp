@@ -47,7 +47,8 @@ Status CpuCommandBuffer::copy(Buffer &src, size_t srcOffset, Buffer &dst, size_t
 
 Status CpuCommandBuffer::dispatch(Executable &executable, uint32_t ordinal,
                                   std::array<uint32_t, 3> workgroupCount,
-                                  const std::vector<Buffer *> &bindings) {
+                                  const std::vector<Buffer *> &bindings,
+                                  const std::vector<int64_t> &pushConstants) {
   // Executables given to a cpu command buffer come from CpuDevice, which
   // only creates CpuExecutables.
   auto &exe = static_cast<CpuExecutable &>(executable);
@@ -55,18 +56,21 @@ Status CpuCommandBuffer::dispatch(Executable &executable, uint32_t ordinal,
     return invalidArgument("dispatch of export " + std::to_string(ordinal) +
                            " but the executable has " + std::to_string(exe.exports().size()));
   const ExportInfo &info = exe.exports()[ordinal];
-  TESSEL_RETURN_IF_ERROR(checkDispatchAbi(info));
-  if (bindings.size() != info.bindingCount)
-    return invalidArgument("dispatch of '" + info.name + "' with " +
-                           std::to_string(bindings.size()) + " bindings, expected " +
-                           std::to_string(info.bindingCount));
+  TESSEL_RETURN_IF_ERROR(checkDispatch(info, bindings, pushConstants));
   std::vector<void *> pointers;
   for (Buffer *b : bindings) {
     TESSEL_ASSIGN_OR_RETURN(void *p, b->map());
     pointers.push_back(p);
   }
-  // Scratch: one more table entry, filled in when the command runs (a later
-  // dispatch may still grow the buffer).
+  // Push constants: the next entries, each entry's 8 bytes holding the value.
+  static_assert(sizeof(void *) == sizeof(int64_t), "a table entry holds an int64");
+  for (int64_t v : pushConstants) {
+    void *entry;
+    std::memcpy(&entry, &v, sizeof(v));
+    pointers.push_back(entry);
+  }
+  // Scratch: one more table entry, after the push constants, filled in
+  // when the command runs (a later dispatch may still grow the buffer).
   if (info.scratchBytes) {
     pointers.push_back(nullptr);
     if (!scratch_ || scratch_->size() < info.scratchBytes) {

@@ -25,7 +25,8 @@ public:
               size_t length) override;
   Status dispatch(Executable &executable, uint32_t ordinal,
                   std::array<uint32_t, 3> workgroupCount,
-                  const std::vector<Buffer *> &bindings) override;
+                  const std::vector<Buffer *> &bindings,
+                  const std::vector<int64_t> &pushConstants) override;
   Status launch(Executable &executable, uint32_t ordinal, const LaunchConfig &config,
                 const std::vector<std::vector<uint8_t>> &parameterValues) override;
 

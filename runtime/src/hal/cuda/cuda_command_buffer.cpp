@@ -71,7 +71,8 @@ Status CudaCommandBuffer::copy(Buffer &src, size_t srcOffset, Buffer &dst, size_
 
 Status CudaCommandBuffer::dispatch(Executable &executable, uint32_t ordinal,
                                    std::array<uint32_t, 3> workgroupCount,
-                                   const std::vector<Buffer *> &bindings) {
+                                   const std::vector<Buffer *> &bindings,
+                                   const std::vector<int64_t> &pushConstants) {
   auto *exe = dynamic_cast<CudaExecutable *>(&executable);
   if (!exe || exe->context() != ctx_.get())
     return invalidArgument("dispatch: the executable was not prepared by this cuda device");
@@ -79,11 +80,7 @@ Status CudaCommandBuffer::dispatch(Executable &executable, uint32_t ordinal,
     return invalidArgument("dispatch of export " + std::to_string(ordinal) +
                            " but the executable has " + std::to_string(exe->exports().size()));
   const ExportInfo &info = exe->exports()[ordinal];
-  TESSEL_RETURN_IF_ERROR(checkDispatchAbi(info));
-  if (bindings.size() != info.bindingCount)
-    return invalidArgument("dispatch of '" + info.name + "' with " +
-                           std::to_string(bindings.size()) + " bindings, expected " +
-                           std::to_string(info.bindingCount));
+  TESSEL_RETURN_IF_ERROR(checkDispatch(info, bindings, pushConstants));
   for (int d = 0; d < 3; ++d)
     if (workgroupCount[d] == 0 || workgroupCount[d] > ctx_->maxGrid()[d])
       return invalidArgument("dispatch of '" + info.name + "': workgroup count " +
@@ -101,6 +98,7 @@ Status CudaCommandBuffer::dispatch(Executable &executable, uint32_t ordinal,
     TESSEL_ASSIGN_OR_RETURN(CUdeviceptr p, address(*bindings[i], 0, 0, what.c_str()));
     c.args.push_back(p);
   }
+  c.pushConstants = pushConstants;
   TESSEL_RETURN_IF_ERROR(encodeTensorMaps(info, bindings, c));
   c.function = exe->function(ordinal);
   c.grid = workgroupCount;
@@ -259,12 +257,15 @@ Status CudaCommandBuffer::enqueueOne(const Command &c) {
   case Command::Kind::Copy:
     return ctx_->check(api.cuMemcpyDtoDAsync_v2(c.dst, c.src, c.length, stream), describe(c));
   case Command::Kind::Dispatch: {
-    // The ABI: one CUdeviceptr parameter per binding, then one 128-byte
-    // CUtensorMap per tensor map; kernelParams holds a pointer to each value
-    // (the driver copies them at launch or capture).
+    // The ABI: one CUdeviceptr parameter per binding, then one int64 per
+    // push constant, then one 128-byte CUtensorMap per tensor map;
+    // kernelParams holds a pointer to each value (the driver copies them at
+    // launch or capture).
     std::vector<void *> params;
     for (const CUdeviceptr &p : c.args)
       params.push_back(const_cast<CUdeviceptr *>(&p));
+    for (const int64_t &v : c.pushConstants)
+      params.push_back(const_cast<int64_t *>(&v));
     for (const TensorMapStorage &m : c.maps)
       params.push_back(const_cast<TensorMapStorage *>(&m));
     return ctx_->check(api.cuLaunchKernel(c.function, c.grid[0], c.grid[1], c.grid[2], c.block[0],

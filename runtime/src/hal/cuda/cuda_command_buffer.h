@@ -26,7 +26,8 @@ public:
   Status copy(Buffer &src, size_t srcOffset, Buffer &dst, size_t dstOffset,
               size_t length) override;
   Status dispatch(Executable &executable, uint32_t ordinal, std::array<uint32_t, 3> workgroupCount,
-                  const std::vector<Buffer *> &bindings) override;
+                  const std::vector<Buffer *> &bindings,
+                  const std::vector<int64_t> &pushConstants) override;
   Status launch(Executable &executable, uint32_t ordinal, const LaunchConfig &config,
                 const std::vector<std::vector<uint8_t>> &parameterValues) override;
 
@@ -68,6 +69,7 @@ private:
     std::array<uint32_t, 3> grid{}, block{};
     uint32_t sharedBytes = 0;
     std::vector<CUdeviceptr> args; // one device pointer per binding
+    std::vector<int64_t> pushConstants; // passed by value after `args`
     // One encoded CUtensorMap per ExportInfo::tensorMaps entry, passed by
     // value after `args`; lives as long as the command (cuLaunchKernel and
     // stream capture copy parameter values).

@@ -613,14 +613,23 @@ LogicalResult formDispatches(func::FuncOp fn, SymbolTable &symbols,
       if (isa<func::ReturnOp>(op) || op.hasTrait<OpTrait::IsTerminator>() ||
           isControlFlow(&op))
         continue;
-      if (op.use_empty() && (isHostOp(&op) || isClonableProducer(&op))) {
+      if (op.getNumResults() > 0 && op.use_empty() &&
+          (isHostOp(&op) || isClonableProducer(&op))) {
         scalars.erase(&op);
         op.erase();
         continue;
       }
+      // A scalar the host needs: used by a host op, as a dispatch's
+      // dimension, or by another such scalar (users come first here).
       bool hostNeedsIt =
           scalars.contains(&op) ||
-          (!hasTensorResult(&op) && llvm::any_of(op.getUsers(), isHostOp));
+          (!hasTensorResult(&op) &&
+           llvm::any_of(op.getUsers(), [&](Operation *user) {
+             return isHostOp(user) || isa<DispatchOp>(user) ||
+                    scalars.contains(user);
+           }));
+      if (hostNeedsIt && !hasTensorResult(&op))
+        scalars.insert(&op);
       if (!isClonableProducer(&op) || isHostOp(&op) || hostNeedsIt)
         continue;
       if (failed(outlineGroup(fn, {&op}, ordinal++, symbols)))

@@ -86,6 +86,9 @@ void mlir::tessel::buildInputPipeline(OpPassManager &pm,
 void mlir::tessel::buildDispatchPipeline(OpPassManager &pm,
                                          const DispatchOptions &options) {
   pm.addPass(createInsertShapeChecks());
+  // Checks that always hold (a dimension against itself) go away.
+  pm.addPass(createCSEPass());
+  pm.addPass(createCanonicalizerPass());
   if (options.splitKTargetBlocks > 0)
     pm.addPass(createSplitContractionK({options.splitKTargetBlocks}));
   pm.addPass(createExpandLongSorts());

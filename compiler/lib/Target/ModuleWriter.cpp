@@ -327,8 +327,10 @@ private:
       et = toElementType(tensor.getElementType());
     if (failed(et))
       return fn.emitError() << "unsupported boundary type " << t;
-    std::vector<int64_t> shape(tensor.getShape().begin(),
-                               tensor.getShape().end());
+    // A dynamic dimension is -1 in the module.
+    std::vector<int64_t> shape;
+    for (int64_t d : tensor.getShape())
+      shape.push_back(ShapedType::isDynamic(d) ? -1 : d);
     return fb::CreateTensorTypeDirect(fbb, *et, &shape);
   }
 

@@ -4,6 +4,8 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/OpImplementation.h"
 
 using namespace mlir;
@@ -57,6 +59,15 @@ LogicalResult DispatchOp::verify() {
 
 ValueRange DispatchOp::getResultDims() {
   return getDims().take_back(dynamicDimCount(getResults().getTypes()));
+}
+
+/// A check that holds whatever the inputs (equal dimensions of one value)
+/// goes away.
+LogicalResult AssertOp::canonicalize(AssertOp op, PatternRewriter &rewriter) {
+  if (!matchPattern(op.getCondition(), m_One()))
+    return failure();
+  rewriter.eraseOp(op);
+  return success();
 }
 
 #define GET_OP_CLASSES

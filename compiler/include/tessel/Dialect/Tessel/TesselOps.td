@@ -92,6 +92,7 @@ def Tessel_AssertOp : Tessel_Op<"assert"> {
   let assemblyFormat = [{
     $condition `,` $message (`[` $values^ `]`)? attr-dict
   }];
+  let hasCanonicalizeMethod = 1;
 }
 
 def Tessel_BindingOp : Tessel_Op<"binding", [Pure]> {

@@ -544,7 +544,7 @@ contractionTiles(linalg::LinalgOp op, int64_t lanes,
 /// shrunk, outermost first, to about kWorkgroupIterationBudget iterations.
 RegisterTiles elementTiles(linalg::LinalgOp root, int64_t lanes,
                            bool rowChain) {
-  SmallVector<int64_t> ranges = root.getStaticLoopRanges();
+  SmallVector<int64_t> ranges = tilingLoopRanges(root);
   unsigned n = ranges.size();
   SmallVector<utils::IteratorType> iters = root.getIteratorTypesArray();
   auto isParallel = [&](unsigned d) {
@@ -686,9 +686,13 @@ FailureOr<StrategyChoice> takeRegisterTiles(func::FuncOp kernel,
                                             const CPUStrategyOptions &options,
                                             StrategyAttr given,
                                             std::string &why) {
-  linalg::LinalgOp root = findTileableRoot(kernel, why);
+  // Dynamic extents: workgroup tiles and vectors with masked edges (element
+  // tiles only: the contraction tiles assume static extents).
+  linalg::LinalgOp root =
+      findTileableRoot(kernel, why, /*dynamicRanges=*/true);
   if (!root)
     return failure();
+  bool dynamic = root.hasDynamicShape();
   if (root.getNumLoops() == 0) {
     why = "the root op has no loops";
     return failure();
@@ -702,7 +706,7 @@ FailureOr<StrategyChoice> takeRegisterTiles(func::FuncOp kernel,
   }
   int64_t lanes = getVectorLanes(root, options.target.getVectorBits());
   std::optional<RegisterTiles> t;
-  if (linalg::isaContractionOpInterface(root))
+  if (!dynamic && linalg::isaContractionOpInterface(root))
     t = contractionTiles(
         root, lanes, [](unsigned loop) { return loop; },
         SmallVector<int64_t>(root.getNumLoops(), 0));
@@ -710,7 +714,7 @@ FailureOr<StrategyChoice> takeRegisterTiles(func::FuncOp kernel,
     t = elementTiles(root, lanes, /*rowChain=*/false);
   return StrategyChoice{registerStrategy(kernel.getContext(),
                                          StrategyKind::RegisterTiles, *t,
-                                         root.getStaticLoopRanges()),
+                                         tilingLoopRanges(root)),
                         root, description};
 }
 

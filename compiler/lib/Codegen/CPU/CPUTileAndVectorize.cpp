@@ -264,7 +264,7 @@ static LogicalResult lowerStrategy(RewriterBase &rewriter, func::FuncOp kernel,
     SmallVector<int64_t> epilogueVectors(op->getNumLoops(), 1);
     if (!epilogueVectors.empty())
       epilogueVectors.back() =
-          std::min<int64_t>(op->getStaticLoopRanges().back(), lanes);
+          std::min<int64_t>(tilingLoopRanges(*op).back(), lanes);
     FailureOr<Operation *> wg = tileToWorkgroups(
         rewriter, kernel, cast<TilingInterface>(op->getOperation()), strategy);
     if (failed(wg))

@@ -230,8 +230,17 @@ Operation *mlir::tessel::findStoredRoot(func::FuncOp kernel,
   return root;
 }
 
+SmallVector<int64_t> mlir::tessel::tilingLoopRanges(linalg::LinalgOp op) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  for (int64_t &r : ranges)
+    if (ShapedType::isDynamic(r))
+      r = kAssumedDynamicExtent;
+  return ranges;
+}
+
 linalg::LinalgOp mlir::tessel::findTileableRoot(func::FuncOp kernel,
-                                                std::string &why) {
+                                                std::string &why,
+                                                bool dynamicRanges) {
   Operation *root = findStoredRoot(kernel, why);
   if (!root)
     return {};
@@ -241,7 +250,8 @@ linalg::LinalgOp mlir::tessel::findTileableRoot(func::FuncOp kernel,
               .str();
     return {};
   }
-  if (llvm::any_of(linalgRoot.getStaticLoopRanges(), ShapedType::isDynamic)) {
+  if (!dynamicRanges &&
+      llvm::any_of(linalgRoot.getStaticLoopRanges(), ShapedType::isDynamic)) {
     why = "root has dynamic loop ranges";
     return {};
   }

@@ -5,6 +5,9 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
 using namespace mlir::tessel;
@@ -34,6 +37,25 @@ FailureOr<AffineExpr> asExpr(OpFoldResult v, MLIRContext *ctx) {
   }
   if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(def))
     return asExpr(def->getOperand(0), ctx);
+  // An extent of a binding: the size its view was built with
+  // (tessel-materialize-kernel-abi: a push constant).
+  if (isa<memref::DimOp, tensor::DimOp>(def)) {
+    std::optional<int64_t> index = getConstantIntValue(def->getOperand(1));
+    Value source = def->getOperand(0);
+    while (index) {
+      Operation *producer = source.getDefiningOp();
+      if (auto toTensor = dyn_cast_or_null<bufferization::ToTensorOp>(producer))
+        source = toTensor.getBuffer();
+      else if (auto cast = dyn_cast_or_null<memref::CastOp>(producer))
+        source = cast.getSource();
+      else if (auto view =
+                   dyn_cast_or_null<memref::ReinterpretCastOp>(producer))
+        return asExpr(view.getMixedSizes()[*index], ctx);
+      else
+        break;
+    }
+    return failure();
+  }
   if (def->getNumOperands() != 2)
     return failure();
   FailureOr<AffineExpr> a = asExpr(def->getOperand(0), ctx);

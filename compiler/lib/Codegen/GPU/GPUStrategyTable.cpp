@@ -405,7 +405,7 @@ FailureOr<StrategyChoice> takeWarpReduction(func::FuncOp kernel,
 
 /// The cost model's block, thread and reduction tiles of `root`.
 StrategyAttr chooseLoopTiles(linalg::LinalgOp root) {
-  SmallVector<int64_t> ranges = root.getStaticLoopRanges();
+  SmallVector<int64_t> ranges = tilingLoopRanges(root);
   unsigned n = ranges.size();
   SmallVector<utils::IteratorType> iters = root.getIteratorTypesArray();
   SmallVector<unsigned> parallel;
@@ -494,7 +494,9 @@ FailureOr<StrategyChoice> takeTiled(func::FuncOp kernel,
                                        const GPUStrategyOptions &,
                                        const ForcedStrategy *forced,
                                        std::string &why) {
-  linalg::LinalgOp root = findTileableRoot(kernel, why);
+  // Dynamic extents: block and thread tiles with guarded, masked edges.
+  linalg::LinalgOp root =
+      findTileableRoot(kernel, why, /*dynamicRanges=*/true);
   if (!root)
     return failure();
   if (!llvm::is_contained(root.getIteratorTypesArray(),

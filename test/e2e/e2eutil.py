@@ -124,9 +124,16 @@ def kind_of_dtype(dt):
 
 
 class TensorType:
+    """A tensor type of a signature; None in `shape` is a dynamic ('?')
+    dimension."""
+
     def __init__(self, shape, elem):
         self.shape = tuple(shape)
         self.elem = elem
+
+    def matches(self, shape):
+        return len(shape) == len(self.shape) and all(
+            want is None or want == got for want, got in zip(self.shape, shape))
 
     @property
     def dtype(self):
@@ -137,7 +144,7 @@ class TensorType:
         return kind_of_elem(self.elem)
 
     def __repr__(self):
-        dims = "".join("%dx" % d for d in self.shape)
+        dims = "".join("?x" if d is None else "%dx" % d for d in self.shape)
         return "tensor<%s%s>" % (dims, self.elem)
 
 
@@ -145,12 +152,16 @@ _TENSOR_RE = re.compile(r"tensor<([^<>]*)>")
 
 
 def parse_tensor_type(body):
-    """'7x9xf32' -> TensorType((7, 9), 'f32'); 'f32' -> rank 0."""
+    """'7x9xf32' -> TensorType((7, 9), 'f32'); '?x9xf32' -> ((None, 9));
+    'f32' -> rank 0."""
     parts = body.strip().split("x")
     elem = parts[-1].strip()
     dims = []
     for p in parts[:-1]:
         p = p.strip()
+        if p == "?":
+            dims.append(None)
+            continue
         if not p.isdigit():
             raise ValueError("non-static or unsupported dim %r in tensor<%s>" % (p, body))
         dims.append(int(p))

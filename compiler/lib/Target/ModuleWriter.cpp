@@ -11,6 +11,7 @@
 
 #include "tessel/Dialect/Tessel/TesselDialect.h"
 
+#include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -80,6 +81,24 @@ public:
       : fbb(fbb), ordinals(ordinals) {}
 
   FailureOr<flatbuffers::Offset<fb::Function>> write(func::FuncOp fn) {
+    // Shape arithmetic folded into affine form (a collapsed dimension's
+    // extent) becomes the arith ops it stands for.
+    WalkResult expanded = fn.walk([&](affine::AffineApplyOp apply) {
+      OpBuilder b(apply);
+      std::optional<SmallVector<Value>> values = affine::expandAffineMap(
+          b, apply.getLoc(), apply.getAffineMap(),
+          llvm::to_vector(apply.getMapOperands()));
+      if (!values) {
+        apply.emitError("internal error: an affine.apply the host program "
+                        "cannot expand");
+        return WalkResult::interrupt();
+      }
+      apply.getResult().replaceAllUsesWith(values->front());
+      apply.erase();
+      return WalkResult::advance();
+    });
+    if (expanded.wasInterrupted())
+      return failure();
     std::vector<flatbuffers::Offset<fb::TensorType>> args, results;
     for (Type t : fn.getArgumentTypes()) {
       FailureOr<flatbuffers::Offset<fb::TensorType>> tt = tensorType(fn, t);

@@ -17,7 +17,7 @@
 // CHECK-LABEL: func.func private @add_dispatch_0
 // CHECK-SAME: (%[[TABLE:.+]]: !llvm.ptr, %{{.+}}: index, %{{.+}}: index, %{{.+}}: index)
 // CHECK-NOT: ->
-// CHECK-SAME: attributes {tessel.binding_count = 3 : i64, tessel.dispatch_function, tessel.kernel}
+// CHECK-SAME: attributes {tessel.binding_count = 3 : i64, tessel.dispatch_function, tessel.kernel, tessel.push_constant_count = 0 : i64}
 // CHECK: %[[B0:.+]] = tessel.binding %[[TABLE]][0] : !llvm.ptr -> memref<37x53xf32>
 // CHECK-NEXT: %[[M0:.+]] = memref.assume_alignment %[[B0]], 64 : memref<37x53xf32>
 // CHECK-NEXT: %[[T0:.+]] = bufferization.to_tensor %[[M0]] restrict : memref<37x53xf32> to tensor<37x53xf32>
@@ -38,7 +38,7 @@
 // PTR-LABEL: func.func private @add_dispatch_0
 // PTR-SAME: (%[[A0:.+]]: memref<37x53xf32>, %[[A1:.+]]: memref<37x53xf32>, %[[A2:.+]]: memref<37x53xf32>)
 // PTR-NOT: ->
-// PTR-SAME: attributes {tessel.dispatch_function, tessel.kernel}
+// PTR-SAME: attributes {tessel.binding_count = 3 : i64, tessel.dispatch_function, tessel.kernel, tessel.push_constant_count = 0 : i64}
 // PTR-NOT: tessel.binding
 // PTR: %[[AL0:.+]] = memref.assume_alignment %[[A0]], 64 : memref<37x53xf32>
 // PTR: %[[T0:.+]] = bufferization.to_tensor %[[AL0]] restrict : memref<37x53xf32> to tensor<37x53xf32>
@@ -208,8 +208,27 @@ func.func @host(%a: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-// A dynamic-shape dispatch operand cannot get a binding (either ABI).
-// expected-error @+1 {{dispatch operand of type 'tensor<?xf32>' is not a static-shape tensor}}
-func.func private @dynamic_dispatch_0(%a: tensor<?xf32>) -> tensor<?xf32> attributes {tessel.dispatch_function} {
-  return %a : tensor<?xf32>
+// A dynamic operand or result is bound as its base (a rank-0 memref) and
+// viewed with its extents, the push constants: the operands' dynamic
+// dimensions, then the results'. A tensor.dim of a binding is its push
+// constant.
+// CHECK-LABEL: func.func private @dynamic_dispatch_0
+// CHECK-SAME: tessel.push_constant_count = 2 : i64
+// CHECK: %[[B0:.+]] = tessel.binding %{{.+}}[0] : !llvm.ptr -> memref<f32>
+// CHECK: %[[A0:.+]] = memref.assume_alignment %[[B0]], 64 : memref<f32>
+// CHECK: %[[N:.+]] = tessel.push_constant 0 : index
+// CHECK: %[[V0:.+]] = memref.reinterpret_cast %[[A0]] to offset: [0], sizes: [%[[N]], 5], strides: [5, 1]
+// CHECK: memref.cast %[[V0]] : memref<?x5xf32, strided<[?, ?]>> to memref<?x5xf32>
+// CHECK: tessel.binding %{{.+}}[1] : !llvm.ptr -> memref<f32>
+// CHECK: tessel.push_constant 1 : index
+// CHECK: tensor.empty(%[[N]]) : tensor<?x5xf32>
+// PTR-LABEL: func.func private @dynamic_dispatch_0
+// PTR-SAME: (%{{.+}}: memref<f32>, %{{.+}}: memref<f32>)
+// PTR: tessel.push_constant 0 : index
+func.func private @dynamic_dispatch_0(%a: tensor<?x5xf32>) -> tensor<?x5xf32> attributes {tessel.dispatch_function} {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %a, %c0 : tensor<?x5xf32>
+  %e = tensor.empty(%n) : tensor<?x5xf32>
+  %r = linalg.copy ins(%a : tensor<?x5xf32>) outs(%e : tensor<?x5xf32>) -> tensor<?x5xf32>
+  return %r : tensor<?x5xf32>
 }

@@ -49,10 +49,10 @@ LogicalResult distributeToWorkgroups(func::FuncOp kernel) {
       return forall.emitError("workgroup scf.forall has more than 3 dims");
     IRRewriter rewriter(ctx);
     for (unsigned d = 0; d < rank; ++d) {
-      FailureOr<AffineExpr> trips = tripCountExpr(lbs[d], ubs[d], steps[d]);
+      FailureOr<AffineExpr> trips =
+          tripCountExpr(forall, lbs[d], ubs[d], steps[d]);
       if (failed(trips))
-        return forall.emitError("workgroup scf.forall bounds are not affine "
-                                "functions of the push constants");
+        return failure();
       count[rank - 1 - d] = *trips; // last dim -> x
     }
     // A loop over an empty range (zero-size tensors) has nothing to do.

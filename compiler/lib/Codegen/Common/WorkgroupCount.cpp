@@ -14,21 +14,24 @@ using namespace mlir::tessel;
 
 namespace {
 
-/// `v` as an affine expression over the push constants (symbols).
-FailureOr<AffineExpr> asExpr(OpFoldResult v, MLIRContext *ctx) {
+/// `v` as an affine expression over the push constants (symbols). On
+/// failure `blocker` is the op the expression cannot go through.
+FailureOr<AffineExpr> asExpr(OpFoldResult v, MLIRContext *ctx,
+                             Operation *&blocker) {
   if (std::optional<int64_t> c = getConstantIntValue(v))
     return getAffineConstantExpr(*c, ctx);
   Value value = cast<Value>(v);
   Operation *def = value.getDefiningOp();
   if (!def)
     return failure();
+  blocker = def;
   if (auto pc = dyn_cast<PushConstantOp>(def))
     return getAffineSymbolExpr(pc.getIndex(), ctx);
   if (auto apply = dyn_cast<affine::AffineApplyOp>(def)) {
     AffineMap map = apply.getAffineMap();
     SmallVector<AffineExpr> dims, syms;
     for (auto [i, operand] : llvm::enumerate(apply.getMapOperands())) {
-      FailureOr<AffineExpr> e = asExpr(operand, ctx);
+      FailureOr<AffineExpr> e = asExpr(operand, ctx, blocker);
       if (failed(e))
         return failure();
       (i < map.getNumDims() ? dims : syms).push_back(*e);
@@ -36,7 +39,7 @@ FailureOr<AffineExpr> asExpr(OpFoldResult v, MLIRContext *ctx) {
     return map.getResult(0).replaceDimsAndSymbols(dims, syms);
   }
   if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(def))
-    return asExpr(def->getOperand(0), ctx);
+    return asExpr(def->getOperand(0), ctx, blocker);
   // An extent of a binding: the size its view was built with
   // (tessel-materialize-kernel-abi: a push constant).
   if (isa<memref::DimOp, tensor::DimOp>(def)) {
@@ -50,7 +53,7 @@ FailureOr<AffineExpr> asExpr(OpFoldResult v, MLIRContext *ctx) {
         source = cast.getSource();
       else if (auto view =
                    dyn_cast_or_null<memref::ReinterpretCastOp>(producer))
-        return asExpr(view.getMixedSizes()[*index], ctx);
+        return asExpr(view.getMixedSizes()[*index], ctx, blocker);
       else
         break;
     }
@@ -58,8 +61,10 @@ FailureOr<AffineExpr> asExpr(OpFoldResult v, MLIRContext *ctx) {
   }
   if (def->getNumOperands() != 2)
     return failure();
-  FailureOr<AffineExpr> a = asExpr(def->getOperand(0), ctx);
-  FailureOr<AffineExpr> b = asExpr(def->getOperand(1), ctx);
+  FailureOr<AffineExpr> a = asExpr(def->getOperand(0), ctx, blocker);
+  if (failed(a))
+    return failure();
+  FailureOr<AffineExpr> b = asExpr(def->getOperand(1), ctx, blocker);
   if (failed(a) || failed(b))
     return failure();
   if (isa<arith::AddIOp>(def)) return *a + *b;
@@ -67,6 +72,7 @@ FailureOr<AffineExpr> asExpr(OpFoldResult v, MLIRContext *ctx) {
   if (isa<arith::MulIOp>(def)) return *a * *b;
   if (isa<arith::CeilDivSIOp>(def)) return a->ceilDiv(*b);
   if (isa<arith::FloorDivSIOp>(def)) return a->floorDiv(*b);
+  blocker = def;
   return failure();
 }
 
@@ -77,16 +83,28 @@ int64_t mlir::tessel::pushConstantCount(Operation *kernel) {
   return attr ? attr.getInt() : 0;
 }
 
-FailureOr<AffineExpr> mlir::tessel::tripCountExpr(OpFoldResult lb,
+FailureOr<AffineExpr> mlir::tessel::tripCountExpr(Operation *loop,
+                                                  OpFoldResult lb,
                                                   OpFoldResult ub,
                                                   OpFoldResult step) {
-  MLIRContext *ctx = isa<Value>(ub) ? cast<Value>(ub).getContext()
-                                    : cast<Attribute>(ub).getContext();
-  FailureOr<AffineExpr> l = asExpr(lb, ctx), u = asExpr(ub, ctx),
-                        s = asExpr(step, ctx);
-  if (failed(l) || failed(u) || failed(s))
-    return failure();
-  return (*u - *l).ceilDiv(*s);
+  MLIRContext *ctx = loop->getContext();
+  Operation *blocker = nullptr;
+  FailureOr<AffineExpr> l = asExpr(lb, ctx, blocker);
+  FailureOr<AffineExpr> u =
+      succeeded(l) ? asExpr(ub, ctx, blocker) : FailureOr<AffineExpr>();
+  FailureOr<AffineExpr> s =
+      succeeded(u) ? asExpr(step, ctx, blocker) : FailureOr<AffineExpr>();
+  if (succeeded(s))
+    return (*u - *l).ceilDiv(*s);
+  InFlightDiagnostic diag = loop->emitError(
+      "the workgroup count depends on dynamic extents through ");
+  if (blocker)
+    diag << "'" << blocker->getName() << "'";
+  else
+    diag << "a value";
+  diag << ", which a workgroup-count program cannot express (it takes "
+          "affine functions of the kernel's dynamic dimensions)";
+  return failure();
 }
 
 void mlir::tessel::setWorkgroupCount(func::FuncOp kernel,

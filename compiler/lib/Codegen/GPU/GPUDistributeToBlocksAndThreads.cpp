@@ -152,12 +152,11 @@ LogicalResult distributeToBlocksAndThreads(func::FuncOp kernel) {
     // Block counts: constants, or functions of the push constants.
     for (unsigned d = 0; d < rank; ++d) {
       FailureOr<AffineExpr> trips =
-          tripCountExpr(blocks.getMixedLowerBound()[d],
+          tripCountExpr(blocks, blocks.getMixedLowerBound()[d],
                         blocks.getMixedUpperBound()[d],
                         blocks.getMixedStep()[d]);
       if (failed(trips))
-        return blocks.emitError("block scf.forall bounds are not affine "
-                                "functions of the push constants");
+        return failure();
       grid[rank - 1 - d] = *trips;
     }
     // A loop over an empty range (zero-size tensors) has nothing to do.

@@ -137,7 +137,7 @@ func.func private @tensor_forall(%t: !llvm.ptr, %x: index, %y: index, %z: index)
 func.func private @forall_4d(%t: !llvm.ptr, %x: index, %y: index, %z: index) attributes {tessel.dispatch_function, tessel.kernel} {
   %cst = arith.constant 1.0 : f32
   %m = tessel.binding %t[0] : !llvm.ptr -> memref<2x2x2x2xf32>
-  // expected-error @+1 {{workgroup scf.forall needs static bounds and at most 3 dims}}
+  // expected-error @+1 {{workgroup scf.forall has more than 3 dims}}
   scf.forall (%a, %b, %c, %d) in (2, 2, 2, 2) {
     memref.store %cst, %m[%a, %b, %c, %d] : memref<2x2x2x2xf32>
   }
@@ -146,13 +146,35 @@ func.func private @forall_4d(%t: !llvm.ptr, %x: index, %y: index, %z: index) att
 
 // -----
 
-// Dynamic bounds are rejected.
+// Bounds that are not affine functions of the push constants (here a
+// workgroup id) cannot give a workgroup count.
 func.func private @dynamic_forall(%t: !llvm.ptr, %x: index, %y: index, %z: index) attributes {tessel.dispatch_function, tessel.kernel} {
   %cst = arith.constant 1.0 : f32
   %m = tessel.binding %t[0] : !llvm.ptr -> memref<37xf32>
-  // expected-error @+1 {{workgroup scf.forall needs static bounds and at most 3 dims}}
+  // expected-error @+1 {{the workgroup count depends on dynamic extents through a value, which a workgroup-count program cannot express}}
   scf.forall (%i) in (%x) {
     memref.store %cst, %m[%i] : memref<37xf32>
+  }
+  return
+}
+
+// -----
+
+// Bounds computed from push constants (dynamic extents): the workgroup count
+// is an affine map of them, x from the last forall dimension.
+// CHECK: #[[COUNT:.+]] = affine_map<()[s0, s1] -> (s1 ceildiv 8, s0 ceildiv 4, 1)>
+// CHECK-LABEL: func.func private @push_constant_bounds
+// CHECK-SAME: tessel.push_constant_count = 2 : i64
+// CHECK-SAME: tessel.workgroup_count = array<i64: 1, 1, 1>
+// CHECK-SAME: tessel.workgroup_count_map = #[[COUNT]]
+// CHECK-NOT: scf.forall
+func.func private @push_constant_bounds(%t: !llvm.ptr, %x: index, %y: index, %z: index) attributes {tessel.dispatch_function, tessel.kernel, tessel.push_constant_count = 2 : i64} {
+  %cst = arith.constant 1.0 : f32
+  %m = tessel.binding %t[0] : !llvm.ptr -> memref<f32>
+  %rows = tessel.push_constant 0 : index
+  %cols = tessel.push_constant 1 : index
+  scf.forall (%i, %j) = (0, 0) to (%rows, %cols) step (4, 8) {
+    memref.store %cst, %m[] : memref<f32>
   }
   return
 }

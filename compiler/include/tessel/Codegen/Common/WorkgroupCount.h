@@ -21,10 +21,11 @@ int64_t pushConstantCount(Operation *kernel);
 
 /// The workgroup count of a loop from `lb` to `ub` by `step`:
 /// ceildiv(ub - lb, step), as an affine expression over the push constants
-/// of the kernel (symbol k: tessel.push_constant k) or a constant. Fails
-/// when a bound is not an affine function of the push constants.
-FailureOr<AffineExpr> tripCountExpr(OpFoldResult lb, OpFoldResult ub,
-                                    OpFoldResult step);
+/// of the kernel (symbol k: tessel.push_constant k) or a constant. Fails,
+/// with an error at `loop` naming the op in the way, when a bound is not an
+/// affine function of the push constants.
+FailureOr<AffineExpr> tripCountExpr(Operation *loop, OpFoldResult lb,
+                                    OpFoldResult ub, OpFoldResult step);
 
 /// Records `counts` (x, y, z) on `kernel`: kWorkgroupCountAttr when all are
 /// constants, else kWorkgroupCountMapAttr (an affine map over the push

@@ -267,6 +267,38 @@ def FormDispatches : Pass<"tessel-form-dispatches", "ModuleOp"> {
   let dependentDialects = ["tessel::TesselDialect"];
 }
 
+def SpecializeDispatches : Pass<"tessel-specialize-dispatches", "ModuleOp"> {
+  let summary = "Variants of dynamic matmul dispatches per bucket of M";
+  let description = [{
+    Pre: tessel-form-dispatches. A dispatch whose function holds a linalg
+    contraction and whose dynamic dimensions are all one host value (a
+    dynamic M: the rows of a linear layer) becomes an `scf.if` chain on that
+    value over variants of the function, one per bucket in `buckets` (the
+    value is at most the bucket) plus the original for larger values. Each
+    variant carries `tessel.assumed_extents`: the bucket for every push
+    constant of that value, so strategies plan tiles for it (small M: small
+    tiles, no persistent grid); every variant stays correct for any value.
+    Dispatches with no dynamic dimension, with several distinct ones or
+    without a contraction are left alone.
+
+    ```mlir
+    %r = tessel.dispatch @mm_dispatch_0(%a, %b)[%m, %m] : ...
+    // becomes
+    %small = arith.cmpi ule, %m, %c64 : index
+    %r = scf.if %small -> (tensor<?x768xf16>) {
+      %0 = tessel.dispatch @mm_dispatch_0_m64(%a, %b)[%m, %m] : ...
+      scf.yield %0 : tensor<?x768xf16>
+    } else { ... @mm_dispatch_0 ... }
+    ```
+  }];
+  let options = [
+    ListOption<"buckets", "buckets", "int64_t",
+               "Upper ends of the buckets of M, ascending">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def MaterializeKernelABI : Pass<"tessel-materialize-kernel-abi", "ModuleOp"> {
   let summary = "Give dispatch functions the kernel signature and bindings";
   let description = [{

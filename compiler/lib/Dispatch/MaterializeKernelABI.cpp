@@ -158,7 +158,12 @@ LogicalResult materializeKernelABI(func::FuncOp fn, KernelABI abi) {
           b, loc, b.getAffineSymbolExpr(0) * b.getAffineSymbolExpr(1),
           {stride, sizes[d]});
     }
-    SmallVector<int64_t> staticStrides(type.getRank(), ShapedType::kDynamic);
+    // Static strides stay static in the view's type (the innermost is 1),
+    // so that a fold of the cast below leaves vector accesses legal.
+    SmallVector<int64_t> staticStrides = llvm::map_to_vector(
+        strides, [](OpFoldResult s) {
+          return getConstantIntValue(s).value_or(ShapedType::kDynamic);
+        });
     auto view = MemRefType::get(
         type.getShape(), type.getElementType(),
         StridedLayoutAttr::get(ctx, 0, staticStrides));

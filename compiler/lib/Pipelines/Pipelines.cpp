@@ -98,6 +98,12 @@ void mlir::tessel::buildDispatchPipeline(OpPassManager &pm,
                                    options.fuseEpilogues,
                                    options.fusePrimitives}));
   pm.addPass(createCSEPass());
+  if (!options.matmulMBuckets.empty()) {
+    SpecializeDispatchesOptions specialize;
+    specialize.buckets.assign(options.matmulMBuckets.begin(),
+                              options.matmulMBuckets.end());
+    pm.addPass(createSpecializeDispatches(specialize));
+  }
 }
 
 /// Tensors -> buffers: kernels read and write their bindings in place.
@@ -157,13 +163,18 @@ void mlir::tessel::setDispatchOptions(DispatchOptions &options,
   options.fuseRows = true;
   options.fuseEpilogues = fuseEpilogues;
   bool severalResults = true, primitiveGroups = true, splitK = forceSplitK;
+  SmallVector<int64_t> buckets;
   for (StringRef t : targets) {
     FailureOr<TargetTraits> traits = getTargetTraits(t);
     assert(succeeded(traits) && "targets are checked by the caller");
     severalResults &= traits->rowChainsWithSeveralResults;
     primitiveGroups &= traits->primitiveGroups;
     splitK |= traits->splitKForParallelism;
+    llvm::append_range(buckets, traits->matmulMBuckets);
   }
+  llvm::sort(buckets);
+  buckets.erase(llvm::unique(buckets), buckets.end());
+  options.matmulMBuckets = buckets;
   options.rowGroupsSingleResult = !severalResults;
   options.fusePrimitives = primitiveGroups;
   if (splitK)

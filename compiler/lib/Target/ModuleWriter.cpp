@@ -746,7 +746,9 @@ writeExecutable(flatbuffers::FlatBufferBuilder &fbb,
       maps.push_back(fb::CreateTensorMapDirect(
           fbb, m.binding, m.dataType, &m.globalDims, &m.globalStrides,
           &m.boxDims, &m.elementStrides, m.interleave, m.swizzle,
-          m.l2Promotion, m.oobFill));
+          m.l2Promotion, m.oobFill,
+          m.globalDimPushConstants.empty() ? nullptr
+                                           : &m.globalDimPushConstants));
     bool cudaC = e.abi == KernelAbi::CudaC;
     flatbuffers::Offset<fb::WorkgroupCountProgram> countProgram;
     if (const std::optional<WorkgroupCountProgram> &p =

@@ -162,6 +162,10 @@ FailureOr<TargetTraits> mlir::tessel::getTargetTraits(StringRef target) {
     traits.rowChainsWithSeveralResults = true;
     traits.primitiveGroups = true;
     traits.splitKForParallelism = true;
+    // M <= 64: mma.sync 64x64 blocks (a 128-row wgmma tile would be half
+    // zeros and 4096 columns only 16 tiles); M <= 1024: wgmma with tiles
+    // chosen for 8 rows of tiles; above: the large-problem choice.
+    traits.matmulMBuckets = {64, 1024};
     traits.takesAttention = canUseFlashAttention;
     return traits;
   }

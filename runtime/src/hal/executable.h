@@ -28,6 +28,9 @@ struct TensorMapInfo {
   std::vector<uint32_t> boxDims;        ///< rank entries
   std::vector<uint32_t> elementStrides; ///< rank entries
   uint8_t interleave = 0, swizzle = 0, l2Promotion = 0, oobFill = 0;
+  /// Empty, or rank entries: -1, or the push constant of the dispatch
+  /// whose value is that dimension (a dynamic extent).
+  std::vector<int32_t> globalDimPushConstants;
 };
 
 /// Bytes per element of CUtensorMapDataType `dataType` (0..12), 0 for

@@ -272,7 +272,7 @@ convertCountProgram(const fb::WorkgroupCountProgram *w, uint32_t pushConstants,
 // bindings; `what` names it ("executable 0 (cuda): export 1 'mm': tensor
 // map 0").
 StatusOr<hal::TensorMapInfo> convertTensorMap(const fb::TensorMap *t, uint32_t bindingCount,
-                                              const std::string &what) {
+                                              uint32_t version, const std::string &what) {
   if (!t)
     return dataLoss(what + " is missing");
   auto fail = [&](const std::string &msg) { return dataLoss(what + ": " + msg); };
@@ -335,6 +335,21 @@ StatusOr<hal::TensorMapInfo> convertTensorMap(const fb::TensorMap *t, uint32_t b
     if (m.elementStrides[d] < 1 || m.elementStrides[d] > kMaxTensorMapElementStride)
       return fail("element_strides" + at + str(m.elementStrides[d]) + " (1 to " +
                   str(kMaxTensorMapElementStride) + " allowed)");
+  }
+  // Dynamic extents: push constant numbers, checked against the export's
+  // count once it is read.
+  if (size_t n = length(t->global_dim_push_constants())) {
+    TESSEL_RETURN_IF_ERROR(requireVersion(version, 8, what + ": has dynamic extents"));
+    if (n != rank)
+      return wrongLength("global_dim_push_constants", n, rank);
+    TESSEL_RETURN_IF_ERROR(readVector(t->global_dim_push_constants(), m.globalDimPushConstants,
+                                      what + ": global_dim_push_constants"));
+    for (size_t d = 0; d < rank; ++d)
+      if (m.globalDimPushConstants[d] < -1 ||
+          m.globalDimPushConstants[d] >= int32_t(kMaxPushConstants))
+        return fail("global_dim_push_constants[" + str(d) + "] is " +
+                    str(m.globalDimPushConstants[d]) + " (-1 or a push constant below " +
+                    str(kMaxPushConstants) + ")");
   }
   return m;
 }
@@ -421,7 +436,7 @@ StatusOr<hal::ExecutableSpec> convertExecutable(const fb::Executable *e, uint32_
                           str(kMaxTensorMaps) + ")");
         for (uint32_t j = 0; j < maps->size(); ++j) {
           TESSEL_ASSIGN_OR_RETURN(hal::TensorMapInfo map,
-                                  convertTensorMap(maps->Get(j), info.bindingCount,
+                                  convertTensorMap(maps->Get(j), info.bindingCount, version,
                                                    xctx + ": tensor map " + str(j)));
           info.tensorMaps.push_back(std::move(map));
         }
@@ -472,6 +487,12 @@ StatusOr<hal::ExecutableSpec> convertExecutable(const fb::Executable *e, uint32_
           return dataLoss(xctx + ": " + str(info.pushConstantCount) + " push constants (at most " +
                           str(kMaxPushConstants) + ")");
       }
+      for (size_t j = 0; j < info.tensorMaps.size(); ++j)
+        for (int32_t pc : info.tensorMaps[j].globalDimPushConstants)
+          if (pc >= 0 && uint32_t(pc) >= info.pushConstantCount)
+            return dataLoss(xctx + ": tensor map " + str(j) + " takes a dimension from push "
+                            "constant " + str(pc) + " but the export has " +
+                            str(info.pushConstantCount));
       if (counted) {
         TESSEL_RETURN_IF_ERROR(
             requireVersion(version, 7, xctx + ": has a workgroup count program"));

@@ -60,6 +60,10 @@ struct DispatchOptions : PassPipelineOptions<DispatchOptions> {
       llvm::cl::desc("Split the K loop of contractions with fewer than half "
                      "this many 128x128 output tiles (GPU targets); 0: never"),
       llvm::cl::init(0)};
+  ListOption<int64_t> matmulMBuckets{
+      *this, "matmul-m-buckets",
+      llvm::cl::desc("Buckets of a dynamic M with a matmul variant each "
+                     "(tessel-specialize-dispatches; the targets' traits)")};
 };
 
 /// Split public functions into dispatch functions and host programs.

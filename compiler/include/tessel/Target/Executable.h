@@ -29,6 +29,9 @@ struct TensorMapSpec {
   std::vector<uint32_t> boxDims;       ///< rank entries, each <= 256
   std::vector<uint32_t> elementStrides; ///< rank entries (1)
   uint8_t interleave = 0, swizzle = 0, l2Promotion = 0, oobFill = 0;
+  /// Empty, or rank entries: -1, or the push constant whose value is that
+  /// dimension when the runtime encodes the map (schema version 8).
+  std::vector<int32_t> globalDimPushConstants;
 };
 
 /// How a kernel takes its arguments (schema `KernelAbi`).

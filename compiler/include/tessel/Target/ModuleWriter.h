@@ -11,7 +11,7 @@ namespace mlir::tessel {
 
 /// Schema version written into every module (schema/module.fbs). Version 4
 /// added KernelExport::abi and parameterSizes (CUDA C kernels).
-inline constexpr uint32_t kSchemaVersion = 7;
+inline constexpr uint32_t kSchemaVersion = 8;
 
 /// Serializes the host programs of `module` (after dispatch formation) and
 /// `executables` into the FlatBuffers module format. A module without public

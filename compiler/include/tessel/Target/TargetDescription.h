@@ -52,6 +52,10 @@ struct TargetTraits {
   /// loop split (cuda: grids must fill ~100+ SMs). A module shares its host
   /// program, so one target that asks splits K for all.
   bool splitKForParallelism = false;
+  /// Buckets of a dynamic M for which a matmul dispatch gets its own
+  /// variant (tessel-specialize-dispatches: upper ends, ascending). A module
+  /// shares its host program, so the union of its targets' buckets.
+  SmallVector<int64_t, 2> matmulMBuckets;
   /// A lone reduction with too few outputs to keep the target busy is
   /// split (tessel-legalize-input) into partial reductions over chunks of
   /// its reduced loop, then a reduction of the partials: below

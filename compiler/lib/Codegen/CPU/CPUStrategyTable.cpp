@@ -40,6 +40,7 @@
 #include "tessel/Codegen/CPU/CPUFlashAttention.h"
 #include "tessel/Codegen/CPU/CPUPaddingCopy.h"
 #include "tessel/Codegen/Common/AttentionKernel.h"
+#include "tessel/Codegen/Common/DynamicExtents.h"
 #include "tessel/Codegen/Common/TileAndVectorize.h"
 #include "tessel/Codegen/Primitives/PrimitiveTiling.h"
 #include "tessel/Dispatch/RowGroups.h"
@@ -544,7 +545,7 @@ contractionTiles(linalg::LinalgOp op, int64_t lanes,
 /// shrunk, outermost first, to about kWorkgroupIterationBudget iterations.
 RegisterTiles elementTiles(linalg::LinalgOp root, int64_t lanes,
                            bool rowChain) {
-  SmallVector<int64_t> ranges = tilingLoopRanges(root);
+  SmallVector<int64_t> ranges = assumedLoopRanges(root);
   unsigned n = ranges.size();
   SmallVector<utils::IteratorType> iters = root.getIteratorTypesArray();
   auto isParallel = [&](unsigned d) {
@@ -714,7 +715,7 @@ FailureOr<StrategyChoice> takeRegisterTiles(func::FuncOp kernel,
     t = elementTiles(root, lanes, /*rowChain=*/false);
   return StrategyChoice{registerStrategy(kernel.getContext(),
                                          StrategyKind::RegisterTiles, *t,
-                                         tilingLoopRanges(root)),
+                                         assumedLoopRanges(root)),
                         root, description};
 }
 

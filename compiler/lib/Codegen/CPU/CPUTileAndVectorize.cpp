@@ -19,6 +19,7 @@
 
 #include "tessel/Codegen/CPU/CPUStrategyTable.h"
 #include "tessel/Codegen/CPU/CPUPaddingCopy.h"
+#include "tessel/Codegen/Common/DynamicExtents.h"
 #include "tessel/Codegen/Common/TileAndVectorize.h"
 
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
@@ -264,7 +265,7 @@ static LogicalResult lowerStrategy(RewriterBase &rewriter, func::FuncOp kernel,
     SmallVector<int64_t> epilogueVectors(op->getNumLoops(), 1);
     if (!epilogueVectors.empty())
       epilogueVectors.back() =
-          std::min<int64_t>(tilingLoopRanges(*op).back(), lanes);
+          std::min<int64_t>(assumedLoopRanges(*op).back(), lanes);
     FailureOr<Operation *> wg = tileToWorkgroups(
         rewriter, kernel, cast<TilingInterface>(op->getOperation()), strategy);
     if (failed(wg))

@@ -230,14 +230,6 @@ Operation *mlir::tessel::findStoredRoot(func::FuncOp kernel,
   return root;
 }
 
-SmallVector<int64_t> mlir::tessel::tilingLoopRanges(linalg::LinalgOp op) {
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  for (int64_t &r : ranges)
-    if (ShapedType::isDynamic(r))
-      r = kAssumedDynamicExtent;
-  return ranges;
-}
-
 linalg::LinalgOp mlir::tessel::findTileableRoot(func::FuncOp kernel,
                                                 std::string &why,
                                                 bool dynamicRanges) {

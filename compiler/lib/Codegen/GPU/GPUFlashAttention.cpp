@@ -510,7 +510,7 @@ void FlashEmitter::emit(func::FuncOp kernel, Value q, Value k, Value v,
         }
         storeMatmulPair(b, loc, out, pair,
                         indicesFor(op.getOutputMap(), row, {}, col), row, col,
-                        plan.m, plan.n, rowsInBounds);
+                        b.getIndexAttr(plan.m), plan.n, rowsInBounds);
       }
     }
 }

@@ -7,6 +7,7 @@
 #include "tessel/Codegen/GPU/GPUWarpReduction.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -139,7 +140,7 @@ Value mlir::tessel::castForStore(OpBuilder &b, Location loc, Value v,
 void mlir::tessel::storeMatmulPair(OpBuilder &b, Location loc, Value c,
                                    ArrayRef<Value> pair,
                                    ArrayRef<Value> indices, Value row,
-                                   Value col, int64_t m, int64_t n,
+                                   Value col, OpFoldResult m, int64_t n,
                                    bool inBounds) {
   Type elem = getElementTypeOrSelf(c.getType());
   Value value = vector::FromElementsOp::create(
@@ -153,8 +154,9 @@ void mlir::tessel::storeMatmulPair(OpBuilder &b, Location loc, Value c,
   auto index = [&](int64_t v) {
     return arith::ConstantIndexOp::create(b, loc, v).getResult();
   };
-  Value rowIn =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row, index(m));
+  Value rowIn = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ult, row,
+      getValueOrCreateConstantIndexOp(b, loc, m));
   Value left = arith::SubIOp::create(b, loc, index(n), col);
   Value count = arith::SelectOp::create(b, loc, rowIn, left, index(0));
   Value mask = vector::CreateMaskOp::create(

@@ -7,6 +7,8 @@
 
 #include "tessel/Codegen/GPU/GPUMatmulPlan.h"
 
+#include "tessel/Codegen/Common/DynamicExtents.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -18,6 +20,8 @@ static LogicalResult planMatmulOperands(MatmulPlan &plan, linalg::LinalgOp root,
                                  const linalg::ContractionDimensions &dims,
                                  ArrayRef<int64_t> ranges, Type aType,
                                  std::string &why);
+static LogicalResult planDynamicM(MatmulPlan &plan, linalg::LinalgOp root,
+                                  ArrayRef<int64_t> ranges, std::string &why);
 static LogicalResult planConvOperands(MatmulPlan &plan,
                                linalg::Conv2DNhwcHwcfOp conv, Type elemType,
                                std::string &why);
@@ -62,8 +66,8 @@ FailureOr<MatmulPlan> mlir::tessel::planTensorCoreMatmul(Operation *rootOp,
   if (aType.isF32() && !cType.isF32())
     return fail("f32 operands with a result that is not f32");
   SmallVector<int64_t> ranges = root.getStaticLoopRanges();
-  if (llvm::any_of(ranges, ShapedType::isDynamic))
-    return fail("dynamic shape");
+  if (conv && llvm::any_of(ranges, ShapedType::isDynamic))
+    return fail("a convolution with dynamic extents");
   if (llvm::is_contained(ranges, 0))
     return fail("an empty loop");
 
@@ -80,6 +84,8 @@ FailureOr<MatmulPlan> mlir::tessel::planTensorCoreMatmul(Operation *rootOp,
       return failure();
   } else {
     if (failed(planMatmulOperands(plan, root, *dims, ranges, aType, why)))
+      return failure();
+    if (failed(planDynamicM(plan, root, ranges, why)))
       return failure();
   }
   FailureOr<MatmulOutput> out =
@@ -194,6 +200,32 @@ static LogicalResult planMatmulOperands(MatmulPlan &plan, linalg::LinalgOp root,
   return success();
 }
 
+/// A dynamic extent is allowed along M only, for a k-contiguous A with no
+/// batch loop: rows of A and C stay whole, so every stride, the grid's
+/// columns and the tile order are static. Sets the M strategies plan for.
+static LogicalResult planDynamicM(MatmulPlan &plan, linalg::LinalgOp root,
+                                  ArrayRef<int64_t> ranges,
+                                  std::string &why) {
+  plan.assumedM = plan.m;
+  for (auto [loop, range] : llvm::enumerate(ranges))
+    if (ShapedType::isDynamic(range) && loop != plan.mLoop) {
+      why = "a dynamic extent along a loop other than M (tensor-core "
+            "matmuls take dynamic M only)";
+      return failure();
+    }
+  if (!plan.dynamicM())
+    return success();
+  if (!plan.a.mem || !plan.a.kContiguous || plan.batchLoop) {
+    why = "dynamic M needs a k-contiguous A read from a buffer and no batch "
+          "loop";
+    return failure();
+  }
+  unsigned aDim = *plan.a.map.getResultPosition(
+      getAffineDimExpr(plan.mLoop, root.getContext()));
+  plan.assumedM = assumedExtent(root.getDpsInputs()[0], aDim);
+  return success();
+}
+
 /// A conv_2d_nhwc_hwcf as an implicit GEMM: A = the input read as
 /// [N*OH*OW, KH*KW*C] (im2col, never materialized), B = the filter viewed
 /// as [KH*KW*C, F], C = the output viewed as [N*OH*OW, F].
@@ -280,5 +312,34 @@ std::pair<Value, Value> mlir::tessel::groupedRasterTile(OpBuilder &b,
     row = arith::SelectOp::create(b, loc, isLast, lastRow, row);
     col = arith::SelectOp::create(b, loc, isLast, lastCol, col);
   }
+  return {arith::AddIOp::create(b, loc, firstM, row), col};
+}
+
+std::pair<Value, Value> mlir::tessel::groupedRasterTile(OpBuilder &b,
+                                                        Location loc,
+                                                        Value id, Value gridM,
+                                                        int64_t gridN) {
+  auto index = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v).getResult();
+  };
+  auto div = [&](Value x, int64_t y) {
+    return arith::DivUIOp::create(b, loc, x, index(y)).getResult();
+  };
+  auto rem = [&](Value x, int64_t y) {
+    return arith::RemUIOp::create(b, loc, x, index(y)).getResult();
+  };
+  int64_t groupTiles = kRasterGroup * gridN;
+  Value firstM =
+      arith::MulIOp::create(b, loc, div(id, groupTiles), index(kRasterGroup));
+  Value inGroup = rem(id, groupTiles);
+  // A full group: column by column; the last one (fewer than 8 rows left):
+  // row by row, whose divisions are by gridN.
+  Value isLast = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ugt,
+      arith::AddIOp::create(b, loc, firstM, index(kRasterGroup)), gridM);
+  Value row = arith::SelectOp::create(b, loc, isLast, div(inGroup, gridN),
+                                      rem(inGroup, kRasterGroup));
+  Value col = arith::SelectOp::create(b, loc, isLast, rem(inGroup, gridN),
+                                      div(inGroup, kRasterGroup));
   return {arith::AddIOp::create(b, loc, firstM, row), col};
 }

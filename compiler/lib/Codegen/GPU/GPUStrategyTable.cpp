@@ -48,6 +48,7 @@
 #include "tessel/Codegen/GPU/GPUStrategyTable.h"
 
 #include "tessel/Codegen/Common/AttentionKernel.h"
+#include "tessel/Codegen/Common/DynamicExtents.h"
 #include "tessel/Codegen/Common/TileAndVectorize.h"
 #include "tessel/Codegen/GPU/GPUFlashAttention.h"
 #include "tessel/Codegen/GPU/GPURowFusion.h"
@@ -291,7 +292,8 @@ FailureOr<StrategyChoice> takePrimitiveTiles(func::FuncOp kernel,
 /// it or its elementwise epilogue (fuse-epilogues); null otherwise.
 linalg::LinalgOp findMatmul(func::FuncOp kernel) {
   std::string ignored;
-  linalg::LinalgOp root = findTileableRoot(kernel, ignored);
+  linalg::LinalgOp root =
+      findTileableRoot(kernel, ignored, /*dynamicRanges=*/true);
   if (!root)
     return {};
   linalg::LinalgOp matmul = root;
@@ -405,7 +407,7 @@ FailureOr<StrategyChoice> takeWarpReduction(func::FuncOp kernel,
 
 /// The cost model's block, thread and reduction tiles of `root`.
 StrategyAttr chooseLoopTiles(linalg::LinalgOp root) {
-  SmallVector<int64_t> ranges = tilingLoopRanges(root);
+  SmallVector<int64_t> ranges = assumedLoopRanges(root);
   unsigned n = ranges.size();
   SmallVector<utils::IteratorType> iters = root.getIteratorTypesArray();
   SmallVector<unsigned> parallel;

@@ -45,6 +45,9 @@
 
 #include "tessel/Codegen/GPU/GPUTensorCoreMatmul.h"
 
+#include "tessel/Codegen/Common/DynamicExtents.h"
+#include "tessel/Codegen/Common/WorkgroupCount.h"
+
 #include "tessel/Codegen/GPU/GPUIndexMath.h"
 #include "tessel/Codegen/GPU/GPUMatmulEpilogue.h"
 #include "tessel/Codegen/GPU/GPUMatmulPlan.h"
@@ -216,6 +219,8 @@ private:
   }
 
   const TensorCorePlan &plan;
+  /// M as an index value: a constant, or the extent of C (dynamic M).
+  Value mSize;
   Value tid, lane, m0, n0, batchId, warpRow, warpCol;
   /// Lane offsets inside the accumulator tile: row lane/4, column
   /// 2 * (lane % 4).
@@ -269,7 +274,8 @@ void TensorCoreEmitter::setUpOperand(Operand &op, func::FuncOp kernel,
                         space),
         dynamicShared, cIndex(offset), ValueRange{});
   }
-  op.inBounds = operandPlan.mnExtent % blockExtent == 0 &&
+  op.inBounds = !ShapedType::isDynamic(operandPlan.mnExtent) &&
+                operandPlan.mnExtent % blockExtent == 0 &&
                 operandPlan.kExtent % plan.blockK() == 0;
 }
 
@@ -303,7 +309,10 @@ SmallVector<Value> TensorCoreEmitter::copyTile(const Operand &op, Value kTile,
     // contiguous edge.
     Value valid;
     if (!op.inBounds) {
-      Value rowIn = p.kContiguous ? ult(mn, p.mnExtent) : ult(k, p.kExtent);
+      // A of a dynamic M is k-contiguous (planDynamicM): its rows end at M.
+      Value rowIn = !p.kContiguous               ? ult(k, p.kExtent)
+                    : ShapedType::isDynamic(p.mnExtent) ? ult(mn, mSize)
+                                                       : ult(mn, p.mnExtent);
       Value left = arith::SubIOp::create(
           b, loc, cIndex(p.kContiguous ? p.kExtent : p.mnExtent),
           p.kContiguous ? k : mn);
@@ -462,7 +471,7 @@ SmallVector<Value> TensorCoreEmitter::initialAccumulators() {
       for (int64_t e = 0; e < 4; ++e) {
         Value row = add(accRow(mi, e / 2), laneRow);
         Value col = add(add(accCol(ni), laneCol), e % 2);
-        Value inside = arith::AndIOp::create(b, loc, ult(row, plan.m),
+        Value inside = arith::AndIOp::create(b, loc, ult(row, mSize),
                                              ult(col, plan.n));
         auto ifInside = scf::IfOp::create(b, loc, TypeRange{plan.accType},
                                           inside, /*withElseRegion=*/true);
@@ -486,9 +495,10 @@ SmallVector<Value> TensorCoreEmitter::initialAccumulators() {
 void TensorCoreEmitter::storeResults(ValueRange acc) {
   Value c = plan.out.c;
   Type outElem = getElementTypeOrSelf(c.getType());
-  auto clamp = [&](Value v, int64_t size) -> Value {
-    return cInBounds ? v : minU(v, size - 1);
+  auto clamp = [&](Value v, Value size) -> Value {
+    return cInBounds ? v : minU(v, arith::SubIOp::create(b, loc, size, cIndex(1)));
   };
+  Value n = cIndex(plan.n);
   for (int64_t mi = 0; mi < tilesM(); ++mi)
     for (int64_t ni = 0; ni < tilesN(); ++ni)
       for (int64_t h = 0; h < 2; ++h) {
@@ -502,11 +512,11 @@ void TensorCoreEmitter::storeResults(ValueRange acc) {
           // those results are never stored.
           v = applyMatmulEpilogue(
               b, loc, plan.out.epilogue, v,
-              outIndices(clamp(row, plan.m), clamp(add(col, e), plan.n)));
+              outIndices(clamp(row, mSize), clamp(add(col, e), n)));
           pair.push_back(castForStore(b, loc, v, outElem));
         }
         storeMatmulPair(b, loc, c, pair, outIndices(row, col), row, col,
-                        plan.m, plan.n, cInBounds);
+                        mSize, plan.n, cInBounds);
       }
 }
 
@@ -520,20 +530,35 @@ void TensorCoreEmitter::emit(func::FuncOp kernel) {
   laneCol = mul(rem(lane, 4), 2);
   // Blocks run in order of their linear id (x fastest), in the grouped
   // raster order (GPUMatmulPlan.h) on large grids.
+  if (plan.dynamicM()) {
+    unsigned cDim = *plan.cMap.getResultPosition(
+        getAffineDimExpr(plan.mLoop, b.getContext()));
+    mSize = memref::DimOp::create(b, loc, plan.out.c, cDim);
+  } else {
+    mSize = cIndex(plan.m);
+  }
   int64_t gridN = llvm::divideCeil(plan.n, plan.blockN);
-  int64_t gridM = llvm::divideCeil(plan.m, plan.blockM);
+  int64_t gridM = llvm::divideCeil(plan.assumedM, plan.blockM);
   Value bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   Value by = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
   Value blockM = by, blockN = bx;
   if (usesGroupedRaster(gridM, gridN))
     std::tie(blockM, blockN) =
-        groupedRasterTile(b, loc, add(mul(by, gridN), bx), gridM, gridN);
+        plan.dynamicM()
+            ? groupedRasterTile(
+                  b, loc, add(mul(by, gridN), bx),
+                  arith::CeilDivUIOp::create(b, loc, mSize,
+                                             cIndex(plan.blockM)),
+                  gridN)
+            : groupedRasterTile(b, loc, add(mul(by, gridN), bx), gridM,
+                                gridN);
   n0 = mul(blockN, plan.blockN);
   m0 = mul(blockM, plan.blockM);
   batchId = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
   setUpOperand(a, kernel, "_a", plan.a, plan.blockM, m0);
   setUpOperand(bOp, kernel, "_b", plan.b, plan.blockN, n0);
-  cInBounds = plan.m % plan.blockM == 0 && plan.n % plan.blockN == 0;
+  cInBounds = !plan.dynamicM() && plan.m % plan.blockM == 0 &&
+              plan.n % plan.blockN == 0;
   bool async = plan.a.async || plan.b.async;
   auto commit = [&](ArrayRef<Value> tokens) -> Value {
     if (!async)
@@ -616,9 +641,10 @@ mlir::tessel::chooseMmaSyncTiles(Operation *root, CUDATargetAttr target,
   // block would compute half a tile of zeros); 64x64 when that gives
   // fewer blocks than the target has SMs.
   MatmulTiles tiles;
-  tiles.blockM = plan->m <= kSmallBlock ? kSmallBlock : kLargeBlock;
+  tiles.blockM = plan->assumedM <= kSmallBlock ? kSmallBlock : kLargeBlock;
   tiles.blockN = plan->n <= kSmallBlock ? kSmallBlock : kLargeBlock;
-  int64_t blocks = plan->batch * llvm::divideCeil(plan->m, tiles.blockM) *
+  int64_t blocks = plan->batch *
+                   llvm::divideCeil(plan->assumedM, tiles.blockM) *
                    llvm::divideCeil(plan->n, tiles.blockN);
   if (blocks < target.getSms())
     tiles.blockM = tiles.blockN = kSmallBlock;
@@ -721,11 +747,24 @@ LogicalResult mlir::tessel::emitTensorCoreMatmul(func::FuncOp kernel,
   OpBuilder b(plan->out.store);
   TensorCoreEmitter(b, root->getLoc(), *plan).emit(kernel);
   plan->out.store.erase();
+  int64_t gridN = llvm::divideCeil(plan->n, plan->blockN);
   setKernelLaunch(kernel,
-                  {static_cast<int64_t>(llvm::divideCeil(plan->n, plan->blockN)),
-                   static_cast<int64_t>(llvm::divideCeil(plan->m, plan->blockM)),
+                  {gridN,
+                   static_cast<int64_t>(
+                       llvm::divideCeil(plan->assumedM, plan->blockM)),
                    plan->batch},
                   {kThreads, 1, 1});
+  if (plan->dynamicM()) {
+    std::optional<int64_t> pc = pushConstantOfDim(plan->a.mem, 0);
+    if (!pc)
+      return root->emitError("tensor-core matmul: dynamic M of A is not a "
+                             "push constant of the kernel");
+    MLIRContext *ctx = kernel.getContext();
+    setWorkgroupCount(
+        kernel, {getAffineConstantExpr(gridN, ctx),
+                 getAffineSymbolExpr(*pc, ctx).ceilDiv(plan->blockM),
+                 getAffineConstantExpr(1, ctx)});
+  }
   if (plan->sharedBytes() > kStaticSharedLimit)
     kernel->setAttr(kSharedMemoryBytesAttr,
                     Builder(kernel.getContext())

@@ -48,6 +48,8 @@
 
 #include "tessel/Codegen/GPU/GPUWgmmaMatmul.h"
 
+#include "tessel/Codegen/Common/DynamicExtents.h"
+#include "tessel/Codegen/Common/WorkgroupCount.h"
 #include "tessel/Codegen/GPU/GPUIndexMath.h"
 #include "tessel/Codegen/GPU/GPUMatmulPlan.h"
 #include "tessel/Dialect/Tessel/TesselDialect.h"
@@ -92,10 +94,19 @@ constexpr int64_t kTmaUint8 = 0, kTmaFloat16 = 6, kTmaBFloat16 = 9;
 constexpr int64_t kTmaSwizzle128B = 3, kTmaL2Promotion256B = 3;
 
 /// The binding number of a kernel argument memref (through
-/// memref.assume_alignment), or nullopt.
+/// memref.assume_alignment and, for a dynamic binding, the view of its
+/// extents), or nullopt.
 std::optional<unsigned> bindingNumber(Value mem) {
-  while (auto assume = mem.getDefiningOp<memref::AssumeAlignmentOp>())
-    mem = assume.getMemref();
+  while (Operation *def = mem.getDefiningOp()) {
+    if (auto assume = dyn_cast<memref::AssumeAlignmentOp>(def))
+      mem = assume.getMemref();
+    else if (auto cast = dyn_cast<memref::CastOp>(def))
+      mem = cast.getSource();
+    else if (auto view = dyn_cast<memref::ReinterpretCastOp>(def))
+      mem = view.getSource();
+    else
+      return std::nullopt;
+  }
   if (auto arg = dyn_cast<BlockArgument>(mem))
     return arg.getArgNumber();
   return std::nullopt;
@@ -104,6 +115,8 @@ std::optional<unsigned> bindingNumber(Value mem) {
 struct WgmmaPlan : MatmulPlan {
   int64_t blockN = 256;
   int64_t stages = 4;
+  /// Tiles along M (of the assumed M when M is dynamic: the emitter
+  /// computes them from M), N and K, all of them and the grid.
   int64_t tilesM = 0, tilesN = 0, tilesK = 0, tiles = 0, grid = 0;
   unsigned aBinding = 0, bBinding = 0;
   /// Values of K per stage and per wgmma.
@@ -187,7 +200,7 @@ FailureOr<WgmmaPlan> planWgmmaMatmul(Operation *root, std::string &why) {
       return fail("operand " + name + "'s rows are " + Twine(rowBytes) +
                   " bytes, not a multiple of 16 (TMA needs 16-byte strides)");
   }
-  plan.tilesM = llvm::divideCeil(plan.m, kBlockM);
+  plan.tilesM = llvm::divideCeil(plan.assumedM, kBlockM);
   plan.tilesK = llvm::divideCeil(plan.k, plan.blockK());
   return plan;
 }
@@ -272,6 +285,10 @@ private:
     NVVM::MBarrierTryWaitParityOp::create(b, loc, bar, parity,
                                           i32(kWaitTicks));
   }
+  /// M as an index value (a constant, or the extent of C).
+  Value mExtent() {
+    return plan.dynamicM() ? mSize : cIndex(plan.m);
+  }
   /// Tile `t`'s (batch, row-of-tiles, column-of-tiles), grouped raster.
   std::tuple<Value, Value, Value> tileCoords(Value t);
   /// Runs `body(t, base)` for each tile of this block, `base` being the
@@ -298,6 +315,8 @@ private:
   const WgmmaPlan &plan;
   MLIRContext *ctx;
   Operand a, bOp;
+  /// A dynamic M (the extent of C) and its tiles along M and in all.
+  Value mSize, tilesMValue, tilesValue;
   /// Shared addresses (i64) of the aligned ring and of the barriers.
   Value ring, bars;
   Type accElem;
@@ -325,10 +344,16 @@ void WgmmaEmitter::setUpOperand(Operand &op, const OperandPlan &p,
   // The map: dims innermost first, byte strides of the outer dims, box of
   // one 128-byte row along the contiguous dim and the tile along the other.
   int64_t eb = plan.elemBytes();
-  SmallVector<int64_t> dims, strides, box, elementStrides;
+  // A dynamic extent (only the outermost, so no stride depends on it) is
+  // the push constant the runtime puts in its place.
+  SmallVector<int64_t> dims, strides, box, elementStrides, dimPushConstants;
   int64_t stride = eb;
   for (int64_t d = op.rank - 1; d >= 0; --d) {
-    dims.push_back(type.getDimSize(d));
+    std::optional<int64_t> pc = pushConstantOfDim(p.mem, d);
+    assert((!type.isDynamicDim(d) || (pc && d == 0)) &&
+           "planDynamicM allows a dynamic outermost extent only");
+    dims.push_back(pc ? 1 : type.getDimSize(d));
+    dimPushConstants.push_back(pc ? *pc : -1);
     if (d != op.rank - 1)
       strides.push_back(stride);
     stride *= type.getDimSize(d);
@@ -344,7 +369,7 @@ void WgmmaEmitter::setUpOperand(Operand &op, const OperandPlan &p,
                      : plan.inType.isBF16() ? kTmaBFloat16
                                             : kTmaUint8;
   Builder attrs(ctx);
-  maps.push_back(attrs.getDictionaryAttr({
+  SmallVector<NamedAttribute> fields = {
       attrs.getNamedAttr("binding", attrs.getI64IntegerAttr(binding)),
       attrs.getNamedAttr("data_type", attrs.getI64IntegerAttr(dataType)),
       attrs.getNamedAttr("global_dims", attrs.getDenseI64ArrayAttr(dims)),
@@ -356,7 +381,12 @@ void WgmmaEmitter::setUpOperand(Operand &op, const OperandPlan &p,
       attrs.getNamedAttr("swizzle", attrs.getI64IntegerAttr(kTmaSwizzle128B)),
       attrs.getNamedAttr("l2_promotion",
                          attrs.getI64IntegerAttr(kTmaL2Promotion256B)),
-  }));
+  };
+  if (llvm::any_of(dimPushConstants, [](int64_t pc) { return pc >= 0; }))
+    fields.push_back(
+        attrs.getNamedAttr("global_dim_push_constants",
+                           attrs.getDenseI64ArrayAttr(dimPushConstants)));
+  maps.push_back(attrs.getDictionaryAttr(fields));
 }
 
 void WgmmaEmitter::loadStage(const Operand &op, Value stage, Value bar,
@@ -406,6 +436,13 @@ Value WgmmaEmitter::descriptor(const Operand &op, Value addr, int64_t kk) {
 }
 
 std::tuple<Value, Value, Value> WgmmaEmitter::tileCoords(Value t) {
+  if (plan.dynamicM()) {
+    // No batch loop (planDynamicM).
+    if (!usesGroupedRaster(plan.tilesM, plan.tilesN))
+      return {cIndex(0), div(t, plan.tilesN), rem(t, plan.tilesN)};
+    auto [tm, tn] = groupedRasterTile(b, loc, t, tilesMValue, plan.tilesN);
+    return {cIndex(0), tm, tn};
+  }
   int64_t perBatch = plan.tilesM * plan.tilesN;
   Value batch = div(t, perBatch);
   Value id = rem(t, perBatch);
@@ -424,8 +461,9 @@ void WgmmaEmitter::forEachTile(function_ref<void(Value, Value)> body) {
   // epilogue reads of the accumulator above the wgmma wait (2026-11-28).
   Value bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   Value blocks = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
-  auto loop = scf::ForOp::create(b, loc, bid, cIndex(plan.tiles), blocks,
-                                 ValueRange{cIndex(0)});
+  auto loop = scf::ForOp::create(
+      b, loc, bid, plan.dynamicM() ? tilesValue : cIndex(plan.tiles), blocks,
+      ValueRange{cIndex(0)});
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
   Value t = loop.getInductionVar();
@@ -576,14 +614,14 @@ void WgmmaEmitter::emitConsumer(Value consumer, Value localTid) {
 
 void WgmmaEmitter::storeTile(Value acc, Value rowBase, Value colBase,
                              Value batch) {
-  if (plan.m % kBlockM == 0 && plan.n % plan.blockN == 0)
+  if (!plan.dynamicM() && plan.m % kBlockM == 0 && plan.n % plan.blockN == 0)
     return storeTileAs(acc, rowBase, colBase, batch, /*inBounds=*/true);
   // Only the threads of tiles on the bottom or right edge store with
   // masks: a masked pair is two predicated scalar stores and clamped
   // indices, which cost 3000x5000x2000 f16 15% of its time when every tile
   // took that path (bench/RESULTS.md, issue 38).
   Value inside = arith::AndIOp::create(
-      b, loc, ult(add(rowBase, 8), plan.m),
+      b, loc, ult(add(rowBase, 8), mExtent()),
       ult(add(colBase, plan.blockN - 7), plan.n));
   auto branch = scf::IfOp::create(b, loc, inside, /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(b);
@@ -597,9 +635,10 @@ void WgmmaEmitter::storeTileAs(Value acc, Value rowBase, Value colBase,
                                Value batch, bool inBounds) {
   Value c = plan.out.c;
   Type outElem = getElementTypeOrSelf(c.getType());
-  auto clamp = [&](Value v, int64_t size) -> Value {
-    return inBounds ? v : minU(v, size - 1);
+  auto clamp = [&](Value v, Value size) -> Value {
+    return inBounds ? v : minU(v, arith::SubIOp::create(b, loc, size, cIndex(1)));
   };
+  Value m = mExtent(), n = cIndex(plan.n);
   // The matmul's own result type (f16 when the program accumulates in f16:
   // the f32 sum is rounded once).
   Type matmulElem = plan.accType;
@@ -633,7 +672,7 @@ void WgmmaEmitter::storeTileAs(Value acc, Value rowBase, Value colBase,
       for (int64_t e = 0; e < 2; ++e) {
         Value v = LLVM::ExtractValueOp::create(b, loc, acc, 4 * j + 2 * h + e);
         SmallVector<Value> at =
-            outIndices(clamp(row, plan.m), clamp(add(col, e), plan.n), batch);
+            outIndices(clamp(row, m), clamp(add(col, e), n), batch);
         if (initConstant)
           v = combine(v, initConstant);
         if (plan.init.memRef) {
@@ -648,7 +687,7 @@ void WgmmaEmitter::storeTileAs(Value acc, Value rowBase, Value colBase,
         pair.push_back(castForStore(b, loc, v, outElem));
       }
       storeMatmulPair(b, loc, c, pair, outIndices(row, col, batch), row, col,
-                      plan.m, plan.n, inBounds);
+                      m, plan.n, inBounds);
     }
 }
 
@@ -668,6 +707,14 @@ void WgmmaEmitter::emit(func::FuncOp kernel) {
     op->map = kernel.getArgument(index);
   }
   kernel->setAttr(kTensorMapsAttr, b.getArrayAttr(maps));
+  if (plan.dynamicM()) {
+    unsigned cDim = *plan.cMap.getResultPosition(
+        getAffineDimExpr(plan.mLoop, ctx));
+    mSize = memref::DimOp::create(b, loc, plan.out.c, cDim);
+    tilesMValue = arith::CeilDivUIOp::create(b, loc, mSize, cIndex(kBlockM));
+    tilesValue = arith::MulIOp::create(b, loc, tilesMValue,
+                                       cIndex(plan.tilesN));
+  }
 
   // The ring, 1024-byte aligned in dynamic shared memory, then barriers.
   auto space =
@@ -830,6 +877,18 @@ LogicalResult mlir::tessel::emitWgmmaMatmul(func::FuncOp kernel,
   WgmmaEmitter(b, root->getLoc(), *plan).emit(kernel);
   plan->out.store.erase();
   setKernelLaunch(kernel, {plan->grid, 1, 1}, {kThreads, 1, 1});
+  // A dynamic M: a block per tile, which the runtime caps at a block per
+  // SM (kResidentBlocksPerSmAttr).
+  if (plan->dynamicM()) {
+    std::optional<int64_t> pc = pushConstantOfDim(plan->a.mem, 0);
+    if (!pc)
+      return root->emitError("wgmma matmul: dynamic M of A is not a push "
+                             "constant of the kernel");
+    AffineExpr m = getAffineSymbolExpr(*pc, kernel.getContext());
+    setWorkgroupCount(kernel, {m.ceilDiv(kBlockM) * plan->tilesN,
+                               getAffineConstantExpr(1, kernel.getContext()),
+                               getAffineConstantExpr(1, kernel.getContext())});
+  }
   Builder attrs(kernel.getContext());
   kernel->setAttr(kSharedMemoryBytesAttr,
                   attrs.getI64IntegerAttr(plan->sharedBytes()));

@@ -122,6 +122,11 @@ FailureOr<TensorMapSpec> tensorMapSpec(Attribute attr) {
   spec.elementStrides.assign(elementStrides->begin(), elementStrides->end());
   spec.swizzle = static_cast<uint8_t>(*swizzle);
   spec.l2Promotion = static_cast<uint8_t>(*l2);
+  if (auto pcs = array("global_dim_push_constants")) {
+    if (pcs->size() != dims->size())
+      return failure();
+    spec.globalDimPushConstants.assign(pcs->begin(), pcs->end());
+  }
   return spec;
 }
 

@@ -30,8 +30,9 @@ namespace tessel::rt {
 
 /// The newest schema version this runtime reads (schema/module.fbs); the one
 /// tessel-compile writes.
-constexpr uint32_t kSchemaVersion = 7;
-/// The oldest schema version this runtime reads: version 3 is version 7
+constexpr uint32_t kSchemaVersion = 8;
+/// The oldest schema version this runtime reads: version 7 is version 8
+/// without dynamic extents in tensor maps; version 3 is version 7
 /// without CUDA C kernels (Export.abi, Export.parameter_sizes), dispatch
 /// scratch (Export.scratch_bytes), host programs (Function.program) or
 /// dynamic shapes (-1 dimensions, Dim, Assert, push constants, workgroup

@@ -171,8 +171,21 @@ Status CudaCommandBuffer::encodeTensorMaps(const ExportInfo &info,
   std::lock_guard<std::mutex> lock(ctx_->mutex());
   TESSEL_RETURN_IF_ERROR(ctx_->enter());
   for (size_t j = 0; j < info.tensorMaps.size(); ++j) {
-    const TensorMapInfo &m = info.tensorMaps[j];
+    TensorMapInfo m = info.tensorMaps[j];
     std::string map = "dispatch of '" + info.name + "' tensor map " + std::to_string(j);
+    // Dynamic extents: this dispatch's push constants (the loader checked
+    // their numbers).
+    for (size_t d = 0; d < m.globalDimPushConstants.size(); ++d) {
+      int32_t pc = m.globalDimPushConstants[d];
+      if (pc < 0)
+        continue;
+      int64_t extent = size_t(pc) < c.pushConstants.size() ? c.pushConstants[pc] : -1;
+      if (extent < 1 || extent > (int64_t(1) << 32))
+        return invalidArgument(map + ": dimension " + std::to_string(d) + " is " +
+                               std::to_string(extent) + " (push constant " +
+                               std::to_string(pc) + "), not in 1 to 2^32");
+      m.globalDims[d] = static_cast<uint64_t>(extent);
+    }
     // The loader checked the binding against the export's binding count.
     if (m.binding >= c.args.size())
       return invalidArgument(map + ": binding " + std::to_string(m.binding) + " but there are " +

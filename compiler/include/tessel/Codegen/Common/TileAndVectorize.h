@@ -26,13 +26,6 @@ namespace mlir::tessel {
 linalg::LinalgOp findTileableRoot(func::FuncOp kernel, std::string &why,
                                   bool dynamicRanges = false);
 
-/// The extent strategies assume for a dynamic loop when they size tiles:
-/// large, so that tiles are sized as for a big problem (masked edges take
-/// the rest).
-inline constexpr int64_t kAssumedDynamicExtent = 1 << 16;
-
-/// The loop ranges of `op`, each dynamic one as kAssumedDynamicExtent.
-SmallVector<int64_t> tilingLoopRanges(linalg::LinalgOp op);
 
 /// The single op whose results every output binding of `kernel` stores,
 /// whatever it is; otherwise null with the reason in `why`.

@@ -32,13 +32,14 @@ protected:
   Value rem(Value x, int64_t y) {
     return arith::RemUIOp::create(b, loc, x, cIndex(y));
   }
-  Value minU(Value x, int64_t y) {
-    return arith::MinUIOp::create(b, loc, x, cIndex(y));
+  Value minU(Value x, Value y) {
+    return arith::MinUIOp::create(b, loc, x, y);
   }
-  Value ult(Value x, int64_t y) {
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x,
-                                 cIndex(y));
+  Value minU(Value x, int64_t y) { return minU(x, cIndex(y)); }
+  Value ult(Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, y);
   }
+  Value ult(Value x, int64_t y) { return ult(x, cIndex(y)); }
 
   OpBuilder &b;
   Location loc;

@@ -63,9 +63,10 @@ Value castForStore(OpBuilder &b, Location loc, Value v, Type elem);
 /// `indices` for (row, col): a vector store when the tile lies inside the
 /// m x n result (`inBounds`), else masked so that nothing outside it is
 /// written. A quad of lanes writes 8 consecutive values of a row.
+/// `m` is a constant or an index value (a dynamic M).
 void storeMatmulPair(OpBuilder &b, Location loc, Value c,
                      ArrayRef<Value> pair, ArrayRef<Value> indices, Value row,
-                     Value col, int64_t m, int64_t n, bool inBounds);
+                     Value col, OpFoldResult m, int64_t n, bool inBounds);
 
 } // namespace mlir::tessel
 

@@ -47,6 +47,7 @@ struct OperandPlan {
   AffineMap map;
   /// Loop positions of the operand's row loop (m for A, n for B) and k.
   unsigned mnLoop = 0, kLoop = 0;
+  /// mnExtent is ShapedType::kDynamic for A of a dynamic M.
   int64_t mnExtent = 0, kExtent = 0;
   /// Whether k is the contiguous (last) index; else m or n is.
   bool kContiguous = true;
@@ -63,7 +64,10 @@ struct MatmulPlan {
   ReductionInit init;
   std::optional<unsigned> batchLoop;
   unsigned mLoop = 0, nLoop = 0;
-  int64_t batch = 1, m = 0, n = 0, k = 0;
+  /// M is ShapedType::kDynamic for a dynamic M (planDynamicM's rules);
+  /// `assumedM` is what tile choices plan for (M itself when static).
+  int64_t batch = 1, m = 0, n = 0, k = 0, assumedM = 0;
+  bool dynamicM() const { return ShapedType::isDynamic(m); }
   Type inType, accType;
   /// i8 operands zero-extended (u8) rather than sign-extended (s8).
   bool unsignedInt = false;
@@ -94,6 +98,11 @@ bool usesGroupedRaster(int64_t gridM, int64_t gridN);
 /// The (row, column) of tile `id` (index) in that order.
 std::pair<Value, Value> groupedRasterTile(OpBuilder &b, Location loc,
                                           Value id, int64_t gridM,
+                                          int64_t gridN);
+/// The same for a dynamic gridM (an index value): the last, partial group
+/// is taken row by row, so that every division is by a constant.
+std::pair<Value, Value> groupedRasterTile(OpBuilder &b, Location loc,
+                                          Value id, Value gridM,
                                           int64_t gridN);
 
 } // namespace mlir::tessel

@@ -60,6 +60,12 @@ inline constexpr llvm::StringLiteral kBindingCountAttr = "tessel.binding_count";
 /// dimensions of its operands and results (schema Export.push_constant_count).
 inline constexpr llvm::StringLiteral kPushConstantCountAttr =
     "tessel.push_constant_count";
+/// What a specialized variant of a kernel may assume about its push
+/// constants (tessel-specialize-dispatches): one i64 per push constant, the
+/// extent strategies plan for (the bucket's upper end), 0 where nothing is
+/// assumed. Codegen stays correct for any value; only tile choices use it.
+inline constexpr llvm::StringLiteral kAssumedExtentsAttr =
+    "tessel.assumed_extents";
 /// A kernel's workgroup count as a function of its push constants, when it
 /// is not static: an affine map ()[push constants] -> (x, y, z), written by
 /// setWorkgroupCount; the targets turn it into the schema's

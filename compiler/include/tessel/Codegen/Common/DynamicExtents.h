@@ -1,0 +1,41 @@
+//===- DynamicExtents.h - what a kernel knows of its dynamic extents -*- C++ -*-===//
+//
+// A dynamic extent of a kernel operand is one of the kernel's push
+// constants (tessel-materialize-kernel-abi). Strategies size tiles for an
+// assumed extent: the variant's (kAssumedExtentsAttr, written by
+// tessel-specialize-dispatches) or a large default.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_CODEGEN_COMMON_DYNAMICEXTENTS_H
+#define TESSEL_CODEGEN_COMMON_DYNAMICEXTENTS_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+#include <optional>
+
+namespace mlir::tessel {
+
+/// The extent strategies assume for a dynamic loop that no variant bounds:
+/// large, so that tiles are sized as for a big problem (masked edges take
+/// the rest).
+inline constexpr int64_t kAssumedDynamicExtent = 1 << 16;
+
+/// The push constant that dimension `dim` of the tensor or memref `shaped`
+/// (in a kernel) was built from, traced through bufferization, casts,
+/// tensor.empty and destination-passing ops; nullopt when it is static or
+/// not traced to one.
+std::optional<int64_t> pushConstantOfDim(Value shaped, unsigned dim);
+
+/// The extent of dimension `dim` of `shaped`: its static size, else the
+/// assumed extent of its push constant (kAssumedExtentsAttr of the enclosing
+/// kernel), else kAssumedDynamicExtent.
+int64_t assumedExtent(Value shaped, unsigned dim);
+
+/// The loop ranges of `op`, each dynamic one as the assumed extent of an
+/// operand dimension it indexes.
+SmallVector<int64_t> assumedLoopRanges(linalg::LinalgOp op);
+
+} // namespace mlir::tessel
+
+#endif

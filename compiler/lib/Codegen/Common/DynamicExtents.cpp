@@ -1,0 +1,87 @@
+//===- DynamicExtents.cpp - what a kernel knows of its dynamic extents -*- C++ -*-===//
+
+#include "tessel/Codegen/Common/DynamicExtents.h"
+#include "tessel/Dialect/Tessel/TesselDialect.h"
+
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+std::optional<int64_t> mlir::tessel::pushConstantOfDim(Value shaped,
+                                                        unsigned dim) {
+  auto type = dyn_cast<ShapedType>(shaped.getType());
+  if (!type || !type.hasRank() || dim >= type.getRank() ||
+      !type.isDynamicDim(dim))
+    return std::nullopt;
+  auto fromSize = [](OpFoldResult size) -> std::optional<int64_t> {
+    auto value = dyn_cast<Value>(size);
+    auto pc = value ? value.getDefiningOp<PushConstantOp>() : PushConstantOp();
+    return pc ? std::optional<int64_t>(pc.getIndex()) : std::nullopt;
+  };
+  while (Operation *def = shaped.getDefiningOp()) {
+    if (auto toTensor = dyn_cast<bufferization::ToTensorOp>(def))
+      shaped = toTensor.getBuffer();
+    else if (auto toBuffer = dyn_cast<bufferization::ToBufferOp>(def))
+      shaped = toBuffer.getTensor();
+    else if (auto memrefCast = dyn_cast<memref::CastOp>(def))
+      shaped = memrefCast.getSource();
+    else if (auto tensorCast = dyn_cast<tensor::CastOp>(def))
+      shaped = tensorCast.getSource();
+    else if (auto assume = dyn_cast<memref::AssumeAlignmentOp>(def))
+      shaped = assume.getMemref();
+    else if (auto view = dyn_cast<memref::ReinterpretCastOp>(def))
+      return fromSize(view.getMixedSizes()[dim]);
+    else if (auto empty = dyn_cast<tensor::EmptyOp>(def))
+      return fromSize(empty.getMixedSizes()[dim]);
+    else if (auto dps = dyn_cast<DestinationStyleOpInterface>(def))
+      shaped = dps.getTiedOpOperand(llvm::cast<OpResult>(shaped))->get();
+    else
+      return std::nullopt;
+    // A cast may have made the dimension static.
+    if (!llvm::cast<ShapedType>(shaped.getType()).isDynamicDim(dim))
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+int64_t mlir::tessel::assumedExtent(Value shaped, unsigned dim) {
+  auto type = cast<ShapedType>(shaped.getType());
+  if (!type.isDynamicDim(dim))
+    return type.getDimSize(dim);
+  std::optional<int64_t> pc = pushConstantOfDim(shaped, dim);
+  Operation *scope = shaped.getDefiningOp()
+                         ? shaped.getDefiningOp()
+                         : shaped.getParentBlock()->getParentOp();
+  auto kernel = scope ? scope->getParentOfType<func::FuncOp>() : nullptr;
+  if (auto fn = dyn_cast_or_null<func::FuncOp>(scope))
+    kernel = fn;
+  auto assumed =
+      kernel ? kernel->getAttrOfType<DenseI64ArrayAttr>(kAssumedExtentsAttr)
+             : DenseI64ArrayAttr();
+  if (pc && assumed && *pc < assumed.size() && assumed[*pc] > 0)
+    return assumed[*pc];
+  return kAssumedDynamicExtent;
+}
+
+SmallVector<int64_t> mlir::tessel::assumedLoopRanges(linalg::LinalgOp op) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  for (auto [loop, range] : llvm::enumerate(ranges)) {
+    if (!ShapedType::isDynamic(range))
+      continue;
+    range = kAssumedDynamicExtent;
+    for (OpOperand &operand : op->getOpOperands()) {
+      AffineMap map = op.getMatchingIndexingMap(&operand);
+      std::optional<unsigned> dim =
+          map.getResultPosition(getAffineDimExpr(loop, op.getContext()));
+      if (!dim || !isa<ShapedType>(operand.get().getType()))
+        continue;
+      range = assumedExtent(operand.get(), *dim);
+      break;
+    }
+  }
+  return ranges;
+}

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Dynamic against static extents (issue 39): exp(a + b) in f32 compiled once
-# with ?x? extents and once per shape with static ones, timed by
-# tessel-bench (median of 200 runs after warm-up, device events) on the
-# same inputs, results checked against float64 numpy.
+# Dynamic against static extents (issue 39), each case compiled once with
+# dynamic extents and once per shape with static ones, timed by tessel-bench
+# (median of 200 runs after warm-up, device events) on the same inputs,
+# results checked against float64 numpy:
+# - exp(a + b) in f32, ?x? extents;
+# - f16 GEMM with dynamic M (N = K = 4096, f32 accumulation, f16 result),
+#   the issue's M = 16, 1000, 4096, 8192 (one module: variants per bucket).
 #   here:            bash bench/gpu/dynamic_vs_static.sh prepare DIR
 #   on the GPU host: bash DIR/run.sh        (table last)
 # prepare needs build/ (tessel-compile) and build-gpu-check/ (the static
@@ -11,55 +14,89 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 [ "${1:-}" = prepare ] && [ -n "${2:-}" ] || { echo "usage: $0 prepare DIR" >&2; exit 2; }
 dir=$2
-shapes="4096x4096 3001x4097 7x1000003"
+exp_shapes="4096x4096 3001x4097 7x1000003"
+gemm_ms="16 1000 4096 8192"
 mkdir -p "$dir"
 ninja -C build-gpu-check tessel-bench >/dev/null
 cp build-gpu-check/tessel-bench "$dir/"
-source=$(mktemp)
-cat >"$source" <<'MLIR'
-func.func @add(%a: tensor<SHAPE>, %b: tensor<SHAPE>) -> tensor<SHAPE> {
+exp_source='func.func @add(%a: tensor<SHAPE>, %b: tensor<SHAPE>) -> tensor<SHAPE> {
   %0 = arith.addf %a, %b : tensor<SHAPE>
   %1 = math.exp %0 : tensor<SHAPE>
   return %1 : tensor<SHAPE>
-}
-MLIR
-compile() { sed "s/SHAPE/$1/g" "$source" >"$source.mlir" &&
-            build/compiler/tools/tessel-compile "$source.mlir" --target=cuda -o "$dir/$2"; }
-compile "?x?xf32" dynamic.tmod
-for s in $shapes; do compile "${s}xf32" "static_$s.tmod"; done
-rm -f "$source" "$source.mlir"
+}'
+gemm_source='func.func @mm(%a: tensor<Mx4096xf16>, %b: tensor<4096x4096xf16>) -> tensor<Mx4096xf16> {
+  %c0 = arith.constant 0 : index
+  %m = tensor.dim %a, %c0 : tensor<Mx4096xf16>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty(DIMS) : tensor<Mx4096xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<Mx4096xf32>) -> tensor<Mx4096xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<Mx4096xf16>, tensor<4096x4096xf16>) outs(%z : tensor<Mx4096xf32>) -> tensor<Mx4096xf32>
+  %o = tensor.empty(DIMS) : tensor<Mx4096xf16>
+  %h = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%r : tensor<Mx4096xf32>) outs(%o : tensor<Mx4096xf16>) {
+  ^bb0(%v: f32, %out: f16):
+    %t = arith.truncf %v : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<Mx4096xf16>
+  return %h : tensor<Mx4096xf16>
+}'
+src=$(mktemp --suffix=.mlir)
+compile() { printf '%s\n' "$1" >"$src" &&
+            build/compiler/tools/tessel-compile "$src" --target=cuda -o "$dir/$2"; }
+compile "${exp_source//SHAPE/?x?xf32}" exp_dynamic.tmod
+for s in $exp_shapes; do compile "${exp_source//SHAPE/${s}xf32}" "exp_static_$s.tmod"; done
+g=${gemm_source//DIMS/%m}
+compile "${g//Mx/?x}" gemm_dynamic.tmod
+for m in $gemm_ms; do g=${gemm_source//DIMS/}; compile "${g//Mx/${m}x}" "gemm_static_$m.tmod"; done
+rm -f "$src"
 cat >"$dir/run.sh" <<RUN
 #!/usr/bin/env bash
 cd "\$(dirname "\$0")"
-shapes="$shapes"
+exp_shapes="$exp_shapes"
+gemm_ms="$gemm_ms"
 RUN
 cat >>"$dir/run.sh" <<'RUN'
-python3 - $shapes <<'PY'
+python3 - $exp_shapes -- $gemm_ms <<'PY'
 import sys, numpy as np
 rng = np.random.default_rng(1)
-for s in sys.argv[1:]:
+args = sys.argv[1:]; cut = args.index("--")
+for s in args[:cut]:
     m, n = map(int, s.split("x"))
-    np.save(f"a_{s}.npy", rng.standard_normal((m, n)).astype(np.float32))
-    np.save(f"b_{s}.npy", rng.standard_normal((m, n)).astype(np.float32))
+    np.save(f"exp_a_{s}.npy", rng.standard_normal((m, n)).astype(np.float32))
+    np.save(f"exp_b_{s}.npy", rng.standard_normal((m, n)).astype(np.float32))
+np.save("gemm_b.npy", rng.uniform(-1, 1, (4096, 4096)).astype(np.float16))
+for m in args[cut + 1:]:
+    np.save(f"gemm_a_{m}.npy", rng.uniform(-1, 1, (int(m), 4096)).astype(np.float16))
 PY
-for s in $shapes; do
+bench() { # case shape inputs...
+  local c=$1 s=$2; shift 2
   for kind in static dynamic; do
-    mod=dynamic.tmod; [ $kind = static ] && mod=static_$s.tmod
-    ./tessel-bench $mod --input=@a_$s.npy --input=@b_$s.npy --runs=200 \
-      --output=@out_${kind}_$s.npy >log_${kind}_$s.txt 2>&1 || echo "FAIL $kind $s"
+    mod=${c}_dynamic.tmod; [ $kind = static ] && mod=${c}_static_$s.tmod
+    ./tessel-bench $mod "$@" --runs=200 --output=@out_${c}_${kind}_$s.npy \
+      >log_${c}_${kind}_$s.txt 2>&1 || echo "FAIL $c $kind $s"
   done
-done
-python3 - $shapes <<'PY'
+}
+for s in $exp_shapes; do bench exp $s --input=@exp_a_$s.npy --input=@exp_b_$s.npy; done
+for m in $gemm_ms; do bench gemm $m --input=@gemm_a_$m.npy --input=@gemm_b.npy; done
+python3 - $exp_shapes -- $gemm_ms <<'PY'
 import re, sys, numpy as np
-print("%-11s %12s %12s %7s %10s" % ("shape", "static us", "dynamic us", "ratio", "max err"))
-for s in sys.argv[1:]:
-    ref = np.exp(np.load(f"a_{s}.npy").astype(np.float64) + np.load(f"b_{s}.npy"))
-    t, err = {}, 0.0
-    for k in ("static", "dynamic"):
-        t[k] = float(re.search(r"median ([0-9.]+) us", open(f"log_{k}_{s}.txt").read()).group(1))
-        out = np.load(f"out_{k}_{s}.npy")
-        err = max(err, float(np.max(np.abs(out - ref) / np.maximum(np.abs(ref), 1e-30))))
-    print("%-11s %12.2f %12.2f %7.2f %10.1e" % (s, t["static"], t["dynamic"], t["static"] / t["dynamic"], err))
+args = sys.argv[1:]; cut = args.index("--")
+def ref(c, s):
+    if c == "exp":
+        return np.exp(np.load(f"exp_a_{s}.npy").astype(np.float64) + np.load(f"exp_b_{s}.npy"))
+    return np.load(f"gemm_a_{s}.npy").astype(np.float64) @ np.load("gemm_b.npy").astype(np.float64)
+print("%-5s %-11s %12s %12s %7s %10s" % ("case", "shape", "static us", "dynamic us", "ratio", "max err"))
+for c, shapes in (("exp", args[:cut]), ("gemm", args[cut + 1:])):
+    for s in shapes:
+        r, t, err = ref(c, s), {}, 0.0
+        for k in ("static", "dynamic"):
+            log = open(f"log_{c}_{k}_{s}.txt").read()
+            t[k] = float(re.search(r"median ([0-9.]+) us", log).group(1))
+            out = np.load(f"out_{c}_{k}_{s}.npy").astype(np.float64)
+            # exp: relative error; gemm: error relative to the largest result.
+            scale = np.maximum(np.abs(r), 1e-30) if c == "exp" else np.max(np.abs(r))
+            err = max(err, float(np.max(np.abs(out - r) / scale)))
+        shape = s if c == "exp" else f"M={s}"
+        print("%-5s %-11s %12.2f %12.2f %7.2f %10.1e" % (c, shape, t["static"], t["dynamic"], t["static"] / t["dynamic"], err))
 PY
 RUN
 chmod +x "$dir/run.sh"

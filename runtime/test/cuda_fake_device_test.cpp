@@ -261,6 +261,44 @@ TEST_F(FakeCudaTest, PushConstantsFollowTheBindingPointers) {
   EXPECT_NE(paramWord(l, 2, 0), 0u);
 }
 
+// Schema version 8: a tensor map dimension taken from a push constant is
+// that dispatch's value when the map is encoded; one out of TMA's range is
+// an error naming the map, the dimension and the push constant.
+TEST_F(FakeCudaTest, MapDimensionsFromPushConstants) {
+  auto run = [&](int64_t rows) {
+    ModuleDesc m = tmaModule();
+    ExportDesc &x = m.executables[0].exports[0];
+    x.pushConstantCount = 1;
+    x.tensorMaps[0].globalDimPushConstants = {-1, 0}; // a's rows
+    x.tensorMaps[0].globalDims = {64, 1};
+    m.executables[0].binaries[0].data = fakeImage("kernel mm_tma 8 8 8 8 128 128\n");
+    FunctionDesc &mm = m.functions[0];
+    auto op = [](fb::Opcode o, std::vector<int64_t> operands) {
+      return InstructionDesc{static_cast<uint8_t>(o), std::move(operands)};
+    };
+    ProgramDesc p;
+    p.intRegisters = 2;
+    p.bufferRegisters = 3;
+    p.instructions = {op(fb::Opcode_Argument, {0, 0}), op(fb::Opcode_Argument, {1, 1}),
+                      op(fb::Opcode_Int, {0, kN * kN * 4}), op(fb::Opcode_Alloc, {2, 0}),
+                      op(fb::Opcode_Int, {1, rows}),
+                      op(fb::Opcode_Dispatch, {0, 0, 1, 2, 1}), op(fb::Opcode_Return, {2})};
+    mm.program = p;
+    mm.slots.clear();
+    mm.dispatches.clear();
+    mm.resultSlots.clear();
+    return call(m, device(90));
+  };
+  ASSERT_EQ(run(37), "");
+  const FakeCudaLaunch &l = lastLaunch();
+  ASSERT_EQ(l.numParams, 6u);
+  EXPECT_EQ(paramWord(l, 4, FAKE_MAP_DIMS + 0), uint64_t(kN));
+  EXPECT_EQ(paramWord(l, 4, FAKE_MAP_DIMS + 1), 37u);
+  EXPECT_EQ(paramWord(l, 5, FAKE_MAP_DIMS + 1), uint64_t(kN));
+  EXPECT_EQ(run(-3), "function 'mm': dispatch 0: dispatch of 'mm_tma' tensor map 0: dimension 1 "
+                     "is -3 (push constant 0), not in 1 to 2^32");
+}
+
 TEST_F(FakeCudaTest, MapOfTheResultBinding) {
   ModuleDesc desc = tmaModule();
   TensorMapDesc c;

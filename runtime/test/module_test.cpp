@@ -359,10 +359,10 @@ TEST_F(ModuleTest, StructuralErrorsNameTheProblem) {
        },
        "executable 0 (cpu): cpu binary 0 (elf-shared-object " + hostArchName() +
            "): checksum mismatch: the binary is damaged (expected crc32 0x"},
-      {"newer version", [](ModuleDesc &m) { m.version = 8; },
-       "module file 'bad.tmod' has schema version 8 but this runtime reads versions 3 to 7"},
+      {"newer version", [](ModuleDesc &m) { m.version = 9; },
+       "module file 'bad.tmod' has schema version 9 but this runtime reads versions 3 to 8"},
       {"older version", [](ModuleDesc &m) { m.version = 2; },
-       "module file 'bad.tmod' has schema version 2 but this runtime reads versions 3 to 7: "
+       "module file 'bad.tmod' has schema version 2 but this runtime reads versions 3 to 8: "
        "recompile it with tessel-compile"},
       {"scratch in version 4",
        [](ModuleDesc &m) {
@@ -443,11 +443,11 @@ TEST_F(ModuleTest, IntegrityErrorsNameThePart) {
   old.version = 1;
   EXPECT_EQ(err(buildFlatBuffer(old)),
             "module file 'm.tmod' has schema version 1 (no checksums) but this runtime reads "
-            "versions 3 to 7: recompile it with tessel-compile");
+            "versions 3 to 8: recompile it with tessel-compile");
   // Version 2 (a trailer, no tensor maps): an older module to recompile.
   old.version = 2;
   EXPECT_EQ(err(buildModule(old)),
-            "module file 'm.tmod' has schema version 2 but this runtime reads versions 3 to 7: "
+            "module file 'm.tmod' has schema version 2 but this runtime reads versions 3 to 8: "
             "recompile it with tessel-compile");
   // Version 3 without its trailer, or with bytes appended after it.
   EXPECT_CONTAINS(err(flat), "truncated or corrupt module file 'm.tmod': the integrity trailer at "
@@ -612,6 +612,14 @@ TEST_F(ModuleTest, TensorMapErrorsNameTheMap) {
   } cases[] = {
       {"binding", [](TensorMapDesc &t) { t.binding = 3; },
        "tensor map 0: binding 3 but the export has 3 bindings"},
+      {"dim push constant count", [](TensorMapDesc &t) { t.globalDimPushConstants = {-1}; },
+       "tensor map 0: global_dim_push_constants has 1 entries but the map has rank 2 "
+       "(expected 2)"},
+      {"dim push constant -2", [](TensorMapDesc &t) { t.globalDimPushConstants = {-1, -2}; },
+       "tensor map 0: global_dim_push_constants[1] is -2 (-1 or a push constant below 256)"},
+      {"dim push constant beyond the export's",
+       [](TensorMapDesc &t) { t.globalDimPushConstants = {-1, 0}; },
+       "tensor map 0 takes a dimension from push constant 0 but the export has 0"},
       {"rank 6",
        [](TensorMapDesc &t) {
          t.globalDims = {2, 2, 2, 2, 2, 2};

@@ -101,7 +101,10 @@ std::vector<uint8_t> buildFlatBuffer(const ModuleDesc &m) {
                                            b.CreateVector(t.globalStrides),
                                            b.CreateVector(t.boxDims),
                                            b.CreateVector(t.elementStrides), t.interleave,
-                                           t.swizzle, t.l2Promotion, t.oobFill));
+                                           t.swizzle, t.l2Promotion, t.oobFill,
+                                           t.globalDimPushConstants.empty()
+                                               ? 0
+                                               : b.CreateVector(t.globalDimPushConstants)));
       flatbuffers::Offset<fb::WorkgroupCountProgram> count = 0;
       if (x.workgroupCountProgram) {
         std::vector<flatbuffers::Offset<fb::Instruction>> instructions;

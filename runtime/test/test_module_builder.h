@@ -76,6 +76,7 @@ struct TensorMapDesc {
   std::vector<uint32_t> boxDims{64, 64};
   std::vector<uint32_t> elementStrides{1, 1};
   uint8_t interleave = 0, swizzle = 3, l2Promotion = 0, oobFill = 0;
+  std::vector<int32_t> globalDimPushConstants; // none: every dim as given
 };
 
 struct ExportDesc {
@@ -114,7 +115,7 @@ struct ExecutableDesc {
 };
 
 struct ModuleDesc {
-  uint32_t version = 7;
+  uint32_t version = 8;
   std::string producer = "tessel-runtime-test";
   std::vector<FunctionDesc> functions;
   std::vector<ExecutableDesc> executables;

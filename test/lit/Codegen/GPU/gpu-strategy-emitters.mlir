@@ -136,3 +136,67 @@ func.func private @none_dispatch_0(%arg0: memref<4xf32>) attributes {tessel.disp
 func.func private @noroot_dispatch_0(%arg0: memref<4xf32>) attributes {tessel.dispatch_function, tessel.kernel, tessel.strategy = #tessel.strategy<simt_matmul, tile = [64, 64, 8]>} {
   return
 }
+
+// -----
+
+// wgmma with a dynamic M (push constant 0 for A's rows, 1 for C's): A's
+// tensor map takes its rows from push constant 0 when the runtime encodes
+// it (dims innermost first), the grid is a block per 128x256 tile
+// (ceildiv(M, 128) x 3 columns; the runtime caps it at a block per SM),
+// and the tile loop and the edge masks read M from C's extent.
+// CHECK: #[[WGMMA_COUNT:.+]] = affine_map<()[s0, s1] -> ((s0 ceildiv 128) * 3, 1, 1)>
+// CHECK-LABEL: func.func private @wgmma_dynamic_m_dispatch_0
+// CHECK-SAME: global_dim_push_constants = array<i64: -1, 0>, global_dims = array<i64: 512, 1>
+// CHECK-SAME: tessel.workgroup_count = array<i64: 1, 1, 1>
+// CHECK-SAME: tessel.workgroup_count_map = #[[WGMMA_COUNT]]
+// CHECK: arith.ceildivui
+// CHECK: nvvm.wgmma.mma_async
+// CHECK: vector.maskedstore
+func.func private @wgmma_dynamic_m_dispatch_0(%arg0: memref<f16>, %arg1: memref<512x768xf16>, %arg2: memref<f16>) attributes {tessel.binding_count = 3 : i64, tessel.dispatch_function, tessel.kernel, tessel.push_constant_count = 2 : i64, tessel.strategy = #tessel.strategy<wgmma_matmul, tile = [128, 256, 64], stages = 4, grid = 132>} {
+  %cst = arith.constant 0.000000e+00 : f16
+  %a0 = memref.assume_alignment %arg0, 64 : memref<f16>
+  %m = tessel.push_constant 0 : index
+  %av = memref.reinterpret_cast %a0 to offset: [0], sizes: [%m, 512], strides: [512, 1] : memref<f16> to memref<?x512xf16, strided<[512, 1]>>
+  %a = memref.cast %av : memref<?x512xf16, strided<[512, 1]>> to memref<?x512xf16>
+  %0 = bufferization.to_tensor %a restrict : memref<?x512xf16> to tensor<?x512xf16>
+  %b = memref.assume_alignment %arg1, 64 : memref<512x768xf16>
+  %1 = bufferization.to_tensor %b restrict : memref<512x768xf16> to tensor<512x768xf16>
+  %c0 = memref.assume_alignment %arg2, 64 : memref<f16>
+  %mc = tessel.push_constant 1 : index
+  %cv = memref.reinterpret_cast %c0 to offset: [0], sizes: [%mc, 768], strides: [768, 1] : memref<f16> to memref<?x768xf16, strided<[768, 1]>>
+  %c = memref.cast %cv : memref<?x768xf16, strided<[768, 1]>> to memref<?x768xf16>
+  %2 = tensor.empty(%m) : tensor<?x768xf16>
+  %3 = linalg.fill ins(%cst : f16) outs(%2 : tensor<?x768xf16>) -> tensor<?x768xf16>
+  %4 = linalg.matmul {tessel.strategy_root} ins(%0, %1 : tensor<?x512xf16>, tensor<512x768xf16>) outs(%3 : tensor<?x768xf16>) -> tensor<?x768xf16>
+  bufferization.materialize_in_destination %4 in restrict writable %c : (tensor<?x768xf16>, memref<?x768xf16>) -> ()
+  return
+}
+
+// -----
+
+// mma.sync with a dynamic M: a grid of 768/64 columns x ceildiv(M, 64)
+// rows of blocks, copies of A masked at M.
+// CHECK: #[[MMA_COUNT:.+]] = affine_map<()[s0, s1] -> (12, s0 ceildiv 64, 1)>
+// CHECK-LABEL: func.func private @mma_dynamic_m_dispatch_0
+// CHECK-SAME: tessel.workgroup_count_map = #[[MMA_COUNT]]
+// CHECK: nvgpu.device_async_copy
+// CHECK: nvvm.mma.sync
+func.func private @mma_dynamic_m_dispatch_0(%arg0: memref<f16>, %arg1: memref<512x768xf16>, %arg2: memref<f16>) attributes {tessel.binding_count = 3 : i64, tessel.dispatch_function, tessel.kernel, tessel.push_constant_count = 2 : i64, tessel.strategy = #tessel.strategy<mma_sync_matmul, tile = [64, 64, 32], stages = 4>} {
+  %cst = arith.constant 0.000000e+00 : f16
+  %a0 = memref.assume_alignment %arg0, 64 : memref<f16>
+  %m = tessel.push_constant 0 : index
+  %av = memref.reinterpret_cast %a0 to offset: [0], sizes: [%m, 512], strides: [512, 1] : memref<f16> to memref<?x512xf16, strided<[512, 1]>>
+  %a = memref.cast %av : memref<?x512xf16, strided<[512, 1]>> to memref<?x512xf16>
+  %0 = bufferization.to_tensor %a restrict : memref<?x512xf16> to tensor<?x512xf16>
+  %b = memref.assume_alignment %arg1, 64 : memref<512x768xf16>
+  %1 = bufferization.to_tensor %b restrict : memref<512x768xf16> to tensor<512x768xf16>
+  %c0 = memref.assume_alignment %arg2, 64 : memref<f16>
+  %mc = tessel.push_constant 1 : index
+  %cv = memref.reinterpret_cast %c0 to offset: [0], sizes: [%mc, 768], strides: [768, 1] : memref<f16> to memref<?x768xf16, strided<[768, 1]>>
+  %c = memref.cast %cv : memref<?x768xf16, strided<[768, 1]>> to memref<?x768xf16>
+  %2 = tensor.empty(%m) : tensor<?x768xf16>
+  %3 = linalg.fill ins(%cst : f16) outs(%2 : tensor<?x768xf16>) -> tensor<?x768xf16>
+  %4 = linalg.matmul {tessel.strategy_root} ins(%0, %1 : tensor<?x512xf16>, tensor<512x768xf16>) outs(%3 : tensor<?x768xf16>) -> tensor<?x768xf16>
+  bufferization.materialize_in_destination %4 in restrict writable %c : (tensor<?x768xf16>, memref<?x768xf16>) -> ()
+  return
+}

@@ -256,6 +256,7 @@ static LogicalResult planConvOperands(MatmulPlan &plan,
   }
   plan.conv = g;
   plan.m = output.getDimSize(0) * g.outH * g.outW;
+  plan.assumedM = plan.m;
   plan.n = output.getDimSize(3);
   plan.k = filter.getDimSize(0) * g.kernelW * g.channels;
   plan.a.indexing = Indexing::ConvInput;

@@ -200,3 +200,24 @@ func.func private @mma_dynamic_m_dispatch_0(%arg0: memref<f16>, %arg1: memref<51
   bufferization.materialize_in_destination %4 in restrict writable %c : (tensor<?x768xf16>, memref<?x768xf16>) -> ()
   return
 }
+
+// -----
+
+// An NHWC convolution as an implicit GEMM on mma.sync: M = 2x7x7 output
+// pixels in 64-row blocks, N = 32 filters in one 64-wide block.
+// CHECK-LABEL: func.func private @conv_dispatch_0
+// CHECK-SAME: tessel.workgroup_count = array<i64: 1, 2, 1>
+// CHECK: nvvm.mma.sync
+func.func private @conv_dispatch_0(%arg0: memref<2x9x9x16xf16>, %arg1: memref<3x3x16x32xf16>, %arg2: memref<2x7x7x32xf32>) attributes {tessel.dispatch_function, tessel.kernel, tessel.strategy = #tessel.strategy<mma_sync_matmul, tile = [64, 64, 32], stages = 3>} {
+  %cst = arith.constant 0.000000e+00 : f32
+  %a = memref.assume_alignment %arg0, 64 : memref<2x9x9x16xf16>
+  %0 = bufferization.to_tensor %a restrict : memref<2x9x9x16xf16> to tensor<2x9x9x16xf16>
+  %b = memref.assume_alignment %arg1, 64 : memref<3x3x16x32xf16>
+  %1 = bufferization.to_tensor %b restrict : memref<3x3x16x32xf16> to tensor<3x3x16x32xf16>
+  %c = memref.assume_alignment %arg2, 64 : memref<2x7x7x32xf32>
+  %2 = tensor.empty() : tensor<2x7x7x32xf32>
+  %3 = linalg.fill ins(%cst : f32) outs(%2 : tensor<2x7x7x32xf32>) -> tensor<2x7x7x32xf32>
+  %4 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>, tessel.strategy_root} ins(%0, %1 : tensor<2x9x9x16xf16>, tensor<3x3x16x32xf16>) outs(%3 : tensor<2x7x7x32xf32>) -> tensor<2x7x7x32xf32>
+  bufferization.materialize_in_destination %4 in restrict writable %c : (tensor<2x7x7x32xf32>, memref<2x7x7x32xf32>) -> ()
+  return
+}

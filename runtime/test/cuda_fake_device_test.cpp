@@ -227,27 +227,44 @@ TEST_F(FakeCudaTest, GraphsOnlyForRecordedCalls) {
   EXPECT_EQ(call(m, *dev), "") << "a program with a Read runs its segments on the stream";
 }
 
-// Schema version 7: push constants are int64 parameters after the binding
-// pointers and before the tensor maps.
-TEST_F(FakeCudaTest, PushConstantsFollowTheBindingPointers) {
+// tmaModule with mm as a host program that passes `pushConstants` to its
+// one dispatch (int registers 1..n); the kernel takes them after the three
+// binding pointers, then its two maps.
+static ModuleDesc pushConstantModule(const std::vector<int64_t> &pushConstants) {
   ModuleDesc m = tmaModule();
-  m.executables[0].exports[0].pushConstantCount = 2;
-  m.executables[0].binaries[0].data = fakeImage("kernel mm_tma 8 8 8 8 8 128 128\n");
-  FunctionDesc &mm = m.functions[0];
+  size_t n = pushConstants.size();
+  m.executables[0].exports[0].pushConstantCount = static_cast<uint32_t>(n);
+  std::string params = "kernel mm_tma 8 8 8";
+  for (size_t i = 0; i < n; ++i)
+    params += " 8";
+  m.executables[0].binaries[0].data = fakeImage(params + " 128 128\n");
   auto op = [](fb::Opcode o, std::vector<int64_t> operands) {
     return InstructionDesc{static_cast<uint8_t>(o), std::move(operands)};
   };
   ProgramDesc p;
-  p.intRegisters = 3;
+  p.intRegisters = static_cast<uint32_t>(n + 1);
   p.bufferRegisters = 3;
   p.instructions = {op(fb::Opcode_Argument, {0, 0}), op(fb::Opcode_Argument, {1, 1}),
-                    op(fb::Opcode_Int, {0, kN * kN * 4}), op(fb::Opcode_Alloc, {2, 0}),
-                    op(fb::Opcode_Int, {1, 77}), op(fb::Opcode_Int, {2, -5}),
-                    op(fb::Opcode_Dispatch, {0, 0, 1, 2, 1, 2}), op(fb::Opcode_Return, {2})};
+                    op(fb::Opcode_Int, {0, kN * kN * 4}), op(fb::Opcode_Alloc, {2, 0})};
+  std::vector<int64_t> dispatch = {0, 0, 1, 2};
+  for (size_t i = 0; i < n; ++i) {
+    p.instructions.push_back(op(fb::Opcode_Int, {int64_t(i + 1), pushConstants[i]}));
+    dispatch.push_back(int64_t(i + 1));
+  }
+  p.instructions.push_back(op(fb::Opcode_Dispatch, dispatch));
+  p.instructions.push_back(op(fb::Opcode_Return, {2}));
+  FunctionDesc &mm = m.functions[0];
   mm.program = p;
   mm.slots.clear();
   mm.dispatches.clear();
   mm.resultSlots.clear();
+  return m;
+}
+
+// Schema version 7: push constants are int64 parameters after the binding
+// pointers and before the tensor maps.
+TEST_F(FakeCudaTest, PushConstantsFollowTheBindingPointers) {
+  ModuleDesc m = pushConstantModule({77, -5});
   ASSERT_EQ(call(m, device(90)), "");
   const FakeCudaLaunch &l = lastLaunch();
   ASSERT_EQ(l.numParams, 7u);
@@ -266,27 +283,10 @@ TEST_F(FakeCudaTest, PushConstantsFollowTheBindingPointers) {
 // an error naming the map, the dimension and the push constant.
 TEST_F(FakeCudaTest, MapDimensionsFromPushConstants) {
   auto run = [&](int64_t rows) {
-    ModuleDesc m = tmaModule();
-    ExportDesc &x = m.executables[0].exports[0];
-    x.pushConstantCount = 1;
-    x.tensorMaps[0].globalDimPushConstants = {-1, 0}; // a's rows
-    x.tensorMaps[0].globalDims = {64, 1};
-    m.executables[0].binaries[0].data = fakeImage("kernel mm_tma 8 8 8 8 128 128\n");
-    FunctionDesc &mm = m.functions[0];
-    auto op = [](fb::Opcode o, std::vector<int64_t> operands) {
-      return InstructionDesc{static_cast<uint8_t>(o), std::move(operands)};
-    };
-    ProgramDesc p;
-    p.intRegisters = 2;
-    p.bufferRegisters = 3;
-    p.instructions = {op(fb::Opcode_Argument, {0, 0}), op(fb::Opcode_Argument, {1, 1}),
-                      op(fb::Opcode_Int, {0, kN * kN * 4}), op(fb::Opcode_Alloc, {2, 0}),
-                      op(fb::Opcode_Int, {1, rows}),
-                      op(fb::Opcode_Dispatch, {0, 0, 1, 2, 1}), op(fb::Opcode_Return, {2})};
-    mm.program = p;
-    mm.slots.clear();
-    mm.dispatches.clear();
-    mm.resultSlots.clear();
+    ModuleDesc m = pushConstantModule({rows});
+    TensorMapDesc &a = m.executables[0].exports[0].tensorMaps[0];
+    a.globalDimPushConstants = {-1, 0}; // a's rows
+    a.globalDims = {64, 1};
     return call(m, device(90));
   };
   ASSERT_EQ(run(37), "");

@@ -53,12 +53,8 @@ int64_t mlir::tessel::assumedExtent(Value shaped, unsigned dim) {
   if (!type.isDynamicDim(dim))
     return type.getDimSize(dim);
   std::optional<int64_t> pc = pushConstantOfDim(shaped, dim);
-  Operation *scope = shaped.getDefiningOp()
-                         ? shaped.getDefiningOp()
-                         : shaped.getParentBlock()->getParentOp();
-  auto kernel = scope ? scope->getParentOfType<func::FuncOp>() : nullptr;
-  if (auto fn = dyn_cast_or_null<func::FuncOp>(scope))
-    kernel = fn;
+  Region *region = shaped.getParentRegion();
+  auto kernel = region ? region->getParentOfType<func::FuncOp>() : nullptr;
   auto assumed =
       kernel ? kernel->getAttrOfType<DenseI64ArrayAttr>(kAssumedExtentsAttr)
              : DenseI64ArrayAttr();

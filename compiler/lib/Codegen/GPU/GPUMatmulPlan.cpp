@@ -274,6 +274,25 @@ static LogicalResult planConvOperands(MatmulPlan &plan,
                           why)));
 }
 
+Value mlir::tessel::matmulRows(OpBuilder &b, Location loc,
+                               const MatmulPlan &plan) {
+  if (!plan.dynamicM())
+    return arith::ConstantIndexOp::create(b, loc, plan.m);
+  unsigned cDim = *plan.cMap.getResultPosition(
+      getAffineDimExpr(plan.mLoop, b.getContext()));
+  return memref::DimOp::create(b, loc, plan.out.c, cDim);
+}
+
+FailureOr<AffineExpr> mlir::tessel::dynamicRowTiles(const MatmulPlan &plan,
+                                                    Operation *root,
+                                                    int64_t blockM) {
+  std::optional<int64_t> pc = pushConstantOfDim(plan.a.mem, 0);
+  if (!pc)
+    return root->emitError("dynamic M of A is not a push constant of the "
+                           "kernel");
+  return getAffineSymbolExpr(*pc, root->getContext()).ceilDiv(blockM);
+}
+
 /// Rows of tiles (along M) in a group of the grouped raster order.
 static constexpr int64_t kRasterGroup = 8;
 

@@ -310,9 +310,9 @@ SmallVector<Value> TensorCoreEmitter::copyTile(const Operand &op, Value kTile,
     Value valid;
     if (!op.inBounds) {
       // A of a dynamic M is k-contiguous (planDynamicM): its rows end at M.
-      Value rowIn = !p.kContiguous               ? ult(k, p.kExtent)
+      Value rowIn = !p.kContiguous ? ult(k, p.kExtent)
                     : ShapedType::isDynamic(p.mnExtent) ? ult(mn, mSize)
-                                                       : ult(mn, p.mnExtent);
+                                                        : ult(mn, p.mnExtent);
       Value left = arith::SubIOp::create(
           b, loc, cIndex(p.kContiguous ? p.kExtent : p.mnExtent),
           p.kContiguous ? k : mn);
@@ -530,13 +530,7 @@ void TensorCoreEmitter::emit(func::FuncOp kernel) {
   laneCol = mul(rem(lane, 4), 2);
   // Blocks run in order of their linear id (x fastest), in the grouped
   // raster order (GPUMatmulPlan.h) on large grids.
-  if (plan.dynamicM()) {
-    unsigned cDim = *plan.cMap.getResultPosition(
-        getAffineDimExpr(plan.mLoop, b.getContext()));
-    mSize = memref::DimOp::create(b, loc, plan.out.c, cDim);
-  } else {
-    mSize = cIndex(plan.m);
-  }
+  mSize = matmulRows(b, loc, plan);
   int64_t gridN = llvm::divideCeil(plan.n, plan.blockN);
   int64_t gridM = llvm::divideCeil(plan.assumedM, plan.blockM);
   Value bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
@@ -755,15 +749,12 @@ LogicalResult mlir::tessel::emitTensorCoreMatmul(func::FuncOp kernel,
                    plan->batch},
                   {kThreads, 1, 1});
   if (plan->dynamicM()) {
-    std::optional<int64_t> pc = pushConstantOfDim(plan->a.mem, 0);
-    if (!pc)
-      return root->emitError("tensor-core matmul: dynamic M of A is not a "
-                             "push constant of the kernel");
+    FailureOr<AffineExpr> rows = dynamicRowTiles(*plan, root, plan->blockM);
+    if (failed(rows))
+      return failure();
     MLIRContext *ctx = kernel.getContext();
-    setWorkgroupCount(
-        kernel, {getAffineConstantExpr(gridN, ctx),
-                 getAffineSymbolExpr(*pc, ctx).ceilDiv(plan->blockM),
-                 getAffineConstantExpr(1, ctx)});
+    setWorkgroupCount(kernel, {getAffineConstantExpr(gridN, ctx), *rows,
+                               getAffineConstantExpr(1, ctx)});
   }
   if (plan->sharedBytes() > kStaticSharedLimit)
     kernel->setAttr(kSharedMemoryBytesAttr,

@@ -285,10 +285,6 @@ private:
     NVVM::MBarrierTryWaitParityOp::create(b, loc, bar, parity,
                                           i32(kWaitTicks));
   }
-  /// M as an index value (a constant, or the extent of C).
-  Value mExtent() {
-    return plan.dynamicM() ? mSize : cIndex(plan.m);
-  }
   /// Tile `t`'s (batch, row-of-tiles, column-of-tiles), grouped raster.
   std::tuple<Value, Value, Value> tileCoords(Value t);
   /// Runs `body(t, base)` for each tile of this block, `base` being the
@@ -315,7 +311,8 @@ private:
   const WgmmaPlan &plan;
   MLIRContext *ctx;
   Operand a, bOp;
-  /// A dynamic M (the extent of C) and its tiles along M and in all.
+  /// M (a constant, or the extent of C) and, for a dynamic M, its tiles
+  /// along M and in all.
   Value mSize, tilesMValue, tilesValue;
   /// Shared addresses (i64) of the aligned ring and of the barriers.
   Value ring, bars;
@@ -621,7 +618,7 @@ void WgmmaEmitter::storeTile(Value acc, Value rowBase, Value colBase,
   // indices, which cost 3000x5000x2000 f16 15% of its time when every tile
   // took that path (bench/RESULTS.md, issue 38).
   Value inside = arith::AndIOp::create(
-      b, loc, ult(add(rowBase, 8), mExtent()),
+      b, loc, ult(add(rowBase, 8), mSize),
       ult(add(colBase, plan.blockN - 7), plan.n));
   auto branch = scf::IfOp::create(b, loc, inside, /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(b);
@@ -638,7 +635,7 @@ void WgmmaEmitter::storeTileAs(Value acc, Value rowBase, Value colBase,
   auto clamp = [&](Value v, Value size) -> Value {
     return inBounds ? v : minU(v, arith::SubIOp::create(b, loc, size, cIndex(1)));
   };
-  Value m = mExtent(), n = cIndex(plan.n);
+  Value m = mSize, n = cIndex(plan.n);
   // The matmul's own result type (f16 when the program accumulates in f16:
   // the f32 sum is rounded once).
   Type matmulElem = plan.accType;
@@ -707,10 +704,8 @@ void WgmmaEmitter::emit(func::FuncOp kernel) {
     op->map = kernel.getArgument(index);
   }
   kernel->setAttr(kTensorMapsAttr, b.getArrayAttr(maps));
+  mSize = matmulRows(b, loc, plan);
   if (plan.dynamicM()) {
-    unsigned cDim = *plan.cMap.getResultPosition(
-        getAffineDimExpr(plan.mLoop, ctx));
-    mSize = memref::DimOp::create(b, loc, plan.out.c, cDim);
     tilesMValue = arith::CeilDivUIOp::create(b, loc, mSize, cIndex(kBlockM));
     tilesValue = arith::MulIOp::create(b, loc, tilesMValue,
                                        cIndex(plan.tilesN));
@@ -880,12 +875,10 @@ LogicalResult mlir::tessel::emitWgmmaMatmul(func::FuncOp kernel,
   // A dynamic M: a block per tile, which the runtime caps at a block per
   // SM (kResidentBlocksPerSmAttr).
   if (plan->dynamicM()) {
-    std::optional<int64_t> pc = pushConstantOfDim(plan->a.mem, 0);
-    if (!pc)
-      return root->emitError("wgmma matmul: dynamic M of A is not a push "
-                             "constant of the kernel");
-    AffineExpr m = getAffineSymbolExpr(*pc, kernel.getContext());
-    setWorkgroupCount(kernel, {m.ceilDiv(kBlockM) * plan->tilesN,
+    FailureOr<AffineExpr> rows = dynamicRowTiles(*plan, root, kBlockM);
+    if (failed(rows))
+      return failure();
+    setWorkgroupCount(kernel, {*rows * plan->tilesN,
                                getAffineConstantExpr(1, kernel.getContext()),
                                getAffineConstantExpr(1, kernel.getContext())});
   }

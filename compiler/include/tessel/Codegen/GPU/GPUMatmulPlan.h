@@ -90,6 +90,15 @@ struct MatmulTiles {
 FailureOr<MatmulPlan> planTensorCoreMatmul(Operation *root, bool allowTF32,
                                            std::string &why);
 
+/// M as an index value in the kernel being emitted: a constant, or C's
+/// extent for a dynamic M.
+Value matmulRows(OpBuilder &b, Location loc, const MatmulPlan &plan);
+
+/// ceildiv(M, blockM) over the kernel's push constants for a dynamic M (the
+/// push constant of A's rows); an error at `root` if A's rows are not one.
+FailureOr<AffineExpr> dynamicRowTiles(const MatmulPlan &plan, Operation *root,
+                                      int64_t blockM);
+
 /// Grouped raster order of the tiles of a gridM x gridN output: consecutive
 /// tile ids sweep 8 rows of tiles along M before moving along N, so that
 /// the tiles in flight share their A and B panels in L2. Worth it (and

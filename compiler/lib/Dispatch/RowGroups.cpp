@@ -12,7 +12,7 @@ namespace {
 
 bool isF32Shaped(Type t) {
   auto shaped = dyn_cast<RankedTensorType>(t);
-  return shaped && shaped.hasStaticShape() && shaped.getElementType().isF32();
+  return shaped && shaped.getElementType().isF32();
 }
 
 /// f32, or a 16-bit float an elementwise op of the chain reads or writes
@@ -20,7 +20,7 @@ bool isF32Shaped(Type t) {
 /// and per-row values stay f32.
 bool isFloatShaped(Type t) {
   auto shaped = dyn_cast<RankedTensorType>(t);
-  return shaped && shaped.hasStaticShape() &&
+  return shaped &&
          isa<Float32Type, Float16Type, BFloat16Type>(shaped.getElementType());
 }
 
@@ -127,7 +127,7 @@ bool mlir::tessel::readsOwnRow(linalg::GenericOp op, OpOperand *operand) {
 
 std::optional<RowSpace> mlir::tessel::rowReductionSpace(linalg::GenericOp op) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  if (ranges.size() < 2 || llvm::any_of(ranges, ShapedType::isDynamic))
+  if (ranges.size() < 2 || ShapedType::isDynamic(ranges.back()))
     return std::nullopt;
   RowSpace space;
   space.rows.assign(ranges.begin(), ranges.end() - 1);

@@ -21,7 +21,9 @@ namespace mlir::tessel {
 
 enum class RowOpKind { Reduction, Elementwise, RowScalar };
 
-/// Rows P and row length N.
+/// Rows P (static or dynamic extents) and row length N (static). Ops of a
+/// group are tied by the values they pass, so two dynamic row extents of
+/// a group are the same host value.
 struct RowSpace {
   SmallVector<int64_t> rows;
   int64_t length = 0;
@@ -35,7 +37,7 @@ struct RowSpace {
 inline constexpr int64_t kMaxFusedRowLength = 4096;
 
 /// The kind of `op` as a row op of `space`, if it is one: f32 operands,
-/// static shapes, a body of pure arith/math ops (no linalg.index), input
+/// a static row length, a body of pure arith/math ops (no linalg.index), input
 /// maps that are the identity, (P), (N) or (); a reduction reduces only the
 /// last loop with one supported combiner applied once to the accumulator.
 std::optional<RowOpKind> classifyRowOp(linalg::GenericOp op,

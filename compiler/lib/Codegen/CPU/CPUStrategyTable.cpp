@@ -660,8 +660,11 @@ FailureOr<StrategyChoice> takeMatmulEpilogue(func::FuncOp kernel,
 FailureOr<StrategyChoice> takeRowFusion(func::FuncOp kernel,
                                         const CPUStrategyOptions &options,
                                         StrategyAttr given, std::string &why) {
+  // Dynamic rows: workgroup tiles of rows with masked edges (the row
+  // length is static, RowGroups.h).
   std::string ignored;
-  linalg::LinalgOp root = findTileableRoot(kernel, ignored);
+  linalg::LinalgOp root =
+      findTileableRoot(kernel, ignored, /*dynamicRanges=*/true);
   if (!root || !isRowChainRoot(kernel, root))
     return failure();
   std::string description = "row fusion (whole rows per register tile, "
@@ -679,7 +682,7 @@ FailureOr<StrategyChoice> takeRowFusion(func::FuncOp kernel,
       root, getVectorLanes(root, options.target.getVectorBits()), true);
   return StrategyChoice{registerStrategy(kernel.getContext(),
                                          StrategyKind::RowFusion, t,
-                                         root.getStaticLoopRanges()),
+                                         assumedLoopRanges(root)),
                         root, description};
 }
 

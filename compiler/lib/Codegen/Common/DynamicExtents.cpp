@@ -11,16 +11,16 @@
 using namespace mlir;
 using namespace mlir::tessel;
 
-std::optional<int64_t> mlir::tessel::pushConstantOfDim(Value shaped,
-                                                        unsigned dim) {
+/// The push constant that dimension `dim` of `shaped` was built from (see
+/// pushConstantOfDim), or null.
+static PushConstantOp pushConstantOpOfDim(Value shaped, unsigned dim) {
   auto type = dyn_cast<ShapedType>(shaped.getType());
   if (!type || !type.hasRank() || dim >= type.getRank() ||
       !type.isDynamicDim(dim))
-    return std::nullopt;
-  auto fromSize = [](OpFoldResult size) -> std::optional<int64_t> {
+    return {};
+  auto fromSize = [](OpFoldResult size) {
     auto value = dyn_cast<Value>(size);
-    auto pc = value ? value.getDefiningOp<PushConstantOp>() : PushConstantOp();
-    return pc ? std::optional<int64_t>(pc.getIndex()) : std::nullopt;
+    return value ? value.getDefiningOp<PushConstantOp>() : PushConstantOp();
   };
   while (Operation *def = shaped.getDefiningOp()) {
     if (auto toTensor = dyn_cast<bufferization::ToTensorOp>(def))
@@ -40,12 +40,18 @@ std::optional<int64_t> mlir::tessel::pushConstantOfDim(Value shaped,
     else if (auto dps = dyn_cast<DestinationStyleOpInterface>(def))
       shaped = dps.getTiedOpOperand(llvm::cast<OpResult>(shaped))->get();
     else
-      return std::nullopt;
+      return {};
     // A cast may have made the dimension static.
     if (!llvm::cast<ShapedType>(shaped.getType()).isDynamicDim(dim))
-      return std::nullopt;
+      return {};
   }
-  return std::nullopt;
+  return {};
+}
+
+std::optional<int64_t> mlir::tessel::pushConstantOfDim(Value shaped,
+                                                        unsigned dim) {
+  PushConstantOp pc = pushConstantOpOfDim(shaped, dim);
+  return pc ? std::optional<int64_t>(pc.getIndex()) : std::nullopt;
 }
 
 int64_t mlir::tessel::assumedExtent(Value shaped, unsigned dim) {
@@ -63,21 +69,49 @@ int64_t mlir::tessel::assumedExtent(Value shaped, unsigned dim) {
   return kAssumedDynamicExtent;
 }
 
+/// An operand dimension that loop `loop` of `op` indexes directly, if any.
+static std::optional<std::pair<Value, unsigned>>
+operandDimOfLoop(linalg::LinalgOp op, unsigned loop) {
+  for (OpOperand &operand : op->getOpOperands()) {
+    if (!isa<ShapedType>(operand.get().getType()))
+      continue;
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    if (std::optional<unsigned> dim =
+            map.getResultPosition(getAffineDimExpr(loop, op.getContext())))
+      return std::make_pair(operand.get(), *dim);
+  }
+  return std::nullopt;
+}
+
+std::optional<LoopExtent> mlir::tessel::loopExtent(linalg::LinalgOp op,
+                                                   unsigned loop) {
+  MLIRContext *ctx = op.getContext();
+  int64_t range = op.getStaticLoopRanges()[loop];
+  if (!ShapedType::isDynamic(range))
+    return LoopExtent{IntegerAttr::get(IndexType::get(ctx), range),
+                      getAffineConstantExpr(range, ctx)};
+  for (OpOperand &operand : op->getOpOperands()) {
+    if (!isa<ShapedType>(operand.get().getType()))
+      continue;
+    std::optional<unsigned> dim = op.getMatchingIndexingMap(&operand)
+                                      .getResultPosition(
+                                          getAffineDimExpr(loop, ctx));
+    if (!dim)
+      continue;
+    if (PushConstantOp pc = pushConstantOpOfDim(operand.get(), *dim))
+      return LoopExtent{pc.getResult(),
+                        getAffineSymbolExpr(pc.getIndex(), ctx)};
+  }
+  return std::nullopt;
+}
+
 SmallVector<int64_t> mlir::tessel::assumedLoopRanges(linalg::LinalgOp op) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   for (auto [loop, range] : llvm::enumerate(ranges)) {
     if (!ShapedType::isDynamic(range))
       continue;
-    range = kAssumedDynamicExtent;
-    for (OpOperand &operand : op->getOpOperands()) {
-      AffineMap map = op.getMatchingIndexingMap(&operand);
-      std::optional<unsigned> dim =
-          map.getResultPosition(getAffineDimExpr(loop, op.getContext()));
-      if (!dim || !isa<ShapedType>(operand.get().getType()))
-        continue;
-      range = assumedExtent(operand.get(), *dim);
-      break;
-    }
+    auto at = operandDimOfLoop(op, loop);
+    range = at ? assumedExtent(at->first, at->second) : kAssumedDynamicExtent;
   }
   return ranges;
 }

@@ -18,12 +18,15 @@
 //   barrier, and every lane combines the W totals in warp order;
 // - per-row values ([P] tensors) are scalars, the same in every lane.
 // Results are stored with 128-bit stores (row-wide) or by lane 0 (per
-// row, i.e. thread 0 of the row). Rows are at most kMaxFusedRowLength long.
+// row, i.e. thread 0 of the row). Rows are at most kMaxFusedRowLength long;
+// the number of rows may be dynamic (push constants; the host sizes the
+// grid), the row length may not (a lane's chunks are unrolled).
 //
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Codegen/GPU/GPURowFusion.h"
 
+#include "tessel/Codegen/Common/WorkgroupCount.h"
 #include "tessel/Codegen/GPU/GPUWarpReduction.h"
 #include "tessel/Dispatch/RowGroups.h"
 
@@ -137,11 +140,16 @@ LogicalResult mlir::tessel::emitRowFusion(func::FuncOp kernel) {
     return failure();
   RowFusionPlan &plan = *maybePlan;
   const RowSpace &space = plan.space;
-  int64_t rows = 1;
-  for (int64_t r : space.rows)
-    rows *= r;
   int64_t length = space.length;
   unsigned p = space.rows.size();
+  // Dynamic rows are push constants: the host sizes the grid.
+  std::optional<RowExtents> rows;
+  for (const RowOp &r : plan.ops)
+    if ((rows = rowExtents(r.op, p)))
+      break;
+  if (!rows)
+    return plan.ops.front().op.emitError(
+        "fused row kernel: a dynamic row extent is not a push constant");
 
   // Emit after the last store: every binding is defined by then.
   Operation *last = plan.stores.front();
@@ -160,7 +168,7 @@ LogicalResult mlir::tessel::emitRowFusion(func::FuncOp kernel) {
   Value lane;
   SmallVector<Value> rowIdx;
   if (warps == 1) {
-    WarpPerRow warpRow = beginWarpPerRow(b, loc, space.rows);
+    WarpPerRow warpRow = beginWarpPerRow(b, loc, rows->sizes);
     lane = warpRow.lane;
     rowIdx.assign(warpRow.rowIndices.begin(), warpRow.rowIndices.end());
   } else {
@@ -168,7 +176,7 @@ LogicalResult mlir::tessel::emitRowFusion(func::FuncOp kernel) {
     lane = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
     rowIdx = delinearizeRow(
         b, loc, gpu::BlockIdOp::create(b, loc, gpu::Dimension::x),
-        space.rows);
+        rows->sizes);
   }
   // Shared memory for the warps' partial totals: [reduction][warp].
   Value partials;
@@ -379,9 +387,13 @@ LogicalResult mlir::tessel::emitRowFusion(func::FuncOp kernel) {
   }
   for (auto store : plan.stores)
     store.erase();
-  if (warps == 1)
-    setWarpPerRowLaunch(kernel, rows);
-  else
-    setKernelLaunch(kernel, {rows, 1, 1}, {lanes, 1, 1});
+  if (warps == 1) {
+    setWarpPerRowLaunch(kernel, rows->count);
+  } else {
+    setKernelLaunch(kernel, {1, 1, 1}, {lanes, 1, 1});
+    MLIRContext *ctx = kernel.getContext();
+    setWorkgroupCount(kernel, {rows->count, getAffineConstantExpr(1, ctx),
+                               getAffineConstantExpr(1, ctx)});
+  }
   return success();
 }

@@ -398,7 +398,8 @@ FailureOr<StrategyChoice> takeWarpReduction(func::FuncOp kernel,
                                                const ForcedStrategy *,
                                                std::string &) {
   std::string ignored;
-  linalg::LinalgOp root = findTileableRoot(kernel, ignored);
+  linalg::LinalgOp root =
+      findTileableRoot(kernel, ignored, /*dynamicRanges=*/true);
   if (!root || !canUseWarpReduction(kernel, root))
     return failure();
   return choose(plain(kernel, StrategyKind::WarpReduction), root,

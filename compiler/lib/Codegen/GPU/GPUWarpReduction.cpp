@@ -16,10 +16,12 @@
 #include "tessel/Codegen/GPU/GPUWarpReduction.h"
 
 #include "tessel/Codegen/Common/CloneGenericBody.h"
+#include "tessel/Codegen/Common/WorkgroupCount.h"
 
 #include "tessel/Dialect/Tessel/TesselDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -62,7 +64,7 @@ mlir::tessel::gpuReductionKind(Operation *combiner) {
 }
 
 WarpPerRow mlir::tessel::beginWarpPerRow(OpBuilder &b, Location loc,
-                                         ArrayRef<int64_t> rowShape) {
+                                         ArrayRef<OpFoldResult> rowShape) {
   auto cIndex = [&](int64_t v) {
     return arith::ConstantIndexOp::create(b, loc, v).getResult();
   };
@@ -72,14 +74,29 @@ WarpPerRow mlir::tessel::beginWarpPerRow(OpBuilder &b, Location loc,
   Value row = arith::AddIOp::create(
       b, loc, arith::MulIOp::create(b, loc, blockId, cIndex(kWarpsPerBlock)),
       warp);
-  int64_t rows = 1;
-  for (int64_t r : rowShape)
-    rows *= r;
+  Value rows = cIndex(1);
+  for (OpFoldResult r : rowShape)
+    rows = arith::MulIOp::create(b, loc, rows,
+                                 getValueOrCreateConstantIndexOp(b, loc, r));
   Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row,
-                                        cIndex(rows));
+                                        rows);
   auto ifRow = scf::IfOp::create(b, loc, inRange, /*else=*/false);
   b.setInsertionPoint(ifRow.thenBlock()->getTerminator());
   return WarpPerRow{lane, delinearizeRow(b, loc, row, rowShape)};
+}
+
+std::optional<RowExtents> mlir::tessel::rowExtents(linalg::LinalgOp op,
+                                                   unsigned rowLoops) {
+  RowExtents rows;
+  rows.count = getAffineConstantExpr(1, op.getContext());
+  for (unsigned d = 0; d < rowLoops; ++d) {
+    std::optional<LoopExtent> extent = loopExtent(op, d);
+    if (!extent)
+      return std::nullopt;
+    rows.sizes.push_back(extent->size);
+    rows.count = rows.count * extent->expr;
+  }
+  return rows;
 }
 
 FailureOr<ReductionInit>
@@ -135,11 +152,12 @@ void mlir::tessel::setKernelLaunch(func::FuncOp kernel, ArrayRef<int64_t> grid,
   kernel->setAttr(kWorkgroupSizeAttr, b.getDenseI64ArrayAttr(block));
 }
 
-void mlir::tessel::setWarpPerRowLaunch(func::FuncOp kernel, int64_t rows) {
-  setKernelLaunch(
-      kernel,
-      {static_cast<int64_t>(llvm::divideCeil(rows, kWarpsPerBlock)), 1, 1},
-      {kGPUWarpSize, kWarpsPerBlock, 1});
+void mlir::tessel::setWarpPerRowLaunch(func::FuncOp kernel, AffineExpr rows) {
+  setKernelLaunch(kernel, {1, 1, 1}, {kGPUWarpSize, kWarpsPerBlock, 1});
+  setWorkgroupCount(kernel,
+                    {rows.ceilDiv(kWarpsPerBlock),
+                     getAffineConstantExpr(1, kernel.getContext()),
+                     getAffineConstantExpr(1, kernel.getContext())});
 }
 
 namespace {
@@ -156,6 +174,8 @@ struct WarpReductionPlan {
   bool vectorLoads = false;
   SmallVector<bool> inputIsContiguous; // per DPS input
   bufferization::MaterializeInDestinationOp store;
+  std::optional<RowExtents> rows;     // the parallel loops
+  std::optional<LoopExtent> reduced;  // the reduced loop
 };
 
 /// Checks that `kernel` is a single reduction generic reading bindings and
@@ -170,8 +190,10 @@ FailureOr<WarpReductionPlan> planWarpReduction(func::FuncOp kernel,
   if (n < 1 || root.getNumReductionLoops() != 1 ||
       root.getIteratorTypesArray().back() != utils::IteratorType::reduction)
     return failure();
-  SmallVector<int64_t> ranges = root.getStaticLoopRanges();
-  if (llvm::any_of(ranges, ShapedType::isDynamic))
+  // Dynamic extents come from push constants: the host sizes the grid.
+  plan.rows = rowExtents(root, n - 1);
+  plan.reduced = loopExtent(root, n - 1);
+  if (!plan.rows || !plan.reduced)
     return failure();
   auto outType = cast<RankedTensorType>(root.getResult(0).getType());
   Type elementType = outType.getElementType();
@@ -205,7 +227,8 @@ FailureOr<WarpReductionPlan> planWarpReduction(func::FuncOp kernel,
   // the reduced loop, or lanes would not coalesce. Vector loads need every
   // input that varies along the reduced loop to be contiguous along it.
   bool contiguous = false;
-  plan.vectorLoads = ranges.back() % kGPUVectorWidth32 == 0;
+  std::optional<int64_t> reduced = getConstantIntValue(plan.reduced->size);
+  plan.vectorLoads = reduced && *reduced % kGPUVectorWidth32 == 0;
   AffineExpr reducedDim = getAffineDimExpr(n - 1, ctx);
   for (OpOperand *in : root.getDpsInputOperands()) {
     Value mem = bindingMemRef(in->get());
@@ -248,20 +271,14 @@ LogicalResult mlir::tessel::emitWarpReduction(func::FuncOp kernel,
     return failure();
   WarpReductionPlan &plan = *maybePlan;
   linalg::GenericOp root = plan.root;
-  SmallVector<int64_t> ranges = root.getStaticLoopRanges();
-  unsigned n = ranges.size();
-  int64_t rows = 1;
-  for (unsigned d = 0; d + 1 < n; ++d)
-    rows *= ranges[d];
-  int64_t reduced = ranges.back();
+  unsigned n = root.getNumLoops();
 
   OpBuilder b(plan.store);
   Location loc = root.getLoc();
   auto cIndex = [&](int64_t v) {
     return arith::ConstantIndexOp::create(b, loc, v).getResult();
   };
-  WarpPerRow warpRow =
-      beginWarpPerRow(b, loc, ArrayRef<int64_t>(ranges).drop_back());
+  WarpPerRow warpRow = beginWarpPerRow(b, loc, plan.rows->sizes);
   Value lane = warpRow.lane;
   SmallVector<Value> ivs(warpRow.rowIndices);
   ivs.push_back(Value()); // the reduced loop's index, set per load
@@ -326,13 +343,12 @@ LogicalResult mlir::tessel::emitWarpReduction(func::FuncOp kernel,
   };
   // One loop from `begin` (this lane's first index) to `end`, `unroll`
   // steps per iteration.
-  auto emitLoop = [&](int64_t begin, int64_t end, int64_t unroll,
+  auto emitLoop = [&](Value begin, Value end, int64_t unroll,
                       Value acc) -> Value {
     Value from = arith::AddIOp::create(
-        b, loc, cIndex(begin),
-        arith::MulIOp::create(b, loc, lane, cIndex(width)));
-    auto loop = scf::ForOp::create(b, loc, from, cIndex(end),
-                                   cIndex(step * unroll), ValueRange{acc});
+        b, loc, begin, arith::MulIOp::create(b, loc, lane, cIndex(width)));
+    auto loop = scf::ForOp::create(b, loc, from, end, cIndex(step * unroll),
+                                   ValueRange{acc});
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
     Value k = loop.getInductionVar();
@@ -350,11 +366,18 @@ LogicalResult mlir::tessel::emitWarpReduction(func::FuncOp kernel,
     scf::YieldOp::create(b, loc, next);
     return loop.getResult(0);
   };
-  int64_t mainEnd = reduced / (step * kUnroll) * (step * kUnroll);
+  // With a dynamic length both loops are emitted; one of them may run no
+  // iteration.
+  std::optional<int64_t> staticReduced = getConstantIntValue(plan.reduced->size);
+  Value reduced = getValueOrCreateConstantIndexOp(b, loc, plan.reduced->size);
+  int64_t chunk = step * kUnroll;
+  Value mainEnd = arith::MulIOp::create(
+      b, loc, arith::DivUIOp::create(b, loc, reduced, cIndex(chunk)),
+      cIndex(chunk));
   Value partial = identity;
-  if (mainEnd > 0)
-    partial = emitLoop(0, mainEnd, kUnroll, partial);
-  if (mainEnd < reduced)
+  if (!staticReduced || *staticReduced >= chunk)
+    partial = emitLoop(cIndex(0), mainEnd, kUnroll, partial);
+  if (!staticReduced || *staticReduced % chunk != 0)
     partial = emitLoop(mainEnd, reduced, 1, partial);
   Value total = gpu::SubgroupReduceOp::create(b, loc, partial,
                                               plan.kind, /*uniform=*/true);
@@ -370,6 +393,6 @@ LogicalResult mlir::tessel::emitWarpReduction(func::FuncOp kernel,
 
   // The tensor computation is now dead.
   plan.store.erase();
-  setWarpPerRowLaunch(kernel, rows);
+  setWarpPerRowLaunch(kernel, plan.rows->count);
   return success();
 }

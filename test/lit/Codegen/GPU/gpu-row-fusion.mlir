@@ -167,3 +167,61 @@ func.func private @softmax_long_dispatch_0(%arg0: memref<16x2050xf32>, %arg1: me
   return
 }
 
+
+// -----
+
+// Dynamic rows (issue 39): [?, 4, 256] rows, their first extent push
+// constant 0 (the input's) and 1 (the output's). The warp's row is checked
+// against s0 * 4, which the host also uses for the grid: ceildiv(4 s0, 8)
+// blocks of 8 warps, from a workgroup-count map over the push constants.
+// CHECK: #[[COUNT:.+]] = affine_map<()[s0, s1] -> ((s0 * 4) ceildiv 8, 1, 1)>
+// CHECK-LABEL: func.func private @softmax_rows_dispatch_0
+// CHECK-SAME: tessel.workgroup_count = array<i64: 1, 1, 1>, tessel.workgroup_count_map = #[[COUNT]], tessel.workgroup_size = array<i64: 32, 8, 1>
+// CHECK: %[[M:.+]] = tessel.push_constant 0 : index
+// CHECK: %[[ROWS:.+]] = arith.muli %[[M]], %c4 : index
+// CHECK: %[[IN:.+]] = arith.cmpi ult, %{{.+}}, %[[ROWS]] : index
+// CHECK: scf.if %[[IN]] {
+// CHECK-COUNT-2: vector.load %{{.+}}[%{{.+}}, %{{.+}}, %{{.+}}] {alignment = 16 : i64} : memref<?x4x256xf32, strided<[1024, 256, 1]>>, vector<4xf32>
+// CHECK: gpu.subgroup_reduce maxnumf
+// CHECK: gpu.subgroup_reduce add
+// CHECK-COUNT-2: vector.store
+#map3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#map4 = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func private @softmax_rows_dispatch_0(%arg0: memref<f32>, %arg1: memref<f32>) attributes {tessel.binding_count = 2 : i64, tessel.dispatch_function, tessel.kernel, tessel.push_constant_count = 2 : i64} {
+  %cst = arith.constant 0.000000e+00 : f32
+  %cst_0 = arith.constant 0xFFC00000 : f32
+  %m = tessel.push_constant 0 : index
+  %iv = memref.reinterpret_cast %arg0 to offset: [0], sizes: [%m, 4, 256], strides: [1024, 256, 1] : memref<f32> to memref<?x4x256xf32, strided<[1024, 256, 1]>>
+  %in = memref.cast %iv : memref<?x4x256xf32, strided<[1024, 256, 1]>> to memref<?x4x256xf32>
+  %0 = bufferization.to_tensor %in restrict : memref<?x4x256xf32> to tensor<?x4x256xf32>
+  %mo = tessel.push_constant 1 : index
+  %ov = memref.reinterpret_cast %arg1 to offset: [0], sizes: [%mo, 4, 256], strides: [1024, 256, 1] : memref<f32> to memref<?x4x256xf32, strided<[1024, 256, 1]>>
+  %out = memref.cast %ov : memref<?x4x256xf32, strided<[1024, 256, 1]>> to memref<?x4x256xf32>
+  %1 = tensor.empty(%m) : tensor<?x4x256xf32>
+  %2 = tensor.empty(%m) : tensor<?x4xf32>
+  %3 = linalg.fill ins(%cst_0 : f32) outs(%2 : tensor<?x4xf32>) -> tensor<?x4xf32>
+  %4 = linalg.generic {indexing_maps = [#map3, #map4], iterator_types = ["parallel", "parallel", "reduction"]} ins(%0 : tensor<?x4x256xf32>) outs(%3 : tensor<?x4xf32>) {
+  ^bb0(%in_1: f32, %acc: f32):
+    %9 = arith.maxnumf %in_1, %acc : f32
+    linalg.yield %9 : f32
+  } -> tensor<?x4xf32>
+  %5 = linalg.generic {indexing_maps = [#map3, #map4, #map3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%0, %4 : tensor<?x4x256xf32>, tensor<?x4xf32>) outs(%1 : tensor<?x4x256xf32>) {
+  ^bb0(%in_1: f32, %mx: f32, %o: f32):
+    %9 = arith.subf %in_1, %mx : f32
+    %10 = math.exp %9 : f32
+    linalg.yield %10 : f32
+  } -> tensor<?x4x256xf32>
+  %6 = linalg.fill ins(%cst : f32) outs(%2 : tensor<?x4xf32>) -> tensor<?x4xf32>
+  %7 = linalg.generic {indexing_maps = [#map3, #map4], iterator_types = ["parallel", "parallel", "reduction"]} ins(%5 : tensor<?x4x256xf32>) outs(%6 : tensor<?x4xf32>) {
+  ^bb0(%in_1: f32, %acc: f32):
+    %9 = arith.addf %in_1, %acc : f32
+    linalg.yield %9 : f32
+  } -> tensor<?x4xf32>
+  %8 = linalg.generic {indexing_maps = [#map3, #map4, #map3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%5, %7 : tensor<?x4x256xf32>, tensor<?x4xf32>) outs(%1 : tensor<?x4x256xf32>) {
+  ^bb0(%in_1: f32, %s: f32, %o: f32):
+    %9 = arith.divf %in_1, %s : f32
+    linalg.yield %9 : f32
+  } -> tensor<?x4x256xf32>
+  bufferization.materialize_in_destination %8 in restrict writable %out : (tensor<?x4x256xf32>, memref<?x4x256xf32>) -> ()
+  return
+}

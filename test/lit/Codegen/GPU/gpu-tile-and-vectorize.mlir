@@ -336,3 +336,46 @@ func.func @not_a_kernel(%a: tensor<37xf32>) -> tensor<37xf32> {
   } -> tensor<37xf32>
   return %0 : tensor<37xf32>
 }
+
+// -----
+
+// A warp reduction over dynamic rows and a dynamic row length (push
+// constants 0 and 1): the grid is ceildiv(s0, 8) blocks from the host, the
+// row guard compares with push constant 0, and both loops run to bounds
+// computed from push constant 1 (no vector loads: the length may not be a
+// multiple of 4; 4 x 32 columns per iteration of the main loop).
+// CHECK: #[[COUNT:.+]] = affine_map<()[s0, s1, s2] -> (s0 ceildiv 8, 1, 1)>
+// CHECK-LABEL: func.func private @rowsum_dynamic_dispatch_0
+// CHECK-SAME: tessel.workgroup_count_map = #[[COUNT]], tessel.workgroup_size = array<i64: 32, 8, 1>
+// CHECK-DAG: %[[M:.+]] = tessel.push_constant 0 : index
+// CHECK-DAG: %[[N:.+]] = tessel.push_constant 1 : index
+// CHECK: arith.cmpi ult, %{{.+}}, %[[M]] : index
+// CHECK: %[[Q:.+]] = arith.divui %[[N]], %c128 : index
+// CHECK: %[[END:.+]] = arith.muli %[[Q]], %c128 : index
+// CHECK: scf.for %{{.+}} = %{{.+}} to %[[END]] step %c128
+// CHECK-NOT: vector.load
+// CHECK: scf.for %{{.+}} = %{{.+}} to %[[N]] step %c32
+// CHECK: gpu.subgroup_reduce add
+// CHECK: memref.store %{{.+}}, %{{.+}}[%{{.+}}] : memref<?xf32, strided<[1]>>
+#map = affine_map<(d0, d1) -> (d0, d1)>
+#map1 = affine_map<(d0, d1) -> (d0)>
+func.func private @rowsum_dynamic_dispatch_0(%arg0: memref<f32>, %arg1: memref<f32>) attributes {tessel.binding_count = 2 : i64, tessel.dispatch_function, tessel.kernel, tessel.push_constant_count = 3 : i64} {
+  %cst = arith.constant 0.000000e+00 : f32
+  %m = tessel.push_constant 0 : index
+  %n = tessel.push_constant 1 : index
+  %iv = memref.reinterpret_cast %arg0 to offset: [0], sizes: [%m, %n], strides: [%n, 1] : memref<f32> to memref<?x?xf32, strided<[?, 1]>>
+  %in = memref.cast %iv : memref<?x?xf32, strided<[?, 1]>> to memref<?x?xf32>
+  %0 = bufferization.to_tensor %in restrict : memref<?x?xf32> to tensor<?x?xf32>
+  %mo = tessel.push_constant 2 : index
+  %ov = memref.reinterpret_cast %arg1 to offset: [0], sizes: [%mo], strides: [1] : memref<f32> to memref<?xf32, strided<[1]>>
+  %out = memref.cast %ov : memref<?xf32, strided<[1]>> to memref<?xf32>
+  %1 = tensor.empty(%m) : tensor<?xf32>
+  %2 = linalg.fill ins(%cst : f32) outs(%1 : tensor<?xf32>) -> tensor<?xf32>
+  %3 = linalg.generic {indexing_maps = [#map, #map1], iterator_types = ["parallel", "reduction"]} ins(%0 : tensor<?x?xf32>) outs(%2 : tensor<?xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %4 = arith.addf %x, %acc : f32
+    linalg.yield %4 : f32
+  } -> tensor<?xf32>
+  bufferization.materialize_in_destination %3 in restrict writable %out : (tensor<?xf32>, memref<?xf32>) -> ()
+  return
+}

@@ -32,6 +32,19 @@ std::optional<int64_t> pushConstantOfDim(Value shaped, unsigned dim);
 /// kernel), else kAssumedDynamicExtent.
 int64_t assumedExtent(Value shaped, unsigned dim);
 
+/// The extent of a loop of a kernel op, as a size (a constant or the push
+/// constant's value) and as an affine expression over the kernel's push
+/// constants (symbol k: push constant k), for grids sized by the host.
+struct LoopExtent {
+  OpFoldResult size;
+  AffineExpr expr;
+};
+
+/// The extent of loop `loop` of `op`: its static size, else the push
+/// constant of an operand dimension the loop indexes; nullopt when that
+/// dimension is not traced to a push constant.
+std::optional<LoopExtent> loopExtent(linalg::LinalgOp op, unsigned loop);
+
 /// The loop ranges of `op`, each dynamic one as the assumed extent of an
 /// operand dimension it indexes.
 SmallVector<int64_t> assumedLoopRanges(linalg::LinalgOp op);

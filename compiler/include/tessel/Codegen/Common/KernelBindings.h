@@ -21,7 +21,10 @@ Value bindingMemRef(Value tensor);
 /// use; null otherwise.
 bufferization::MaterializeInDestinationOp bindingStore(Value result);
 
-/// The indices of row `row` of `rowShape` (row-major).
+/// The indices of row `row` of `rowShape` (row-major; an extent may be a
+/// value computed in the kernel); `row` must be inside the shape.
+SmallVector<Value> delinearizeRow(OpBuilder &b, Location loc, Value row,
+                                  ArrayRef<OpFoldResult> rowShape);
 SmallVector<Value> delinearizeRow(OpBuilder &b, Location loc, Value row,
                                   ArrayRef<int64_t> rowShape);
 

@@ -3,6 +3,7 @@
 #ifndef TESSEL_CODEGEN_GPU_GPUWARPREDUCTION_H
 #define TESSEL_CODEGEN_GPU_GPUWARPREDUCTION_H
 
+#include "tessel/Codegen/Common/DynamicExtents.h"
 #include "tessel/Codegen/Common/KernelBindings.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -40,7 +41,17 @@ struct WarpPerRow {
   SmallVector<Value> rowIndices;
 };
 WarpPerRow beginWarpPerRow(OpBuilder &b, Location loc,
-                           ArrayRef<int64_t> rowShape);
+                           ArrayRef<OpFoldResult> rowShape);
+
+/// The rows of a warp-per-row kernel computing `op`: the extents of its
+/// first `rowLoops` loops (sizes in the kernel: constants or push
+/// constants) and their product over the push constants, the launch's
+/// row count. Nullopt when a dynamic extent is not a push constant.
+struct RowExtents {
+  SmallVector<OpFoldResult> sizes;
+  AffineExpr count;
+};
+std::optional<RowExtents> rowExtents(linalg::LinalgOp op, unsigned rowLoops);
 
 /// Where a reduction's initial values come from: a linalg.fill of a
 /// constant, or a copy of a binding (one value per output element).
@@ -69,8 +80,10 @@ Value workgroupBuffer(OpBuilder &b, Location loc, func::FuncOp kernel,
 void setKernelLaunch(func::FuncOp kernel, ArrayRef<int64_t> grid,
                      ArrayRef<int64_t> block);
 
-/// Grid and block size attributes of a warp-per-row kernel of `rows` rows.
-void setWarpPerRowLaunch(func::FuncOp kernel, int64_t rows);
+/// Grid and block size attributes of a warp-per-row kernel of `rows` rows
+/// (a constant, or an expression over the push constants: a grid the host
+/// computes per dispatch).
+void setWarpPerRowLaunch(func::FuncOp kernel, AffineExpr rows);
 
 } // namespace mlir::tessel
 

@@ -136,7 +136,8 @@ struct TopkEmitter {
   }
 
   void emit(func::FuncOp kernel) {
-    WarpPerRow wr = beginWarpPerRow(b, loc, p.rowShape);
+    WarpPerRow wr = beginWarpPerRow(
+        b, loc, getAsIndexOpFoldResult(b.getContext(), p.rowShape));
     Value lane = wr.lane;
     // Initial slots: the row's first element (any value; count is 0).
     auto at = [&](Value pos) {
@@ -279,6 +280,6 @@ LogicalResult mlir::tessel::emitWarpTopk(func::FuncOp kernel, TopkOp topk) {
   }
   p->storeValues.erase();
   p->storeIndices.erase();
-  setWarpPerRowLaunch(kernel, rows);
+  setWarpPerRowLaunch(kernel, getAffineConstantExpr(rows, kernel.getContext()));
   return success();
 }

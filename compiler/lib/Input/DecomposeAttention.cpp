@@ -15,7 +15,7 @@
 // mask into the first contraction's epilogue, the softmax rows).
 // With keep-for-targets, the ops that a kernel of every listed target takes
 // (cuda: the flash-attention kernel; cpu: the attention loop nest) stay
-// whole.
+// whole. Dynamic loops get their extents from the operands (tensor.dim).
 //
 //===----------------------------------------------------------------------===//
 
@@ -75,9 +75,6 @@ LogicalResult decompose(RewriterBase &rewriter, AttentionOp op) {
     return op.emitOpError("has loops without a role (the verifier checks "
                           "this)");
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  if (ShapedType::isDynamicShape(ranges))
-    return op.emitOpError("has dynamic sizes; tessel-decompose-attention "
-                          "needs static shapes");
   Location loc = op.getLoc();
   MLIRContext *ctx = op.getContext();
   Type f32 = rewriter.getF32Type();
@@ -91,8 +88,25 @@ LogicalResult decompose(RewriterBase &rewriter, AttentionOp op) {
       shape.push_back(ranges[d]);
     return shape;
   };
+  // A dynamic loop's extent: the dimension of an operand it indexes.
+  SmallVector<Value> shaped = {op.getQuery(), op.getKey(), op.getValue(),
+                               op.getOutput()};
+  SmallVector<AffineMap> shapedMaps = {op.getQueryMap(), op.getKeyMap(),
+                                       op.getValueMap(), op.getOutputMap()};
+  auto extentOf = [&](unsigned loop) -> Value {
+    for (auto [value, map] : llvm::zip(shaped, shapedMaps))
+      if (std::optional<unsigned> dim =
+              map.getResultPosition(getAffineDimExpr(loop, ctx)))
+        return tensor::DimOp::create(rewriter, loc, value, *dim);
+    llvm_unreachable("every attention loop indexes an operand (verifier)");
+  };
   auto emptyOf = [&](ArrayRef<unsigned> loops, Type elt) {
-    return tensor::EmptyOp::create(rewriter, loc, sizesOf(loops), elt)
+    SmallVector<Value> dynamicSizes;
+    for (unsigned d : loops)
+      if (ShapedType::isDynamic(ranges[d]))
+        dynamicSizes.push_back(extentOf(d));
+    return tensor::EmptyOp::create(rewriter, loc, sizesOf(loops), elt,
+                                   dynamicSizes)
         .getResult();
   };
   auto zeroFilled = [&](ArrayRef<unsigned> loops) {

@@ -45,3 +45,31 @@ func.func @f16_masked(%q: tensor<4x8x16xf16>, %k: tensor<4x9x16xf16>, %v: tensor
   } -> tensor<8x4x5xf16>
   return %r : tensor<8x4x5xf16>
 }
+
+// -----
+
+// Dynamic batch, query and key lengths: every intermediate is sized from
+// the operands (tensor.dim of the query for batch and M, of the key for K2).
+// CHECK-LABEL: func.func @dynamic
+// CHECK: %[[B:.+]] = tensor.dim %arg0, %c0 : tensor<?x?x16xf16>
+// CHECK: %[[M:.+]] = tensor.dim %arg0, %c1 : tensor<?x?x16xf16>
+// CHECK: %[[K2:.+]] = tensor.dim %arg1, %{{.+}} : tensor<?x?x16xf16>
+// CHECK: tensor.empty(%[[B]], %[[M]], %[[K2]]) : tensor<?x?x?xf32>
+// CHECK: linalg.softmax dimension(2) ins(%{{.+}} : tensor<?x?x?xf32>)
+// CHECK: linalg.generic {{.+}} outs(%{{.+}} : tensor<?x?x8xf32>)
+// CHECK-NOT: tessel.attention
+#qd = affine_map<(b, m, n, k1, k2) -> (b, m, k1)>
+#kd = affine_map<(b, m, n, k1, k2) -> (b, k2, k1)>
+#vd = affine_map<(b, m, n, k1, k2) -> (b, k2, n)>
+#sd = affine_map<(b, m, n, k1, k2) -> ()>
+#od = affine_map<(b, m, n, k1, k2) -> (b, m, n)>
+func.func @dynamic(%q: tensor<?x?x16xf16>, %k: tensor<?x?x16xf16>, %v: tensor<?x?x8xf16>, %out: tensor<?x?x8xf32>) -> tensor<?x?x8xf32> {
+  %scale = arith.constant 0.25 : f32
+  %r = tessel.attention {indexing_maps = [#qd, #kd, #vd, #sd, #od]}
+      ins(%q, %k, %v, %scale : tensor<?x?x16xf16>, tensor<?x?x16xf16>, tensor<?x?x8xf16>, f32)
+      outs(%out : tensor<?x?x8xf32>) {
+    ^bb0(%s: f32):
+      tessel.yield %s : f32
+  } -> tensor<?x?x8xf32>
+  return %r : tensor<?x?x8xf32>
+}

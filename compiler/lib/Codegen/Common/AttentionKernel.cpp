@@ -2,6 +2,7 @@
 
 #include "tessel/Codegen/Common/AttentionKernel.h"
 
+#include "tessel/Codegen/Common/DynamicExtents.h"
 #include "tessel/Codegen/Common/KernelBindings.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -14,7 +15,8 @@ unsigned mlir::tessel::contiguousLoop(AffineMap map) {
 }
 
 FailureOr<AttentionLoops> mlir::tessel::getAttentionLoops(AttentionOp op,
-                                                         std::string &why) {
+                                                         std::string &why,
+                                                         bool dynamicExtents) {
   auto fail = [&](const Twine &reason) {
     why = reason.str();
     return failure();
@@ -24,7 +26,10 @@ FailureOr<AttentionLoops> mlir::tessel::getAttentionLoops(AttentionOp op,
       dims->k2.size() != 1 || dims->n.size() != 1)
     return fail("its loops are not one M, K1, K2 and N loop plus batch loops");
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  if (llvm::any_of(ranges, ShapedType::isDynamic))
+  if (ShapedType::isDynamic(ranges[dims->k1[0]]) ||
+      ShapedType::isDynamic(ranges[dims->n[0]]))
+    return fail("a dynamic head size (K1 or N)");
+  if (!dynamicExtents && llvm::any_of(ranges, ShapedType::isDynamic))
     return fail("dynamic shape");
   if (llvm::is_contained(ranges, 0))
     return fail("an empty loop");
@@ -37,9 +42,13 @@ FailureOr<AttentionLoops> mlir::tessel::getAttentionLoops(AttentionOp op,
   loops.n = ranges[dims->n[0]];
   for (unsigned d : dims->batch) {
     loops.batchShape.push_back(ranges[d]);
-    loops.batch *= ranges[d];
+    loops.batch = ShapedType::isDynamic(ranges[d]) ||
+                          ShapedType::isDynamic(loops.batch)
+                      ? ShapedType::kDynamic
+                      : loops.batch * ranges[d];
   }
-  if (loops.batch > std::numeric_limits<int32_t>::max())
+  if (!ShapedType::isDynamic(loops.batch) &&
+      loops.batch > std::numeric_limits<int32_t>::max())
     return fail("more batch elements than a grid dimension holds");
   if (contiguousLoop(op.getQueryMap()) != dims->k1[0] ||
       contiguousLoop(op.getKeyMap()) != dims->k1[0])
@@ -49,6 +58,33 @@ FailureOr<AttentionLoops> mlir::tessel::getAttentionLoops(AttentionOp op,
     return fail("the value's or the output's last (contiguous) index is not "
                 "N");
   return loops;
+}
+
+FailureOr<AttentionExtents>
+mlir::tessel::getAttentionExtents(const AttentionLoops &loops) {
+  AttentionOp op = loops.op;
+  SmallVector<Value> operands = {op.getQuery(), op.getKey(), op.getValue(),
+                                 op.getOutput()};
+  SmallVector<AffineMap> maps = {op.getQueryMap(), op.getKeyMap(),
+                                 op.getValueMap(), op.getOutputMap()};
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  auto extent = [&](unsigned loop) {
+    return loopExtent(operands, maps, loop, ranges[loop]);
+  };
+  std::optional<LoopExtent> m = extent(loops.dims.m[0]);
+  std::optional<LoopExtent> k2 = extent(loops.dims.k2[0]);
+  if (!m || !k2)
+    return failure();
+  AttentionExtents e{*m, *k2, {},
+                     getAffineConstantExpr(1, op.getContext())};
+  for (unsigned d : loops.dims.batch) {
+    std::optional<LoopExtent> b = extent(d);
+    if (!b)
+      return failure();
+    e.batchShape.push_back(b->size);
+    e.batch = e.batch * b->expr;
+  }
+  return e;
 }
 
 SmallVector<Value> mlir::tessel::attentionIndices(const AttentionLoops &loops,

@@ -83,26 +83,32 @@ operandDimOfLoop(linalg::LinalgOp op, unsigned loop) {
   return std::nullopt;
 }
 
-std::optional<LoopExtent> mlir::tessel::loopExtent(linalg::LinalgOp op,
-                                                   unsigned loop) {
-  MLIRContext *ctx = op.getContext();
-  int64_t range = op.getStaticLoopRanges()[loop];
+std::optional<LoopExtent> mlir::tessel::loopExtent(ValueRange operands,
+                                                   ArrayRef<AffineMap> maps,
+                                                   unsigned loop,
+                                                   int64_t range) {
+  MLIRContext *ctx = maps.front().getContext();
   if (!ShapedType::isDynamic(range))
     return LoopExtent{IntegerAttr::get(IndexType::get(ctx), range),
                       getAffineConstantExpr(range, ctx)};
-  for (OpOperand &operand : op->getOpOperands()) {
-    if (!isa<ShapedType>(operand.get().getType()))
+  for (auto [operand, map] : llvm::zip(operands, maps)) {
+    if (!isa<ShapedType>(operand.getType()))
       continue;
-    std::optional<unsigned> dim = op.getMatchingIndexingMap(&operand)
-                                      .getResultPosition(
-                                          getAffineDimExpr(loop, ctx));
+    std::optional<unsigned> dim =
+        map.getResultPosition(getAffineDimExpr(loop, ctx));
     if (!dim)
       continue;
-    if (PushConstantOp pc = pushConstantOpOfDim(operand.get(), *dim))
+    if (PushConstantOp pc = pushConstantOpOfDim(operand, *dim))
       return LoopExtent{pc.getResult(),
                         getAffineSymbolExpr(pc.getIndex(), ctx)};
   }
   return std::nullopt;
+}
+
+std::optional<LoopExtent> mlir::tessel::loopExtent(linalg::LinalgOp op,
+                                                   unsigned loop) {
+  return loopExtent(op->getOperands(), op.getIndexingMapsArray(), loop,
+                    op.getStaticLoopRanges()[loop]);
 }
 
 SmallVector<int64_t> mlir::tessel::assumedLoopRanges(linalg::LinalgOp op) {

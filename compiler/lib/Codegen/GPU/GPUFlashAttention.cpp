@@ -23,18 +23,23 @@
 //   layout and type, masked past the last query row.
 // A row whose keys are all masked with -inf gives NaN, as the decomposed
 // form (softmax) does: its sum is 0.
+// M, K2 and the batch loops may be dynamic (push constants; the host
+// computes the grid): their edges are masked as for sizes that are not
+// multiples of the tiles.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Codegen/GPU/GPUFlashAttention.h"
 
 #include "tessel/Codegen/Common/AttentionKernel.h"
+#include "tessel/Codegen/Common/WorkgroupCount.h"
 #include "tessel/Codegen/GPU/GPUIndexMath.h"
 #include "tessel/Codegen/GPU/GPUMatmulEpilogue.h"
 #include "tessel/Codegen/GPU/GPUMmaSync.h"
 #include "tessel/Codegen/GPU/GPUWarpReduction.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -71,8 +76,14 @@ struct FlashPlan : AttentionLoops {
   int64_t chunk() const { return kChunkBytes / elemBytes(); }
   int64_t warpRows() const { return kMmaSyncM * mTiles; }
   int64_t blockM() const { return kWarps * warpRows(); }
-  int64_t gridM() const { return llvm::divideCeil(m, blockM()); }
-  int64_t keyTiles() const { return llvm::divideCeil(k2, kBlockKeys); }
+  /// Whether the last query block and key tile are full (false when M or
+  /// K2 is dynamic).
+  bool rowsInBounds() const {
+    return !ShapedType::isDynamic(m) && m % blockM() == 0;
+  }
+  bool keysInBounds() const {
+    return !ShapedType::isDynamic(k2) && k2 % kBlockKeys == 0;
+  }
   int64_t sharedBytes() const {
     return kStages * kBlockKeys * (k1 + n) * elemBytes();
   }
@@ -83,7 +94,8 @@ FailureOr<FlashPlan> planFlashAttention(AttentionOp op, std::string &why) {
     why = reason.str();
     return failure();
   };
-  FailureOr<AttentionLoops> loops = getAttentionLoops(op, why);
+  FailureOr<AttentionLoops> loops =
+      getAttentionLoops(op, why, /*dynamicExtents=*/true);
   if (failed(loops))
     return failure();
   FlashPlan plan;
@@ -100,18 +112,22 @@ FailureOr<FlashPlan> planFlashAttention(AttentionOp op, std::string &why) {
   if (!outType.isF16() && !outType.isBF16() && !outType.isF32())
     return fail("the output is not f16, bf16 or f32");
   // 32 rows per warp halves the K/V traffic through shared memory, but
-  // needs twice the registers (head sizes up to 64) and blocks.
+  // needs twice the registers (head sizes up to 64) and blocks. With a
+  // dynamic M or batch the grid may be small: 16 rows.
   plan.mTiles = 2;
-  if (plan.k1 > 64 || plan.n > 64 || plan.m <= 64 ||
-      plan.batch * plan.gridM() < kMinBlocksForTallWarps)
+  if (plan.k1 > 64 || plan.n > 64 || ShapedType::isDynamic(plan.m) ||
+      ShapedType::isDynamic(plan.batch) || plan.m <= 64 ||
+      plan.batch * llvm::divideCeil(plan.m, plan.blockM()) <
+          kMinBlocksForTallWarps)
     plan.mTiles = 1;
   return plan;
 }
 
 class FlashEmitter : GPUIndexMath {
 public:
-  FlashEmitter(OpBuilder &b, Location loc, const FlashPlan &plan)
-      : GPUIndexMath(b, loc), plan(plan) {}
+  FlashEmitter(OpBuilder &b, Location loc, const FlashPlan &plan,
+               const AttentionExtents &extents)
+      : GPUIndexMath(b, loc), plan(plan), extents(extents) {}
 
   /// Emits the kernel before `store`; the memrefs are the bindings.
   void emit(func::FuncOp kernel, Value q, Value k, Value v, Value mask,
@@ -176,7 +192,11 @@ private:
   }
 
   const FlashPlan &plan;
+  const AttentionExtents &extents;
   Value tid, lane, laneRow, laneCol, warpRow0;
+  /// M and K2 (constants or push constants), their last indices, the key
+  /// tiles and the last key tile.
+  Value mSize, mLast, k2Size, k2Last, keyTiles, lastKeyTile;
   SmallVector<Value> batchIds;
   Value kShared, vShared;
 };
@@ -188,7 +208,7 @@ SmallVector<Value> FlashEmitter::copyKeyTile(Value mem, AffineMap map,
   int64_t chunksPerRow = width / plan.chunk();
   int64_t chunks = kBlockKeys * chunksPerRow;
   Value key0 = mul(tile, kBlockKeys);
-  bool inBounds = plan.k2 % kBlockKeys == 0;
+  bool inBounds = plan.keysInBounds();
   for (int64_t c = 0; c < chunks; c += kThreads) {
     // 64 keys of 2-16 chunks: a multiple of the block's threads.
     Value index = add(tid, c);
@@ -198,9 +218,9 @@ SmallVector<Value> FlashEmitter::copyKeyTile(Value mem, AffineMap map,
     Value valid;
     if (!inBounds) {
       // Keys past the end are zero-filled; their address stays inside.
-      valid = arith::SelectOp::create(b, loc, ult(key, plan.k2),
+      valid = arith::SelectOp::create(b, loc, ult(key, k2Size),
                                       cIndex(plan.chunk()), cIndex(0));
-      key = minU(key, plan.k2 - 1);
+      key = minU(key, k2Last);
     }
     SmallVector<Value> dst = {
         stage, row,
@@ -260,8 +280,14 @@ void FlashEmitter::emit(func::FuncOp kernel, Value q, Value k, Value v,
   warpRow0 = add(mul(blockM, plan.blockM()), mul(warp, plan.warpRows()));
   if (!plan.batchShape.empty()) {
     Value batchId = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
-    batchIds = delinearizeRow(b, loc, batchId, plan.batchShape);
+    batchIds = delinearizeRow(b, loc, batchId, extents.batchShape);
   }
+  mSize = getValueOrCreateConstantIndexOp(b, loc, extents.m.size);
+  k2Size = getValueOrCreateConstantIndexOp(b, loc, extents.k2.size);
+  mLast = arith::SubIOp::create(b, loc, mSize, cIndex(1));
+  k2Last = arith::SubIOp::create(b, loc, k2Size, cIndex(1));
+  keyTiles = arith::CeilDivUIOp::create(b, loc, k2Size, cIndex(kBlockKeys));
+  lastKeyTile = arith::SubIOp::create(b, loc, keyTiles, cIndex(1));
 
   // Shared memory: K's ring, then V's.
   SmallVector<int64_t> kShape = {kStages, kBlockKeys, plan.k1};
@@ -310,7 +336,7 @@ void FlashEmitter::emit(func::FuncOp kernel, Value q, Value k, Value v,
           DenseElementsAttr::get(VectorType::get({4, 2}, plan.inType),
                                  b.getZeroAttr(plan.inType)));
       for (int64_t i = 0; i < 4; ++i) {
-        Value row = minU(accRow(mi, i % 2), plan.m - 1);
+        Value row = minU(accRow(mi, i % 2), mLast);
         Value col = add(laneCol, kk * 16 + (i / 2) * 8);
         Value pair = vector::LoadOp::create(
             b, loc, pairType, q, indicesFor(op.getQueryMap(), row, {}, col));
@@ -340,8 +366,7 @@ void FlashEmitter::emit(func::FuncOp kernel, Value q, Value k, Value v,
   init.append(plan.mTiles * 2, negInf);
   init.append(plan.mTiles * 2, zero);
   int64_t numO = plan.mTiles * nTiles, numRows = plan.mTiles * 2;
-  auto loop = scf::ForOp::create(b, loc, cIndex(0), cIndex(plan.keyTiles()),
-                                 cIndex(1), init);
+  auto loop = scf::ForOp::create(b, loc, cIndex(0), keyTiles, cIndex(1), init);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
@@ -353,7 +378,7 @@ void FlashEmitter::emit(func::FuncOp kernel, Value q, Value k, Value v,
     SmallVector<Value> rowSum(args.begin() + numO + numRows, args.end());
     // Tile j + 1 (the last one again past the end, never read) into the
     // stage tile j - 1 used; wait for tile j.
-    Value next = minU(add(j, 1), plan.keyTiles() - 1);
+    Value next = minU(add(j, 1), lastKeyTile);
     Value group = copyTile(next, rem(add(j, 1), kStages));
     nvgpu::DeviceAsyncWaitOp::create(b, loc, group, b.getI32IntegerAttr(1));
     gpu::BarrierOp::create(b, loc);
@@ -384,8 +409,8 @@ void FlashEmitter::emit(func::FuncOp kernel, Value q, Value k, Value v,
           score = arith::MulFOp::create(b, loc, score, scale);
           Value key = add(add(key0, ni * kMmaSyncN + e % 2), laneCol);
           if (mask) {
-            Value row = minU(accRow(mi, e / 2), plan.m - 1);
-            Value inside = minU(key, plan.k2 - 1);
+            Value row = minU(accRow(mi, e / 2), mLast);
+            Value inside = minU(key, k2Last);
             Value m = memref::LoadOp::create(
                 b, loc, mask,
                 indicesFor(*op.getMaskMap(), row, inside, Value()));
@@ -399,8 +424,8 @@ void FlashEmitter::emit(func::FuncOp kernel, Value q, Value k, Value v,
               region.getTerminator()->getOperand(0));
           if (!plainScores)
             score = arith::MulFOp::create(b, loc, score, log2e);
-          if (plan.k2 % kBlockKeys)
-            score = arith::SelectOp::create(b, loc, ult(key, plan.k2), score,
+          if (!plan.keysInBounds())
+            score = arith::SelectOp::create(b, loc, ult(key, k2Size), score,
                                             negInf);
           scores.push_back(score);
         }
@@ -491,7 +516,7 @@ void FlashEmitter::emit(func::FuncOp kernel, Value q, Value k, Value v,
   // O / sum (the sum over the row's quad of lanes), stored.
   ValueRange results = loop.getResults();
   Type outElem = getElementTypeOrSelf(out.getType());
-  bool rowsInBounds = plan.m % plan.blockM() == 0;
+  bool rowsInBounds = plan.rowsInBounds();
   for (int64_t mi = 0; mi < plan.mTiles; ++mi)
     for (int64_t h = 0; h < 2; ++h) {
       Value sum = results[numO + numRows + mi * 2 + h];
@@ -510,7 +535,7 @@ void FlashEmitter::emit(func::FuncOp kernel, Value q, Value k, Value v,
         }
         storeMatmulPair(b, loc, out, pair,
                         indicesFor(op.getOutputMap(), row, {}, col), row, col,
-                        b.getIndexAttr(plan.m), plan.n, rowsInBounds);
+                        mSize, plan.n, rowsInBounds);
       }
     }
 }
@@ -550,13 +575,21 @@ LogicalResult mlir::tessel::emitFlashAttention(func::FuncOp kernel,
       getAttentionBindings(op, "flash-attention kernel");
   if (failed(io))
     return failure();
+  FailureOr<AttentionExtents> extents = getAttentionExtents(*plan);
+  if (failed(extents))
+    return op.emitOpError("flash-attention kernel: a dynamic extent is not a "
+                          "push constant of the kernel");
   OpBuilder b(io->store);
-  FlashEmitter(b, op.getLoc(), *plan)
+  FlashEmitter(b, op.getLoc(), *plan, *extents)
       .emit(kernel, io->q, io->k, io->v, io->mask, io->out);
   io->store.erase();
-  // Nothing bufferizes the op: it goes now (its operands die with it).
+  // Nothing bufferizes the op: it goes now (its operands die with it). The
+  // grid: query blocks x batch elements, computed by the host when dynamic.
   op.erase();
-  setKernelLaunch(kernel, {plan->gridM(), plan->batch, 1}, {kThreads, 1, 1});
+  MLIRContext *ctx = kernel.getContext();
+  setKernelLaunch(kernel, {1, 1, 1}, {kThreads, 1, 1});
+  setWorkgroupCount(kernel, {extents->m.expr.ceilDiv(plan->blockM()),
+                             extents->batch, getAffineConstantExpr(1, ctx)});
   if (plan->sharedBytes() > kStaticSharedLimit)
     kernel->setAttr(kSharedMemoryBytesAttr,
                     Builder(kernel.getContext())

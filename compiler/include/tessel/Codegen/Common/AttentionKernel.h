@@ -10,6 +10,7 @@
 #ifndef TESSEL_CODEGEN_COMMON_ATTENTIONKERNEL_H
 #define TESSEL_CODEGEN_COMMON_ATTENTIONKERNEL_H
 
+#include "tessel/Codegen/Common/DynamicExtents.h"
 #include "tessel/Dialect/Tessel/TesselDialect.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -19,7 +20,9 @@
 
 namespace mlir::tessel {
 
-/// An attention op's loops by role and their sizes.
+/// An attention op's loops by role and their sizes (ShapedType::kDynamic
+/// for a dynamic M, K2 or batch loop; `batch` is then dynamic when any
+/// batch loop is).
 struct AttentionLoops {
   AttentionOp op;
   AttentionOp::Dims dims;
@@ -28,11 +31,24 @@ struct AttentionLoops {
   int64_t batch = 1, m = 0, k1 = 0, k2 = 0, n = 0;
 };
 
-/// The loops of `op`: one M, K1, K2 and N loop, static, none empty, fewer
-/// batch elements than 2^31; and the layout the kernels read: the query's
-/// and key's last (contiguous) index K1, the value's and output's N.
-/// Failure sets `why`.
-FailureOr<AttentionLoops> getAttentionLoops(AttentionOp op, std::string &why);
+/// The loops of `op`: one M, K1, K2 and N loop, static (with
+/// `dynamicExtents`: M, K2 and the batch loops may be dynamic; the head
+/// sizes K1 and N may not), none empty, fewer batch elements than 2^31; and
+/// the layout the kernels read: the query's and key's last (contiguous)
+/// index K1, the value's and output's N. Failure sets `why`.
+FailureOr<AttentionLoops> getAttentionLoops(AttentionOp op, std::string &why,
+                                            bool dynamicExtents = false);
+
+/// The extents of an attention kernel's M, K2 and batch loops: sizes in
+/// the kernel (constants or push constants) and, for the grid, M and the
+/// product of the batch loops over the push constants. Fails when a
+/// dynamic extent is not traced to a push constant.
+struct AttentionExtents {
+  LoopExtent m, k2;
+  SmallVector<OpFoldResult> batchShape;
+  AffineExpr batch;
+};
+FailureOr<AttentionExtents> getAttentionExtents(const AttentionLoops &loops);
 
 /// The loop of `map`'s last (contiguous) result.
 unsigned contiguousLoop(AffineMap map);

@@ -44,6 +44,11 @@ struct LoopExtent {
 /// constant of an operand dimension the loop indexes; nullopt when that
 /// dimension is not traced to a push constant.
 std::optional<LoopExtent> loopExtent(linalg::LinalgOp op, unsigned loop);
+/// The same for an op given as its operands and their indexing maps, the
+/// loop's static range (or ShapedType::kDynamic) known.
+std::optional<LoopExtent> loopExtent(ValueRange operands,
+                                     ArrayRef<AffineMap> maps, unsigned loop,
+                                     int64_t range);
 
 /// The loop ranges of `op`, each dynamic one as the assumed extent of an
 /// operand dimension it indexes.

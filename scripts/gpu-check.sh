@@ -309,11 +309,12 @@ EOF
         --runner-arg=--cuda-command-buffer=graph --case="$subset"
       # Every tensor-core kernel variant (wgmma + TMA on sm_90a; mma.sync:
       # cp.async, register copies, edges, layouts, epilogues), the split-K cases (partials with the batch
-      # loop inside an operand's layout) and the primitives (grid scans:
+      # loop inside an operand's layout), the kernels with dynamic extents
+      # (matmul variants, flash attention) and the primitives (grid scans:
       # shuffles, shared memory, look-back atomics) under racecheck (shared
       # memory hazards), synccheck (barriers) and memcheck.
       local tc tool
-      tc=$("$PY" -c 'import json,sys; c=json.load(open(sys.argv[1]))["cases"]; k=("tensor_core","split_k","wgmma","scan","gather_embedding","scatter","sort","argmax","stream_compaction"); print(",".join(x["name"] for x in c if any(s in x["name"] for s in k) and not x.get("error")))' "$DIR/e2e/manifest.json")
+      tc=$("$PY" -c 'import json,sys; c=json.load(open(sys.argv[1]))["cases"]; k=("tensor_core","split_k","wgmma","dynamic_matmul","dynamic_attention","scan","gather_embedding","scatter","sort","argmax","stream_compaction"); print(",".join(x["name"] for x in c if any(s in x["name"] for s in k) and not x.get("error")))' "$DIR/e2e/manifest.json")
       for tool in racecheck synccheck memcheck; do
         printf '#!/bin/sh\nexec "%s" --tool %s --error-exitcode 86 --print-limit 20 "%s" "$@"\n' \
           "$sanitizer" "$tool" "$DIR/bin/tessel-run" >"$wrap/tessel-run-$tool"

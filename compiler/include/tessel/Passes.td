@@ -268,7 +268,8 @@ def FormDispatches : Pass<"tessel-form-dispatches", "ModuleOp"> {
 }
 
 def SpecializeDispatches : Pass<"tessel-specialize-dispatches", "ModuleOp"> {
-  let summary = "Variants of dynamic matmul dispatches per bucket of M";
+  let summary = "Variants of dynamic dispatches: matmuls per bucket of M, "
+                "attention for whole key tiles";
   let description = [{
     Pre: tessel-form-dispatches. A dispatch whose function holds a linalg
     contraction and whose dynamic dimensions are all one host value (a
@@ -280,6 +281,12 @@ def SpecializeDispatches : Pass<"tessel-specialize-dispatches", "ModuleOp"> {
     tiles, no persistent grid); every variant stays correct for any value.
     Dispatches with no dynamic dimension, with several distinct ones or
     without a contraction are left alone.
+
+    With `key-divisor` > 0, a dispatch whose function holds a
+    tessel.attention whose key length K2 is dynamic gets a variant
+    `<fn>_k<divisor>` carrying `tessel.assumed_divisors` (the divisor for
+    the key's K2 push constant), dispatched when K2 is a multiple of it
+    (`arith.remsi` on the host): the flash kernel then skips its key masks.
 
     ```mlir
     %r = tessel.dispatch @mm_dispatch_0(%a, %b)[%m, %m] : ...
@@ -294,6 +301,9 @@ def SpecializeDispatches : Pass<"tessel-specialize-dispatches", "ModuleOp"> {
   let options = [
     ListOption<"buckets", "buckets", "int64_t",
                "Upper ends of the buckets of M, ascending">,
+    Option<"keyDivisor", "key-divisor", "int64_t", /*default=*/"0",
+           "An attention variant for dynamic key lengths that are multiples "
+           "of this; 0: none">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect"];

@@ -7,7 +7,7 @@
 // - a contraction generic (what elementwise fusion makes of a matmul whose
 //   operands or result were reshaped, or a user's generic) loses its unit
 //   loops, and each run of M, N, K or batch loops that every operand walks
-//   contiguously and in order becomes one loop.
+//   contiguously and in order becomes one loop (static or dynamic).
 // - an elementwise chain reading such a contraction's expanded result
 //   (bias, activation) runs on the collapsed shape too, so that it stays
 //   an epilogue of the contraction.
@@ -19,6 +19,7 @@
 
 #include "tessel/Passes.h"
 
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Linalg/Utils/Utils.h"
 #include "mlir/IR/PatternMatch.h"
@@ -77,9 +78,9 @@ LogicalResult collapseContraction(RewriterBase &rewriter,
                                   linalg::GenericOp op) {
   if (!op.hasPureTensorSemantics() || !linalg::isaContractionOpInterface(op))
     return failure();
+  // Dynamic loops collapse too: [b, s, k] x [k, n] with dynamic b and s
+  // is a matmul with one dynamic M = b * s (a host value).
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  if (llvm::any_of(ranges, ShapedType::isDynamic))
-    return failure();
   rewriter.setInsertionPoint(op);
   if (op.getNumLoops() > 3 && llvm::is_contained(ranges, 1)) {
     linalg::ControlDropUnitDims options;
@@ -170,6 +171,25 @@ tensor::ExpandShapeOp collapseConsumer(RewriterBase &rewriter,
   return {};
 }
 
+/// tensor.dim of an expand_shape's result: the extent the expand_shape
+/// names (its output_shape), so that the contraction's expanded result is
+/// not kept alive only to be measured and the epilogue stays its sole user.
+void foldDimsOfExpands(RewriterBase &rewriter, Operation *root) {
+  SmallVector<tensor::DimOp> dims;
+  root->walk([&](tensor::DimOp dim) {
+    if (dim.getSource().getDefiningOp<tensor::ExpandShapeOp>() &&
+        dim.getConstantIndex())
+      dims.push_back(dim);
+  });
+  for (tensor::DimOp dim : dims) {
+    auto expand = dim.getSource().getDefiningOp<tensor::ExpandShapeOp>();
+    OpFoldResult extent = expand.getMixedOutputShape()[*dim.getConstantIndex()];
+    rewriter.setInsertionPoint(dim);
+    rewriter.replaceOp(dim, getValueOrCreateConstantIndexOp(
+                                rewriter, dim.getLoc(), extent));
+  }
+}
+
 struct CollapseContractionDimsPass
     : mlir::tessel::impl::CollapseContractionDimsBase<
           CollapseContractionDimsPass> {
@@ -197,6 +217,7 @@ struct CollapseContractionDimsPass
       if (tensor::ExpandShapeOp next = collapseConsumer(rewriter, expand))
         worklist.push_back(next);
     }
+    foldDimsOfExpands(rewriter, getOperation());
   }
 };
 

@@ -98,10 +98,11 @@ void mlir::tessel::buildDispatchPipeline(OpPassManager &pm,
                                    options.fuseEpilogues,
                                    options.fusePrimitives}));
   pm.addPass(createCSEPass());
-  if (!options.matmulMBuckets.empty()) {
+  if (!options.matmulMBuckets.empty() || options.attentionKeyDivisor > 0) {
     SpecializeDispatchesOptions specialize;
     specialize.buckets.assign(options.matmulMBuckets.begin(),
                               options.matmulMBuckets.end());
+    specialize.keyDivisor = options.attentionKeyDivisor;
     pm.addPass(createSpecializeDispatches(specialize));
   }
 }
@@ -164,6 +165,7 @@ void mlir::tessel::setDispatchOptions(DispatchOptions &options,
   options.fuseEpilogues = fuseEpilogues;
   bool severalResults = true, primitiveGroups = true, splitK = forceSplitK;
   SmallVector<int64_t> buckets;
+  int64_t keyDivisor = 0;
   for (StringRef t : targets) {
     FailureOr<TargetTraits> traits = getTargetTraits(t);
     assert(succeeded(traits) && "targets are checked by the caller");
@@ -171,7 +173,9 @@ void mlir::tessel::setDispatchOptions(DispatchOptions &options,
     primitiveGroups &= traits->primitiveGroups;
     splitK |= traits->splitKForParallelism;
     llvm::append_range(buckets, traits->matmulMBuckets);
+    keyDivisor = std::max(keyDivisor, traits->attentionKeyDivisor);
   }
+  options.attentionKeyDivisor = keyDivisor;
   llvm::sort(buckets);
   buckets.erase(llvm::unique(buckets), buckets.end());
   options.matmulMBuckets = buckets;

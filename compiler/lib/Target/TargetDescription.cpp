@@ -166,6 +166,7 @@ FailureOr<TargetTraits> mlir::tessel::getTargetTraits(StringRef target) {
     // zeros and 4096 columns only 16 tiles); M <= 1024: wgmma with tiles
     // chosen for 8 rows of tiles; above: the large-problem choice.
     traits.matmulMBuckets = {64, 1024};
+    traits.attentionKeyDivisor = kFlashAttentionKeyTile;
     traits.takesAttention = canUseFlashAttention;
     return traits;
   }

@@ -36,3 +36,41 @@ func.func @linear_relu_f16(%x: tensor<?x264xf16>, %w: tensor<392x264xf16>, %bias
   } -> tensor<?x392xf16>
   return %r : tensor<?x392xf16>
 }
+
+// The same layer on [batch, seq, 264] with dynamic batch and sequence (a
+// transformer's activations): the two M loops collapse into one dynamic
+// M = batch * seq (tessel-collapse-contraction-dims), so it takes the same
+// variants.
+#x3 = affine_map<(b, s, n, k) -> (b, s, k)>
+#w3 = affine_map<(b, s, n, k) -> (n, k)>
+#o3 = affine_map<(b, s, n, k) -> (b, s, n)>
+#id3 = affine_map<(b, s, n) -> (b, s, n)>
+#col3 = affine_map<(b, s, n) -> (n)>
+func.func @linear3d_relu_f16(%x: tensor<?x?x264xf16>, %w: tensor<392x264xf16>, %bias: tensor<392xf32>) -> tensor<?x?x392xf16> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %b = tensor.dim %x, %c0 : tensor<?x?x264xf16>
+  %s = tensor.dim %x, %c1 : tensor<?x?x264xf16>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty(%b, %s) : tensor<?x?x392xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<?x?x392xf32>) -> tensor<?x?x392xf32>
+  %mm = linalg.generic {indexing_maps = [#x3, #w3, #o3], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%x, %w : tensor<?x?x264xf16>, tensor<392x264xf16>) outs(%z : tensor<?x?x392xf32>) {
+  ^bb0(%a: f16, %bw: f16, %acc: f32):
+    %ae = arith.extf %a : f16 to f32
+    %be = arith.extf %bw : f16 to f32
+    %p = arith.mulf %ae, %be : f32
+    %t = arith.addf %acc, %p : f32
+    linalg.yield %t : f32
+  } -> tensor<?x?x392xf32>
+  %o = tensor.empty(%b, %s) : tensor<?x?x392xf16>
+  %r = linalg.generic {indexing_maps = [#id3, #col3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%mm, %bias : tensor<?x?x392xf32>, tensor<392xf32>) outs(%o : tensor<?x?x392xf16>) {
+  ^bb0(%v: f32, %bv: f32, %out: f16):
+    %y = arith.addf %v, %bv : f32
+    %r0 = arith.maximumf %y, %zero : f32
+    %h = arith.truncf %r0 : f32 to f16
+    linalg.yield %h : f16
+  } -> tensor<?x?x392xf16>
+  return %r : tensor<?x?x392xf16>
+}

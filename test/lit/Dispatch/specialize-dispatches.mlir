@@ -1,4 +1,4 @@
-// RUN: tessel-opt %s --split-input-file --tessel-specialize-dispatches="buckets=64,1024" | FileCheck %s
+// RUN: tessel-opt %s --split-input-file --tessel-specialize-dispatches="buckets=64,1024 key-divisor=64" | FileCheck %s
 // RUN: not tessel-opt %s --tessel-specialize-dispatches="buckets=1024,64" 2>&1 | FileCheck %s --check-prefix=BAD
 
 // BAD: buckets must be positive and ascending
@@ -78,4 +78,52 @@ func.func @left_alone(%x: tensor<?x16xf32>, %a: tensor<?x?xf32>, %b: tensor<?x24
   %r = tessel.dispatch @neg_dispatch_0(%x)[%n, %n] : (tensor<?x16xf32>) -> tensor<?x16xf32>
   %s = tessel.dispatch @mm2_dispatch_0(%a, %b)[%m, %k, %k, %m] : (tensor<?x?xf32>, tensor<?x24xf32>) -> tensor<?x24xf32>
   return %r, %s : tensor<?x16xf32>, tensor<?x24xf32>
+}
+
+// -----
+
+// An attention whose key length is dynamic: a variant knowing that K2 (the
+// key's dimension 1: dims position 3 after the query's two) is a multiple
+// of 64, taken when the host finds it is; the original takes the rest.
+// CHECK-LABEL: func.func private @attn_dispatch_0_k64(
+// CHECK-SAME: tessel.assumed_divisors = array<i64: 0, 0, 0, 64, 0, 0, 0, 0>
+// CHECK-LABEL: func.func @attn(
+// CHECK: %[[K2:.+]] = tensor.dim %arg1, %c1
+// CHECK: %[[R:.+]] = arith.remsi %[[K2]], %c64 : index
+// CHECK: %[[WHOLE:.+]] = arith.cmpi eq, %[[R]], %c0
+// CHECK: scf.if %[[WHOLE]]
+// CHECK:   tessel.dispatch @attn_dispatch_0_k64(
+// CHECK: } else {
+// CHECK:   tessel.dispatch @attn_dispatch_0(
+#aq = affine_map<(b, m, n, k1, k2) -> (b, m, k1)>
+#ak = affine_map<(b, m, n, k1, k2) -> (b, k2, k1)>
+#av = affine_map<(b, m, n, k1, k2) -> (b, k2, n)>
+#as = affine_map<(b, m, n, k1, k2) -> ()>
+#ao = affine_map<(b, m, n, k1, k2) -> (b, m, n)>
+func.func private @attn_dispatch_0(%q: tensor<?x?x16xf16>, %k: tensor<?x?x16xf16>, %v: tensor<?x?x16xf16>) -> tensor<?x?x16xf16> attributes {tessel.dispatch_function} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %b = tensor.dim %q, %c0 : tensor<?x?x16xf16>
+  %m = tensor.dim %q, %c1 : tensor<?x?x16xf16>
+  %scale = arith.constant 0.25 : f16
+  %e = tensor.empty(%b, %m) : tensor<?x?x16xf16>
+  %r = tessel.attention {indexing_maps = [#aq, #ak, #av, #as, #ao]}
+      ins(%q, %k, %v, %scale : tensor<?x?x16xf16>, tensor<?x?x16xf16>, tensor<?x?x16xf16>, f16)
+      outs(%e : tensor<?x?x16xf16>) {
+    ^bb0(%x: f32):
+      tessel.yield %x : f32
+  } -> tensor<?x?x16xf16>
+  return %r : tensor<?x?x16xf16>
+}
+func.func @attn(%q: tensor<?x?x16xf16>, %k: tensor<?x?x16xf16>, %v: tensor<?x?x16xf16>) -> tensor<?x?x16xf16> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %b = tensor.dim %q, %c0 : tensor<?x?x16xf16>
+  %m = tensor.dim %q, %c1 : tensor<?x?x16xf16>
+  %bk = tensor.dim %k, %c0 : tensor<?x?x16xf16>
+  %k2 = tensor.dim %k, %c1 : tensor<?x?x16xf16>
+  %bv = tensor.dim %v, %c0 : tensor<?x?x16xf16>
+  %k3 = tensor.dim %v, %c1 : tensor<?x?x16xf16>
+  %r = tessel.dispatch @attn_dispatch_0(%q, %k, %v)[%b, %m, %bk, %k2, %bv, %k3, %b, %m] : (tensor<?x?x16xf16>, tensor<?x?x16xf16>, tensor<?x?x16xf16>) -> tensor<?x?x16xf16>
+  return %r : tensor<?x?x16xf16>
 }

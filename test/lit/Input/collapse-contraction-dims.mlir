@@ -63,3 +63,49 @@ func.func @reshaped_matmul(%a: tensor<1x56x56x1x1x64xf16>, %b: tensor<1x1x64x128
   } -> tensor<1x56x56x128xf32>
   return %r : tensor<1x56x56x128xf32>
 }
+
+// -----
+
+// A linear layer on [batch, seq, hidden] with dynamic batch and sequence:
+// the two M loops become one dynamic M (batch * seq), and the bias chain
+// after it runs on the collapsed shape, so it stays the matmul's epilogue
+// (the extents of the result's expand_shape come from the input, so the
+// matmul's result has no other user).
+// CHECK-LABEL: func.func @dynamic_linear
+// CHECK: %[[X:.+]] = tensor.collapse_shape %arg0 {{\[}}[0, 1], [2]] : tensor<?x?x64xf16> into tensor<?x64xf16>
+// CHECK: %[[MM:.+]] = linalg.generic {indexing_maps = [#{{.+}}, #{{.+}}, #{{.+}}], iterator_types = ["parallel", "parallel", "reduction"]}
+// CHECK-SAME: ins(%[[X]], %arg1 : tensor<?x64xf16>, tensor<96x64xf16>)
+// CHECK-NOT: tensor.expand_shape %[[MM]]
+// CHECK: linalg.generic {{.+}} ins(%[[MM]], %arg2 : tensor<?x96xf32>, tensor<96xf32>)
+// CHECK: tensor.expand_shape
+// CHECK-SAME: into tensor<?x?x96xf16>
+#lx = affine_map<(b, s, n, k) -> (b, s, k)>
+#lw = affine_map<(b, s, n, k) -> (n, k)>
+#lo = affine_map<(b, s, n, k) -> (b, s, n)>
+#lid = affine_map<(b, s, n) -> (b, s, n)>
+#lc = affine_map<(b, s, n) -> (n)>
+func.func @dynamic_linear(%x: tensor<?x?x64xf16>, %w: tensor<96x64xf16>, %bias: tensor<96xf32>) -> tensor<?x?x96xf16> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %b = tensor.dim %x, %c0 : tensor<?x?x64xf16>
+  %s = tensor.dim %x, %c1 : tensor<?x?x64xf16>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty(%b, %s) : tensor<?x?x96xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<?x?x96xf32>) -> tensor<?x?x96xf32>
+  %mm = linalg.generic {indexing_maps = [#lx, #lw, #lo], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%x, %w : tensor<?x?x64xf16>, tensor<96x64xf16>) outs(%z : tensor<?x?x96xf32>) {
+  ^bb0(%a: f16, %bb: f16, %acc: f32):
+    %ae = arith.extf %a : f16 to f32
+    %be = arith.extf %bb : f16 to f32
+    %p = arith.mulf %ae, %be : f32
+    %r = arith.addf %acc, %p : f32
+    linalg.yield %r : f32
+  } -> tensor<?x?x96xf32>
+  %o = tensor.empty(%b, %s) : tensor<?x?x96xf16>
+  %r = linalg.generic {indexing_maps = [#lid, #lc, #lid], iterator_types = ["parallel", "parallel", "parallel"]} ins(%mm, %bias : tensor<?x?x96xf32>, tensor<96xf32>) outs(%o : tensor<?x?x96xf16>) {
+  ^bb0(%v: f32, %bv: f32, %out: f16):
+    %t = arith.addf %v, %bv : f32
+    %h = arith.truncf %t : f32 to f16
+    linalg.yield %h : f16
+  } -> tensor<?x?x96xf16>
+  return %r : tensor<?x?x96xf16>
+}

@@ -64,6 +64,12 @@ struct DispatchOptions : PassPipelineOptions<DispatchOptions> {
       *this, "matmul-m-buckets",
       llvm::cl::desc("Buckets of a dynamic M with a matmul variant each "
                      "(tessel-specialize-dispatches; the targets' traits)")};
+  Option<int64_t> attentionKeyDivisor{
+      *this, "attention-key-divisor",
+      llvm::cl::desc("An attention variant for dynamic key lengths that are "
+                     "multiples of this (tessel-specialize-dispatches; the "
+                     "targets' traits); 0: none"),
+      llvm::cl::init(0)};
 };
 
 /// Split public functions into dispatch functions and host programs.

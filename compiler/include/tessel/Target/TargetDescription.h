@@ -56,6 +56,10 @@ struct TargetTraits {
   /// variant (tessel-specialize-dispatches: upper ends, ascending). A module
   /// shares its host program, so the union of its targets' buckets.
   SmallVector<int64_t, 2> matmulMBuckets;
+  /// A dispatch of an attention with a dynamic key length K2 gets a
+  /// variant for K2 a multiple of this (cuda: the flash kernel's key tile,
+  /// whose masks the variant drops); 0: none.
+  int64_t attentionKeyDivisor = 0;
   /// A lone reduction with too few outputs to keep the target busy is
   /// split (tessel-legalize-input) into partial reductions over chunks of
   /// its reduced loop, then a reduction of the partials: below

@@ -54,16 +54,31 @@ std::optional<int64_t> mlir::tessel::pushConstantOfDim(Value shaped,
   return pc ? std::optional<int64_t>(pc.getIndex()) : std::nullopt;
 }
 
+/// The i64 array attribute `name` of the kernel around `v`, or null.
+static DenseI64ArrayAttr kernelArray(Value v, StringRef name) {
+  Region *region = v.getParentRegion();
+  auto kernel = region ? region->getParentOfType<func::FuncOp>() : nullptr;
+  return kernel ? kernel->getAttrOfType<DenseI64ArrayAttr>(name)
+                : DenseI64ArrayAttr();
+}
+
+int64_t mlir::tessel::knownDivisor(Value shaped, unsigned dim) {
+  auto type = cast<ShapedType>(shaped.getType());
+  if (!type.isDynamicDim(dim))
+    return type.getDimSize(dim);
+  std::optional<int64_t> pc = pushConstantOfDim(shaped, dim);
+  DenseI64ArrayAttr divisors = kernelArray(shaped, kAssumedDivisorsAttr);
+  if (pc && divisors && *pc < divisors.size() && divisors[*pc] > 0)
+    return divisors[*pc];
+  return 1;
+}
+
 int64_t mlir::tessel::assumedExtent(Value shaped, unsigned dim) {
   auto type = cast<ShapedType>(shaped.getType());
   if (!type.isDynamicDim(dim))
     return type.getDimSize(dim);
   std::optional<int64_t> pc = pushConstantOfDim(shaped, dim);
-  Region *region = shaped.getParentRegion();
-  auto kernel = region ? region->getParentOfType<func::FuncOp>() : nullptr;
-  auto assumed =
-      kernel ? kernel->getAttrOfType<DenseI64ArrayAttr>(kAssumedExtentsAttr)
-             : DenseI64ArrayAttr();
+  DenseI64ArrayAttr assumed = kernelArray(shaped, kAssumedExtentsAttr);
   if (pc && assumed && *pc < assumed.size() && assumed[*pc] > 0)
     return assumed[*pc];
   return kAssumedDynamicExtent;

@@ -57,7 +57,7 @@ namespace {
 constexpr int64_t kWarps = 4;
 constexpr int64_t kThreads = kWarps * kGPUWarpSize;
 /// Keys per K/V tile, and tiles in the shared-memory ring.
-constexpr int64_t kBlockKeys = 64;
+constexpr int64_t kBlockKeys = kFlashAttentionKeyTile;
 constexpr int64_t kStages = 2;
 constexpr int64_t kMaxHeadSize = 128;
 constexpr int64_t kChunkBytes = 16;
@@ -68,6 +68,8 @@ constexpr int64_t kMinBlocksForTallWarps = 512;
 
 struct FlashPlan : AttentionLoops {
   Type inType;
+  /// A divisor of K2: its size, or what the variant knows of a dynamic K2.
+  int64_t k2Divisor = 1;
   /// 16-row mma tiles per warp.
   int64_t mTiles = 1;
 
@@ -76,14 +78,12 @@ struct FlashPlan : AttentionLoops {
   int64_t chunk() const { return kChunkBytes / elemBytes(); }
   int64_t warpRows() const { return kMmaSyncM * mTiles; }
   int64_t blockM() const { return kWarps * warpRows(); }
-  /// Whether the last query block and key tile are full (false when M or
-  /// K2 is dynamic).
+  /// Whether the last query block and key tile are full (a dynamic M: no;
+  /// a dynamic K2: when the variant knows it divides into key tiles).
   bool rowsInBounds() const {
     return !ShapedType::isDynamic(m) && m % blockM() == 0;
   }
-  bool keysInBounds() const {
-    return !ShapedType::isDynamic(k2) && k2 % kBlockKeys == 0;
-  }
+  bool keysInBounds() const { return k2Divisor % kBlockKeys == 0; }
   int64_t sharedBytes() const {
     return kStages * kBlockKeys * (k1 + n) * elemBytes();
   }
@@ -101,6 +101,9 @@ FailureOr<FlashPlan> planFlashAttention(AttentionOp op, std::string &why) {
   FlashPlan plan;
   static_cast<AttentionLoops &>(plan) = std::move(*loops);
   plan.inType = getElementTypeOrSelf(op.getQuery().getType());
+  plan.k2Divisor = knownDivisor(
+      op.getKey(), *op.getKeyMap().getResultPosition(getAffineDimExpr(
+                       plan.dims.k2[0], op.getContext())));
   if (!plan.inType.isF16() && !plan.inType.isBF16())
     return fail("query, key and value are not f16 or bf16");
   if (plan.k1 % 16 || plan.k1 > kMaxHeadSize || plan.n % 16 ||

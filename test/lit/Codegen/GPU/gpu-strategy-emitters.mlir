@@ -282,3 +282,56 @@ func.func private @flash_dynamic_dispatch_0(%arg0: memref<f16>, %arg1: memref<f1
   bufferization.materialize_in_destination %r in restrict writable %oc : (tensor<?x4x?x32xf32>, memref<?x4x?x32xf32>) -> ()
   return
 }
+
+// -----
+
+// The variant for key lengths that are multiples of 64 (push constant 3,
+// tessel.assumed_divisors): the same grid and key loop, no key masks (no
+// comparison with K2, unpredicated copies).
+// CHECK-LABEL: func.func private @flash_whole_keys_dispatch_0
+// CHECK: %[[K2W:.+]] = tessel.push_constant 3 : index
+// CHECK: arith.ceildivui %[[K2W]], %c64 : index
+// CHECK-NOT: arith.cmpi ult, %{{.+}}, %[[K2W]] : index
+// CHECK: return
+#fqw = affine_map<(b, h, m, n, k1, k2) -> (b, h, m, k1)>
+#fkw = affine_map<(b, h, m, n, k1, k2) -> (b, h, k2, k1)>
+#fvw = affine_map<(b, h, m, n, k1, k2) -> (b, h, k2, n)>
+#fsw = affine_map<(b, h, m, n, k1, k2) -> ()>
+#fow = affine_map<(b, h, m, n, k1, k2) -> (b, h, m, n)>
+func.func private @flash_whole_keys_dispatch_0(%arg0: memref<f16>, %arg1: memref<f16>, %arg2: memref<f16>, %arg3: memref<f32>) attributes {tessel.binding_count = 4 : i64, tessel.dispatch_function, tessel.kernel, tessel.assumed_divisors = array<i64: 0, 0, 0, 64, 0, 0, 0, 0>, tessel.push_constant_count = 8 : i64, tessel.strategy = #tessel.strategy<flash_attention>} {
+  %scale = arith.constant 0.17677669 : f32
+  %b0 = tessel.push_constant 0 : index
+  %m = tessel.push_constant 1 : index
+  %qs = affine.apply affine_map<()[s0] -> (s0 * 128)>()[%m]
+  %qh = affine.apply affine_map<()[s0] -> (s0 * 32)>()[%m]
+  %qv = memref.reinterpret_cast %arg0 to offset: [0], sizes: [%b0, 4, %m, 32], strides: [%qs, %qh, 32, 1] : memref<f16> to memref<?x4x?x32xf16, strided<[?, ?, 32, 1]>>
+  %qc = memref.cast %qv : memref<?x4x?x32xf16, strided<[?, ?, 32, 1]>> to memref<?x4x?x32xf16>
+  %q = bufferization.to_tensor %qc restrict : memref<?x4x?x32xf16> to tensor<?x4x?x32xf16>
+  %b1 = tessel.push_constant 2 : index
+  %k2 = tessel.push_constant 3 : index
+  %ks = affine.apply affine_map<()[s0] -> (s0 * 128)>()[%k2]
+  %kh = affine.apply affine_map<()[s0] -> (s0 * 32)>()[%k2]
+  %kv = memref.reinterpret_cast %arg1 to offset: [0], sizes: [%b1, 4, %k2, 32], strides: [%ks, %kh, 32, 1] : memref<f16> to memref<?x4x?x32xf16, strided<[?, ?, 32, 1]>>
+  %kc = memref.cast %kv : memref<?x4x?x32xf16, strided<[?, ?, 32, 1]>> to memref<?x4x?x32xf16>
+  %k = bufferization.to_tensor %kc restrict : memref<?x4x?x32xf16> to tensor<?x4x?x32xf16>
+  %b2 = tessel.push_constant 4 : index
+  %k3 = tessel.push_constant 5 : index
+  %vs = affine.apply affine_map<()[s0] -> (s0 * 128)>()[%k3]
+  %vh = affine.apply affine_map<()[s0] -> (s0 * 32)>()[%k3]
+  %vv = memref.reinterpret_cast %arg2 to offset: [0], sizes: [%b2, 4, %k3, 32], strides: [%vs, %vh, 32, 1] : memref<f16> to memref<?x4x?x32xf16, strided<[?, ?, 32, 1]>>
+  %vc = memref.cast %vv : memref<?x4x?x32xf16, strided<[?, ?, 32, 1]>> to memref<?x4x?x32xf16>
+  %v = bufferization.to_tensor %vc restrict : memref<?x4x?x32xf16> to tensor<?x4x?x32xf16>
+  %b3 = tessel.push_constant 6 : index
+  %m2 = tessel.push_constant 7 : index
+  %os = affine.apply affine_map<()[s0] -> (s0 * 128)>()[%m2]
+  %oh = affine.apply affine_map<()[s0] -> (s0 * 32)>()[%m2]
+  %ov = memref.reinterpret_cast %arg3 to offset: [0], sizes: [%b3, 4, %m2, 32], strides: [%os, %oh, 32, 1] : memref<f32> to memref<?x4x?x32xf32, strided<[?, ?, 32, 1]>>
+  %oc = memref.cast %ov : memref<?x4x?x32xf32, strided<[?, ?, 32, 1]>> to memref<?x4x?x32xf32>
+  %e = tensor.empty(%b0, %m) : tensor<?x4x?x32xf32>
+  %r = tessel.attention {indexing_maps = [#fqw, #fkw, #fvw, #fsw, #fow], tessel.strategy_root} ins(%q, %k, %v, %scale : tensor<?x4x?x32xf16>, tensor<?x4x?x32xf16>, tensor<?x4x?x32xf16>, f32) outs(%e : tensor<?x4x?x32xf32>) {
+  ^bb0(%s: f32):
+    tessel.yield %s : f32
+  } -> tensor<?x4x?x32xf32>
+  bufferization.materialize_in_destination %r in restrict writable %oc : (tensor<?x4x?x32xf32>, memref<?x4x?x32xf32>) -> ()
+  return
+}

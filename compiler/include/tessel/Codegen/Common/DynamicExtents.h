@@ -50,6 +50,11 @@ std::optional<LoopExtent> loopExtent(ValueRange operands,
                                      ArrayRef<AffineMap> maps, unsigned loop,
                                      int64_t range);
 
+/// A divisor of dimension `dim` of `shaped`: its static size, else the
+/// divisor its push constant has in the enclosing kernel's variant
+/// (kAssumedDivisorsAttr), else 1.
+int64_t knownDivisor(Value shaped, unsigned dim);
+
 /// The loop ranges of `op`, each dynamic one as the assumed extent of an
 /// operand dimension it indexes.
 SmallVector<int64_t> assumedLoopRanges(linalg::LinalgOp op);

@@ -19,7 +19,12 @@
 
 namespace mlir::tessel {
 
-/// Whether `op` fits the flash-attention kernel: static shapes; f16 or bf16
+/// Keys per step of the flash-attention kernel: a key length that is a
+/// multiple of it needs no key masks.
+inline constexpr int64_t kFlashAttentionKeyTile = 64;
+
+/// Whether `op` fits the flash-attention kernel: static head sizes (M, K2
+/// and the batch loops may be dynamic); f16 or bf16
 /// query, key and value; head sizes (K1, N) multiples of 16 up to 128;
 /// the query's and key's contiguous (last) index K1, the value's and the
 /// output's N; a float output. Failure sets `why`.

@@ -66,6 +66,13 @@ inline constexpr llvm::StringLiteral kPushConstantCountAttr =
 /// assumed. Codegen stays correct for any value; only tile choices use it.
 inline constexpr llvm::StringLiteral kAssumedExtentsAttr =
     "tessel.assumed_extents";
+/// What a specialized variant of a kernel knows of its push constants'
+/// divisibility (tessel-specialize-dispatches): one i64 per push constant,
+/// a divisor of its value, 0 where none is known. Unlike assumed extents
+/// this is a precondition: the host branches to the variant only when it
+/// holds, and codegen may drop the masks it makes unnecessary.
+inline constexpr llvm::StringLiteral kAssumedDivisorsAttr =
+    "tessel.assumed_divisors";
 /// A kernel's workgroup count as a function of its push constants, when it
 /// is not static: an affine map ()[push constants] -> (x, y, z), written by
 /// setWorkgroupCount; the targets turn it into the schema's

@@ -369,10 +369,12 @@ void FlashEmitter::emit(func::FuncOp kernel, Value q, Value k, Value v,
   init.append(plan.mTiles * 2, negInf);
   init.append(plan.mTiles * 2, zero);
   int64_t numO = plan.mTiles * nTiles, numRows = plan.mTiles * 2;
-  // One key tile j in shared-memory stage `stageIndex`, on the carried O,
-  // row maxima and row sums; returns them updated.
-  auto keyStep = [&](Value j, int64_t stageIndex,
-                     ValueRange args) -> SmallVector<Value> {
+  auto loop = scf::ForOp::create(b, loc, cIndex(0), keyTiles, cIndex(1), init);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value j = loop.getInductionVar();
+    ValueRange args = loop.getRegionIterArgs();
     SmallVector<Value> o(args.begin(), args.begin() + numO);
     SmallVector<Value> rowMax(args.begin() + numO,
                               args.begin() + numO + numRows);
@@ -380,10 +382,10 @@ void FlashEmitter::emit(func::FuncOp kernel, Value q, Value k, Value v,
     // Tile j + 1 (the last one again past the end, never read) into the
     // stage tile j - 1 used; wait for tile j.
     Value next = minU(add(j, 1), lastKeyTile);
-    Value group = copyTile(next, cIndex((stageIndex + 1) % kStages));
+    Value group = copyTile(next, rem(add(j, 1), kStages));
     nvgpu::DeviceAsyncWaitOp::create(b, loc, group, b.getI32IntegerAttr(1));
     gpu::BarrierOp::create(b, loc);
-    Value stage = cIndex(stageIndex);
+    Value stage = rem(j, kStages);
 
     // S = Q K^T.
     SmallVector<Value> s(plan.mTiles * keyTilesMma, zeros);
@@ -507,34 +509,7 @@ void FlashEmitter::emit(func::FuncOp kernel, Value q, Value k, Value v,
     SmallVector<Value> yielded = o;
     llvm::append_range(yielded, rowMax);
     llvm::append_range(yielded, rowSum);
-    return yielded;
-  };
-  // Key tiles in pairs, one per stage, so that every shared-memory address
-  // has a constant stage (with a static K2 LLVM unrolls the loop to the
-  // same effect; a dynamic K2 would otherwise compute them per tile); an
-  // odd last tile goes to stage 0 after the loop.
-  static_assert(kStages == 2, "the tail takes one tile");
-  auto loop = scf::ForOp::create(b, loc, cIndex(0), div(keyTiles, kStages),
-                                 cIndex(1), init);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(loop.getBody());
-    Value first = mul(loop.getInductionVar(), kStages);
-    SmallVector<Value> carried(loop.getRegionIterArgs());
-    for (int64_t st = 0; st < kStages; ++st)
-      carried = keyStep(add(first, st), st, carried);
-    scf::YieldOp::create(b, loc, carried);
-  }
-  Value odd = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
-                                    rem(keyTiles, kStages), cIndex(0));
-  auto oddTile = scf::IfOp::create(b, loc, loop.getResultTypes(), odd,
-                                   /*withElse=*/true);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(oddTile.thenBlock());
-    scf::YieldOp::create(b, loc, keyStep(lastKeyTile, 0, loop.getResults()));
-    b.setInsertionPointToStart(oddTile.elseBlock());
-    scf::YieldOp::create(b, loc, loop.getResults());
+    scf::YieldOp::create(b, loc, yielded);
   }
   // The last iteration's copy (a repeated tile) lands before the end.
   Value last = nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenType,
@@ -542,7 +517,7 @@ void FlashEmitter::emit(func::FuncOp kernel, Value q, Value k, Value v,
   nvgpu::DeviceAsyncWaitOp::create(b, loc, last, b.getI32IntegerAttr(0));
 
   // O / sum (the sum over the row's quad of lanes), stored.
-  ValueRange results = oddTile.getResults();
+  ValueRange results = loop.getResults();
   Type outElem = getElementTypeOrSelf(out.getType());
   bool rowsInBounds = plan.rowsInBounds();
   for (int64_t mi = 0; mi < plan.mTiles; ++mi)

@@ -54,34 +54,31 @@ std::optional<int64_t> mlir::tessel::pushConstantOfDim(Value shaped,
   return pc ? std::optional<int64_t>(pc.getIndex()) : std::nullopt;
 }
 
-/// The i64 array attribute `name` of the kernel around `v`, or null.
-static DenseI64ArrayAttr kernelArray(Value v, StringRef name) {
-  Region *region = v.getParentRegion();
+/// Dimension `dim` of `shaped`: its static size, else what the enclosing
+/// kernel's i64 array attribute `name` holds for its push constant (when
+/// positive), else `fallback`.
+static int64_t sizeOrKernelFact(Value shaped, unsigned dim, StringRef name,
+                                int64_t fallback) {
+  auto type = cast<ShapedType>(shaped.getType());
+  if (!type.isDynamicDim(dim))
+    return type.getDimSize(dim);
+  std::optional<int64_t> pc = pushConstantOfDim(shaped, dim);
+  Region *region = shaped.getParentRegion();
   auto kernel = region ? region->getParentOfType<func::FuncOp>() : nullptr;
-  return kernel ? kernel->getAttrOfType<DenseI64ArrayAttr>(name)
-                : DenseI64ArrayAttr();
+  auto facts = kernel ? kernel->getAttrOfType<DenseI64ArrayAttr>(name)
+                      : DenseI64ArrayAttr();
+  if (pc && facts && *pc < facts.size() && facts[*pc] > 0)
+    return facts[*pc];
+  return fallback;
 }
 
 int64_t mlir::tessel::knownDivisor(Value shaped, unsigned dim) {
-  auto type = cast<ShapedType>(shaped.getType());
-  if (!type.isDynamicDim(dim))
-    return type.getDimSize(dim);
-  std::optional<int64_t> pc = pushConstantOfDim(shaped, dim);
-  DenseI64ArrayAttr divisors = kernelArray(shaped, kAssumedDivisorsAttr);
-  if (pc && divisors && *pc < divisors.size() && divisors[*pc] > 0)
-    return divisors[*pc];
-  return 1;
+  return sizeOrKernelFact(shaped, dim, kAssumedDivisorsAttr, 1);
 }
 
 int64_t mlir::tessel::assumedExtent(Value shaped, unsigned dim) {
-  auto type = cast<ShapedType>(shaped.getType());
-  if (!type.isDynamicDim(dim))
-    return type.getDimSize(dim);
-  std::optional<int64_t> pc = pushConstantOfDim(shaped, dim);
-  DenseI64ArrayAttr assumed = kernelArray(shaped, kAssumedExtentsAttr);
-  if (pc && assumed && *pc < assumed.size() && assumed[*pc] > 0)
-    return assumed[*pc];
-  return kAssumedDynamicExtent;
+  return sizeOrKernelFact(shaped, dim, kAssumedExtentsAttr,
+                          kAssumedDynamicExtent);
 }
 
 /// An operand dimension that loop `loop` of `op` indexes directly, if any.

@@ -182,10 +182,28 @@ static LogicalResult dump(ModuleOp module, StringRef name) {
 
 /// Writes the module next to `outputFile` and renames it into place, so
 /// that a failed write leaves no partial file and the previous one intact.
+/// An existing output that is not a regular file (/dev/null, a pipe) is
+/// written in place: renaming over it would replace the device or pipe.
 static LogicalResult writeAtomically(Location loc, ArrayRef<uint8_t> bytes) {
   if (outputFile == "-") {
     llvm::outs().write(reinterpret_cast<const char *>(bytes.data()),
                        bytes.size());
+    return success();
+  }
+  llvm::sys::fs::file_status status;
+  if (!llvm::sys::fs::status(outputFile, status) &&
+      llvm::sys::fs::exists(status) &&
+      status.type() != llvm::sys::fs::file_type::regular_file) {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(outputFile, ec);
+    if (!ec)
+      os.write(reinterpret_cast<const char *>(bytes.data()), bytes.size());
+    os.flush();
+    if (ec || os.has_error()) {
+      std::string why = ec ? ec.message() : os.error().message();
+      os.clear_error();
+      return emitError(loc) << "cannot write '" << outputFile << "': " << why;
+    }
     return success();
   }
   llvm::Expected<llvm::sys::fs::TempFile> temp =

@@ -89,6 +89,20 @@ extern "C" void removeTrackedAndReraise(int sig) {
   errno = savedErrno;
 }
 
+/// Writes `bytes` into the existing non-regular file `path` (/dev/null, a
+/// pipe); errno says why when it fails.
+bool writeInPlace(const std::string &path, const std::vector<uint8_t> &bytes) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0)
+    return false;
+  bool ok = writeAll(fd, bytes.data(), bytes.size());
+  int err = errno;
+  ok = (::close(fd) == 0) && ok;
+  if (!ok)
+    errno = err;
+  return ok;
+}
+
 } // namespace
 
 void removeStagedFilesOnSignals() {
@@ -129,6 +143,10 @@ Status StagedFiles::stage(const std::string &path, const std::vector<uint8_t> &b
   bool exists = ::stat(path.c_str(), &existing) == 0;
   if (exists && S_ISDIR(existing.st_mode))
     return invalidArgument("cannot create " + what + " '" + path + "': it is a directory");
+  if (exists && !S_ISREG(existing.st_mode)) {
+    entries_.push_back(Entry{path, "", what, -1, bytes});
+    return Status();
+  }
   std::string temp;
   int fd = -1, registration = -1;
   for (int n = 0; fd < 0; ++n) {
@@ -155,13 +173,19 @@ Status StagedFiles::stage(const std::string &path, const std::vector<uint8_t> &b
     untrack(registration);
     return internalError("cannot write " + what + " '" + path + "': " + std::strerror(err));
   }
-  entries_.push_back(Entry{path, temp, what, registration});
+  entries_.push_back(Entry{path, temp, what, registration, {}});
   return Status();
 }
 
 Status StagedFiles::commit() {
   Status status;
   for (const Entry &e : entries_) {
+    if (e.temp.empty()) {
+      if (status.ok() && !writeInPlace(e.path, e.inPlace))
+        status = internalError("cannot write " + e.what + " '" + e.path + "': " +
+                               std::strerror(errno));
+      continue;
+    }
     if (!status.ok() || ::rename(e.temp.c_str(), e.path.c_str()) != 0) {
       if (status.ok())
         status = internalError("cannot write " + e.what + " '" + e.path + "': " +

@@ -29,16 +29,20 @@ public:
 
   /// Writes `bytes` to a temporary file next to `path` (created with the
   /// mode `path` has, else 0666 less the umask). `what` describes the file
-  /// in errors ("npy file").
+  /// in errors ("npy file"). An existing `path` that is not a regular file
+  /// (/dev/null, a pipe) keeps the bytes until commit, which writes them
+  /// into it: a rename would replace the device or pipe.
   Status stage(const std::string &path, const std::vector<uint8_t> &bytes,
                const std::string &what);
-  /// Renames every staged file into place.
+  /// Renames every staged file into place (writes the kept bytes into the
+  /// outputs that are not regular files).
   Status commit();
 
 private:
   struct Entry {
     std::string path, temp, what;
     int registration; // in the signal-safe table of temporaries, or -1
+    std::vector<uint8_t> inPlace; // bytes for a non-regular `path` (no temp)
   };
   std::vector<Entry> entries_;
 };

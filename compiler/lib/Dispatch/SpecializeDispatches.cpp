@@ -49,19 +49,26 @@ Value singleDim(DispatchOp dispatch) {
   return dim;
 }
 
-/// A copy of `fn` next to it, named `fn`_m<bucket>, planned for `bucket`
-/// in each of its `pushConstants` push constants.
-func::FuncOp cloneForBucket(func::FuncOp fn, int64_t bucket,
-                            int64_t pushConstants, SymbolTable &symbols) {
+/// A copy of `fn` next to it, named `fn``suffix`, carrying `facts` (one
+/// i64 per push constant) as attribute `attr`.
+func::FuncOp cloneVariant(func::FuncOp fn, const Twine &suffix,
+                          StringRef attr, ArrayRef<int64_t> facts,
+                          SymbolTable &symbols) {
   OpBuilder b(fn);
   b.setInsertionPointAfter(fn);
   auto variant = cast<func::FuncOp>(b.clone(*fn));
-  variant.setSymName((fn.getSymName() + "_m" + Twine(bucket)).str());
+  variant.setSymName((fn.getSymName() + suffix).str());
   symbols.insert(variant);
-  variant->setAttr(kAssumedExtentsAttr,
-                   b.getDenseI64ArrayAttr(
-                       SmallVector<int64_t>(pushConstants, bucket)));
+  variant->setAttr(attr, b.getDenseI64ArrayAttr(facts));
   return variant;
+}
+
+/// A variant of `fn` named `fn`_m<bucket>, planned for `bucket` in each of
+/// its `pushConstants` push constants.
+func::FuncOp cloneForBucket(func::FuncOp fn, int64_t bucket,
+                            int64_t pushConstants, SymbolTable &symbols) {
+  return cloneVariant(fn, "_m" + Twine(bucket), kAssumedExtentsAttr,
+                      SmallVector<int64_t>(pushConstants, bucket), symbols);
 }
 
 /// The position among the dispatch dims of `fn`'s single attention's
@@ -97,20 +104,15 @@ std::optional<unsigned> keyLengthDim(func::FuncOp fn) {
   return std::nullopt;
 }
 
-/// A copy of `fn` next to it, named `fn`_k<divisor>, whose push constant
-/// `position` (of `pushConstants`) is a multiple of `divisor`.
+/// A variant of `fn` named `fn`_k<divisor>, whose push constant `position`
+/// (of `pushConstants`) is a multiple of `divisor`.
 func::FuncOp cloneForDivisor(func::FuncOp fn, int64_t divisor,
                              unsigned position, int64_t pushConstants,
                              SymbolTable &symbols) {
-  OpBuilder b(fn);
-  b.setInsertionPointAfter(fn);
-  auto variant = cast<func::FuncOp>(b.clone(*fn));
-  variant.setSymName((fn.getSymName() + "_k" + Twine(divisor)).str());
-  symbols.insert(variant);
   SmallVector<int64_t> divisors(pushConstants, 0);
   divisors[position] = divisor;
-  variant->setAttr(kAssumedDivisorsAttr, b.getDenseI64ArrayAttr(divisors));
-  return variant;
+  return cloneVariant(fn, "_k" + Twine(divisor), kAssumedDivisorsAttr,
+                      divisors, symbols);
 }
 
 /// `dispatch` of `variant` when `value` is a multiple of `divisor`, else of

@@ -25,13 +25,17 @@ _ELEM = {
 
 class Model:
     """An ONNX model with its inputs, expected outputs and the extra
-    arguments it needs from tessel-import-onnx (e.g. --dim)."""
+    arguments it needs from tessel-import-onnx (e.g. --dim). A model with
+    dynamic dimensions may list more `calls` of the same module ([(inputs,
+    expected)]) and `bad_calls` ([(inputs, text the error must contain)])."""
 
-    def __init__(self, proto, inputs, expected, import_args):
+    def __init__(self, proto, inputs, expected, import_args, calls=(), bad_calls=()):
         self.proto = proto
         self.inputs = inputs
         self.expected = expected
         self.import_args = import_args
+        self.calls = list(calls)
+        self.bad_calls = list(bad_calls)
 
 
 def elem(dtype):
@@ -52,16 +56,17 @@ def value_info(name, array_or_shape, dtype=None, dims=None):
 
 
 def model(nodes, inputs, outputs, initializers=(), opset=17, extra_opsets=(), input_dims=None,
-          dims=None, check=True):
+          dims=None, check=True, calls=(), bad_calls=()):
     """nodes: onnx NodeProtos; inputs/outputs/initializers: [(name,
-    array)] (outputs: the expected arrays); input_dims: {input name: [dim
-    name or None per dimension]} for dynamic dimensions, which `dims`
-    ({name: size}) pins through --dim."""
+    array)] (outputs: the expected arrays); input_dims: {input or output
+    name: [dim name or None per dimension]} for dynamic dimensions, which
+    `dims` ({name: size}) pins through --dim; calls, bad_calls: see
+    Model."""
     input_dims = input_dims or {}
     graph = helper.make_graph(
         nodes, "test",
         [value_info(n, a, dims=input_dims.get(n)) for n, a in inputs],
-        [value_info(n, a) for n, a in outputs],
+        [value_info(n, a, dims=input_dims.get(n)) for n, a in outputs],
         [numpy_helper.from_array(np.asarray(a), n) for n, a in initializers])
     opsets = [helper.make_opsetid("", opset)] + [helper.make_opsetid(d, v) for d, v in extra_opsets]
     proto = helper.make_model(graph, opset_imports=opsets, producer_name="tessel-onnx-tests")
@@ -69,7 +74,7 @@ def model(nodes, inputs, outputs, initializers=(), opset=17, extra_opsets=(), in
     if check:
         onnx.checker.check_model(proto)
     args = ["--dim=%s=%d" % (k, v) for k, v in sorted((dims or {}).items())]
-    return Model(proto, [a for _, a in inputs], [a for _, a in outputs], args)
+    return Model(proto, [a for _, a in inputs], [a for _, a in outputs], args, calls, bad_calls)
 
 
 def node(op_type, inputs, outputs, **attrs):

@@ -46,7 +46,7 @@ sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 CASES_DIR = os.path.join(HERE, "cases")
-for path in (HERE, os.path.join(ROOT, "test", "e2e")):
+for path in (HERE, CASES_DIR, os.path.join(ROOT, "test", "e2e")):
     if path not in sys.path:
         sys.path.insert(0, path)
 
@@ -122,45 +122,66 @@ def prepare_mode(args, built, tols, cdir, mode):
     err = run_tool([args.compiler, mlir, "--target=" + args.target, "-o", tmod], args.timeout)
     if err:
         return None, "compile failed: " + err
-    in_files = []
-    for i, x in enumerate(built.inputs):
-        in_files.append(os.path.join(mdir, "in%d.npy" % i))
-        np.save(in_files[-1], np.array(x, order="C"), allow_pickle=False)  # keeps rank 0
+    weights = []
     if mode == "weights":
         files = weight_files(wdir)
-        if [i for i, _ in files] != list(range(len(in_files), len(in_files) + len(files))):
+        if [i for i, _ in files] != list(range(len(built.inputs), len(built.inputs) + len(files))):
             return None, "weights.txt: weight arguments are not the ones after the inputs: %s" % files
-        in_files += [f for _, f in files]
-    expected = []
-    for i, exp in enumerate(built.expected):
-        expected.append(os.path.join(mdir, "expected%d.npy" % i))
-        np.save(expected[-1], np.array(exp, order="C"), allow_pickle=False)
+        weights = [f for _, f in files]
     top = os.path.dirname(cdir)
     rel = lambda f: os.path.relpath(f, top)  # noqa: E731
-    return dict(module=rel(tmod), inputs=[rel(f) for f in in_files],
-                expected=[rel(f) for f in expected], tols=list(tols)), None
+
+    def save(prefix, arrays):
+        files = []
+        for i, x in enumerate(arrays):
+            files.append(os.path.join(mdir, "%s%d.npy" % (prefix, i)))
+            np.save(files[-1], np.array(x, order="C"), allow_pickle=False)  # keeps rank 0
+        return [rel(f) for f in files]
+
+    calls = [dict(inputs=save("in", built.inputs) + [rel(f) for f in weights],
+                  expected=save("expected", built.expected))]
+    for c, (inputs, expected) in enumerate(built.calls, start=1):
+        calls.append(dict(inputs=save("c%d_in" % c, inputs) + [rel(f) for f in weights],
+                          expected=save("c%d_expected" % c, expected)))
+    bad = [dict(inputs=save("bad%d_in" % c, inputs) + [rel(f) for f in weights], error=text)
+           for c, (inputs, text) in enumerate(built.bad_calls)]
+    return dict(module=rel(tmod), calls=calls, bad_calls=bad, tols=list(tols)), None
 
 
-def check_record(args, top, rec):
-    """Runs a prepared module on its inputs and compares; None or why not."""
+def run_call(args, top, rec, inputs, n_outputs):
+    """Runs the module once: (output files, None) or (None, the failure)."""
     path = lambda f: os.path.join(top, f)  # noqa: E731
     mdir = os.path.dirname(path(rec["module"]))
-    out_files = [os.path.join(mdir, "out%d.npy" % i) for i in range(len(rec["expected"]))]
+    out_files = [os.path.join(mdir, "out%d.npy" % i) for i in range(n_outputs)]
     cmd = [args.runner, path(rec["module"]), "--function=main"]
-    cmd += ["--input=@" + path(f) for f in rec["inputs"]]
+    cmd += ["--input=@" + path(f) for f in inputs]
     cmd += ["--output=@" + f for f in out_files]
     if args.device:
         cmd.append("--device=" + args.device)
-    err = run_tool(cmd, args.timeout)
-    if err:
-        return "run failed: " + err
+    return out_files, run_tool(cmd, args.timeout)
+
+
+def check_record(args, top, rec):
+    """Runs a prepared module on the inputs of each call and compares; a
+    bad call must fail with its error. None or why not."""
     problems = []
-    for i, (f, e, tol) in enumerate(zip(out_files, rec["expected"], rec["tols"])):
-        got = np.load(f, allow_pickle=False)
-        exp = np.load(path(e), allow_pickle=False)
-        why = e2eutil.compare(got, exp, e2eutil.kind_of_dtype(exp.dtype), tol)
-        if why:
-            problems.append("output %d: %s" % (i, why))
+    for c, call in enumerate(rec["calls"]):
+        where = "call %d: " % c if len(rec["calls"]) > 1 else ""
+        out_files, err = run_call(args, top, rec, call["inputs"], len(call["expected"]))
+        if err:
+            problems.append(where + "run failed: " + err)
+            continue
+        for i, (f, e, tol) in enumerate(zip(out_files, call["expected"], rec["tols"])):
+            got = np.load(f, allow_pickle=False)
+            exp = np.load(os.path.join(top, e), allow_pickle=False)
+            why = e2eutil.compare(got, exp, e2eutil.kind_of_dtype(exp.dtype), tol)
+            if why:
+                problems.append("%soutput %d: %s" % (where, i, why))
+    for c, call in enumerate(rec["bad_calls"]):
+        _, err = run_call(args, top, rec, call["inputs"], 1)
+        if not err or "exit status 1:" not in err or call["error"] not in err:
+            problems.append("bad call %d: expected exit status 1 with '%s', got: %s"
+                            % (c, call["error"], err or "success"))
     return "; ".join(problems) or None
 
 

@@ -5,9 +5,10 @@ machine. Writes, per precision:
   DIR/bert_<dtype>_b<batch>.onnx        the graph; initializers over 1 KiB
                                         as external data in
   DIR/bert_<dtype>_b<batch>.weights     (not carried back: regenerate it)
-Static shapes (no dynamic axes): batch x 128 tokens.
+Static shapes (batch x 128 tokens), or with --dynamic batch and sequence
+as the dynamic axes `batch` and `sequence` (DIR/bert_<dtype>_dyn.onnx).
 
-  python3 export.py --out DIR [--dtype f16 --batch 32] [--dtype f32 --batch 8]
+  python3 export.py --out DIR [--what f16:32,f32:8] [--seq 128] [--dynamic]
 """
 import argparse
 import collections
@@ -66,15 +67,23 @@ def externalize_float_weights(model, weights_path):
             t.data_location = onnx.TensorProto.EXTERNAL
 
 
-def export(dtype, batch, seq, out):
+DYNAMIC_AXES = {"input_ids": {0: "batch", 1: "sequence"},
+                "attention_mask": {0: "batch", 1: "sequence"},
+                "last_hidden_state": {0: "batch", 1: "sequence"},
+                "pooler_output": {0: "batch"}}
+
+
+def export(dtype, batch, seq, out, dynamic=False):
     device = "cuda" if dtype == "f16" else "cpu"
     model = build(dtype, device)
     ids, mask = inputs(batch, seq, device)
-    name = f"bert_{dtype}_b{batch}"
+    name = f"bert_{dtype}_dyn" if dynamic else f"bert_{dtype}_b{batch}"
     path = os.path.join(out, name + ".onnx")
     kwargs = dict(input_names=["input_ids", "attention_mask"],
                   output_names=["last_hidden_state", "pooler_output"],
                   opset_version=17)
+    if dynamic:
+        kwargs["dynamic_axes"] = DYNAMIC_AXES
     try:
         torch.onnx.export(model, (ids, mask), path, dynamo=False, **kwargs)
         exporter = "torchscript"
@@ -99,13 +108,14 @@ def main():
     p.add_argument("--out", required=True)
     p.add_argument("--seq", type=int, default=128)
     p.add_argument("--what", default="f16:32,f32:8")
+    p.add_argument("--dynamic", action="store_true")
     a = p.parse_args()
     os.makedirs(a.out, exist_ok=True)
     print("torch", torch.__version__, "transformers", transformers.__version__,
           "onnx", onnx.__version__, file=sys.stderr)
     for item in a.what.split(","):
         dtype, batch = item.split(":")
-        export(dtype, int(batch), a.seq, a.out)
+        export(dtype, int(batch), a.seq, a.out, a.dynamic)
 
 
 if __name__ == "__main__":

@@ -432,6 +432,9 @@ LogicalResult resolveResultDims(DispatchOp dispatch,
     SetVector<Operation *> slice;
     BackwardSliceOptions options;
     options.inclusive = true;
+    // The dims of an earlier dispatch's results are host values: its
+    // operands do not matter here.
+    options.filter = [](Operation *op) { return !isa<DispatchOp>(op); };
     (void)getBackwardSlice(d, &slice, options);
     for (Operation *op : slice)
       for (Value v : op->getOperands())

@@ -10,7 +10,10 @@
 
 #include "tessel/Target/TargetDescription.h"
 
+#include "tessel/Dialect/Tessel/TesselDialect.h"
+
 #include "mlir/Dialect/Affine/Utils.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/IR/AffineExprVisitor.h"
 #include "mlir/IR/IRMapping.h"
@@ -248,6 +251,18 @@ splitReductionsForParallelism(linalg::LinalgOp op,
   return {ratio, reducedDim, /*innerParallel=*/false};
 }
 
+/// cf.assert in a function body -> tessel.assert, the host program's check:
+/// a false condition fails the call with the message.
+struct HostAssert : OpRewritePattern<cf::AssertOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(cf::AssertOp op,
+                                PatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<tessel::AssertOp>(op, op.getArg(), op.getMsg(),
+                                                  ValueRange{});
+    return success();
+  }
+};
+
 } // namespace
 
 namespace mlir::tessel {
@@ -258,7 +273,8 @@ void populateLegalizeInputPatterns(RewritePatternSet &patterns,
   linalg::populateDecomposePadPatterns(patterns);
   tensor::populateDecomposeTensorConcatPatterns(patterns);
   patterns.add<DecomposeAggregatedOp, GeneralizeElementwiseLikeOp, LowerPack,
-               LowerUnPack, InsertAsGeneric, ReadDecreasingMapsByExtract>(
+               LowerUnPack, InsertAsGeneric, ReadDecreasingMapsByExtract,
+               HostAssert>(
       patterns.getContext());
   SmallVector<TargetTraits> splitFor(targets);
   linalg::populateSplitReductionPattern(
@@ -270,6 +286,10 @@ void populateLegalizeInputPatterns(RewritePatternSet &patterns,
 namespace {
 struct LegalizeInputPass : impl::LegalizeInputBase<LegalizeInputPass> {
   using Base::Base;
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    registry.insert<TesselDialect>(); // HostAssert creates tessel.assert
+  }
   void runOnOperation() override {
     SmallVector<TargetTraits> targets;
     SmallVector<StringRef> names;

@@ -7,6 +7,7 @@
 
 #include "tessel/Passes.h"
 
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -68,9 +69,16 @@ bool isHostControlFlow(Operation *op) {
   return isa<func::FuncOp, scf::IfOp, scf::ForOp, scf::WhileOp>(parent);
 }
 
+/// A check of the host program: cf.assert where host control flow may be.
+bool isHostAssert(Operation *op) {
+  return isa<cf::AssertOp>(op) &&
+         isa<func::FuncOp, scf::IfOp, scf::ForOp, scf::WhileOp>(
+             op->getParentOp());
+}
+
 bool isAcceptedDialect(Operation *op) {
   StringRef ns = op->getDialect() ? op->getDialect()->getNamespace() : "";
-  return isHostControlFlow(op) || ns == "func" || ns == "linalg" ||
+  return isHostControlFlow(op) || isHostAssert(op) || ns == "func" || ns == "linalg" ||
          ns == "tensor" || ns == "arith" ||
          ns == "math" || ns == "tosa" || isa<ModuleOp>(op) ||
          tessel::isPrimitiveOp(op) || isa<tessel::AttentionOp>(op) ||
@@ -204,7 +212,7 @@ LogicalResult verifyInputProgram(ModuleOp module) {
                          "from_elements, splat, generate), arith, math, tosa, "
                          "the tessel ops (scan, gather, scatter, sort, "
                          "topk, arg_compare, attention) and, in function "
-                         "bodies, scf.if, scf.for and scf.while";
+                         "bodies, scf.if, scf.for, scf.while and cf.assert";
       ok = false;
       return WalkResult::skip();
     }

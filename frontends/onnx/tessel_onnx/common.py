@@ -1,8 +1,7 @@
 """Helpers shared by the op handlers."""
 
-import numpy as np
-
 from .ir import Const
+from .symbolic import is_static, shape_str
 
 
 class NodeError(Exception):
@@ -29,11 +28,22 @@ def normalize_axes(axes, rank, what="axes"):
 
 
 def broadcast_shape(*shapes):
-    """numpy's (multidirectional) broadcast of the shapes."""
-    try:
-        return tuple(int(d) for d in np.broadcast_shapes(*[tuple(s) for s in shapes]))
-    except ValueError:
-        raise NodeError("shapes %s do not broadcast" % ", ".join(str(list(s)) for s in shapes))
+    """numpy's (multidirectional) broadcast of the shapes. A symbolic size
+    is assumed not to be 1 (symbolic.py): it broadcasts with 1 and with
+    itself only."""
+    rank = max((len(s) for s in shapes), default=0)
+    out = []
+    for i in range(rank):
+        sizes = {s[len(s) - rank + i] for s in shapes if len(s) - rank + i >= 0}
+        big = sizes - {1}
+        if len(big) > 1:
+            raise NodeError("shapes %s do not broadcast%s"
+                            % (", ".join(shape_str(s) for s in shapes),
+                               "" if all(is_static(d) for d in big) else
+                               " (a dimension known only at run time is assumed to be neither 1 "
+                               "nor another size)"))
+        out.append(big.pop() if big else 1)
+    return tuple(out)
 
 
 def same_dtype(xs):

@@ -21,6 +21,7 @@ from onnx import external_data_helper, numpy_helper
 
 from . import dtypes, elementwise, ir, matmul, nn, reduce, shape
 from .common import NodeError
+from .symbolic import Sym, SymbolicError, is_static, shape_str
 
 DEFAULT_DOMAIN = ""
 _DOMAIN_ALIASES = {"ai.onnx": DEFAULT_DOMAIN}
@@ -261,8 +262,8 @@ class Importer:
                           "(supported: %s)" % (vi.name, dtypes.onnx_type_name(t.tensor_type.elem_type),
                                                dtypes.supported_names()))
         if not t.tensor_type.HasField("shape"):
-            errors.append("input '%s' has no shape (rank unknown); Tessel needs static shapes"
-                          % vi.name)
+            errors.append("input '%s' has no shape (rank unknown); Tessel needs the rank of "
+                          "every input" % vi.name)
             return None
         shape = []
         for i, d in enumerate(t.tensor_type.shape.dim):
@@ -275,11 +276,10 @@ class Importer:
             elif which == "dim_param" and d.dim_param in self.dims:
                 shape.append(self.dims[d.dim_param])
             elif which == "dim_param":
-                errors.append("input '%s' dimension %d ('%s') is dynamic; pin it with --dim %s=N"
-                              % (vi.name, i, d.dim_param, d.dim_param))
+                shape.append(Sym.name(d.dim_param))
             else:
-                errors.append("input '%s' dimension %d is dynamic and has no name, so --dim "
-                              "cannot pin it; give the model static shapes" % (vi.name, i))
+                # Unnamed: a name of its own, equal to no other dimension.
+                shape.append(Sym.name("%s_dim%d" % (vi.name, i)))
         return (tuple(shape), dt) if dt is not None and len(shape) == len(t.tensor_type.shape.dim) else None
 
     def _used_names(self):
@@ -311,6 +311,7 @@ class Importer:
                 self.env[vi.name] = v
         if errors:
             raise ImportFailure(errors)
+        self._bind_dim_names()
         used = self._used_names()
         for name, t in self._initializers.items():
             if name in self.env or name not in used:
@@ -333,6 +334,25 @@ class Importer:
                 self.env[name] = v
             else:
                 self._pending[name] = t
+
+    def _bind_dim_names(self):
+        """Each dimension name is the size of its first occurrence among
+        the inputs; every other occurrence is checked against it when the
+        function is called."""
+        first = {}
+        for kind, onnx_name, v, _ in self.args:
+            for axis, d in enumerate(v.shape):
+                if not isinstance(d, Sym):
+                    continue
+                (name,) = d.names()
+                if name not in first:
+                    first[name] = (onnx_name, axis, self.em.bind_name(name, v, axis))
+                    continue
+                other, other_axis, bound = first[name]
+                self.em.assert_equal(
+                    self.em.arg_dim(v, axis), bound,
+                    "input '%s' dimension %d and input '%s' dimension %d must be equal (both are "
+                    "'%s')" % (onnx_name, axis, other, other_axis, name))
 
     @staticmethod
     def _is_weight(t):
@@ -367,7 +387,7 @@ class Importer:
         self.em.comment("%s" % self._describe(index, node))
         try:
             outs = handler(ctx)
-        except NodeError as e:
+        except (NodeError, SymbolicError) as e:
             raise ImportFailure("%s: %s" % (self._describe(index, node), e))
         except Exception as e:  # noqa: BLE001 - a bug here, reported with the node
             if os.environ.get("TESSEL_IMPORT_ONNX_TRACEBACK"):
@@ -399,10 +419,14 @@ class Importer:
                 dims = [d.dim_value if d.WhichOneof("value") == "dim_value" else None
                         for d in tt.shape.dim]
                 if len(dims) != len(x.shape) or any(
-                        d is not None and d != s for d, s in zip(dims, x.shape)):
+                        d is not None and is_static(s) and d != s for d, s in zip(dims, x.shape)):
                     raise ImportFailure("graph output '%s' is declared with shape %s but computes %s"
                                         % (vi.name, [d if d is not None else "?" for d in dims],
-                                           list(x.shape)))
+                                           shape_str(x.shape)))
+                for i, (d, s) in enumerate(zip(dims, x.shape)):
+                    if d is not None and not is_static(s):
+                        self.em.check(s, "eq", d, "graph output '%s' dimension %d is declared %d "
+                                      "but is %s" % (vi.name, i, d, s))
         return self.em.value(x)
 
     def run(self):

@@ -11,21 +11,32 @@ outer ones. Function arguments are `%argN`.
 import numpy as np
 
 from . import dtypes
+from .symbolic import Sym, SymbolicError, has_sym, is_static, is_symbolic_array, normalize_array, numel
 
 # Constants with more elements than this (or any non-finite element) are
 # written as hex blobs, dense<"0x...">, which keep files small and exact.
 LIST_LIMIT = 16
 
 
+def _dim(d):
+    return d if isinstance(d, Sym) else int(d)
+
+
 class Value:
-    """A tensor SSA value: its name, static shape and element type."""
+    """A tensor SSA value: its name, shape (ints and Syms, the `?`
+    dimensions) and element type. `grid` describes integer tensors whose
+    elements are their own coordinates (what exporters build index tensors
+    from, with Range over a run-time size): an int a when v[i...] = i[a],
+    or a tuple of axes when v[..., c] = i[axes[c]] (index tuples for
+    GatherND); None otherwise."""
 
-    __slots__ = ("name", "shape", "dtype")
+    __slots__ = ("name", "shape", "dtype", "grid")
 
-    def __init__(self, name, shape, dtype):
+    def __init__(self, name, shape, dtype, grid=None):
         self.name = name
-        self.shape = tuple(int(d) for d in shape)
+        self.shape = tuple(_dim(d) for d in shape)
         self.dtype = dtype
+        self.grid = grid
 
     @property
     def type(self):
@@ -35,13 +46,22 @@ class Value:
 class Const:
     """A tensor known at import time (an initializer, a Constant, or the
     result of folding a node whose inputs are all constants). `array` holds
-    the values in `dtype`'s numpy storage (bf16: float32 of bf16 values)."""
+    the values in `dtype`'s numpy storage (bf16: float32 of bf16 values).
+    An integer tensor computed from symbolic sizes (a shape tensor) holds
+    ints and Syms in an object array (`symbolic`)."""
 
     __slots__ = ("array", "dtype")
 
     def __init__(self, array, dtype):
-        self.array = dtypes.as_dtype(array, dtype)
+        if is_symbolic_array(np.asarray(array)) and dtype.is_int:
+            self.array = normalize_array(np.asarray(array))
+        else:
+            self.array = dtypes.as_dtype(array, dtype)
         self.dtype = dtype
+
+    @property
+    def symbolic(self):
+        return is_symbolic_array(self.array)
 
     @property
     def shape(self):
@@ -59,7 +79,8 @@ class Const:
 
 
 def tensor_type(shape, dtype):
-    return "tensor<%s>" % "x".join([str(int(d)) for d in shape] + [dtype.mlir])
+    return "tensor<%s>" % "x".join(["?" if isinstance(d, Sym) else str(int(d)) for d in shape]
+                                   + [dtype.mlir])
 
 
 def affine_map(ndims, exprs):
@@ -247,6 +268,93 @@ class Emitter:
         self.lines = []
         self._counter = 0
         self._materialized = {}
+        self._indices = {}  # int or Sym -> SSA name of that index value
+
+    # -- symbolic sizes as index values ------------------------------------
+
+    def arg_dim(self, arg, axis):
+        """A tensor.dim of `arg`'s dimension `axis`."""
+        v = self.fresh()
+        self.emit("%s = tensor.dim %s, %s : %s" % (v, arg.name, self.index(axis), arg.type))
+        return v
+
+    def bind_name(self, name, arg, axis):
+        """The dimension name `name` is the size of `arg`'s dimension
+        `axis` (emit it before any use of the name)."""
+        v = self.arg_dim(arg, axis)
+        self._indices[Sym.name(name)] = v
+        return v
+
+    def index(self, d):
+        """The SSA name of an index value equal to size d (an int, or a Sym
+        over bound names: products and sums emitted once, reused after)."""
+        key = d if isinstance(d, Sym) else int(d)
+        if key in self._indices:
+            return self._indices[key]
+        if is_static(key):
+            v = self.fresh()
+            self.emit("%s = arith.constant %d : index" % (v, key))
+        else:
+            v = None
+            for mono, c in sorted(key.terms.items()):
+                term = self.index(c) if not mono else None
+                for n in mono:
+                    if Sym.name(n) not in self._indices:
+                        raise ValueError("dimension name '%s' is not bound" % n)
+                    f = self._indices[Sym.name(n)]
+                    term = f if term is None else self._arith("muli", term, f)
+                if mono and c != 1:
+                    term = self._arith("muli", term, self.index(c))
+                v = term if v is None else self._arith("addi", v, term)
+        self._indices[key] = v
+        return v
+
+    def _arith(self, op, a, b):
+        v = self.fresh()
+        self.emit("%s = arith.%s %s, %s : index" % (v, op, a, b))
+        return v
+
+    def dim(self, d):
+        """An operand for size d in a mixed static/dynamic list (an
+        extract_slice's sizes, an expand_shape's output_shape)."""
+        return str(int(d)) if is_static(d) else self.index(d)
+
+    def index_as_float(self, d, dtype):
+        """The SSA name of size d converted to float type `dtype` (for
+        means over dimensions known only at run time)."""
+        i = self.fresh()
+        self.emit("%s = arith.index_cast %s : index to i64" % (i, self.index(d)))
+        f = self.fresh()
+        self.emit("%s = arith.sitofp %s : i64 to %s" % (f, i, dtype.mlir))
+        return f
+
+    def dynamic_sizes(self, shape):
+        """The index values of a shape's `?` dimensions, in order."""
+        return [self.index(d) for d in shape if not is_static(d)]
+
+    def check(self, a, pred, b, message):
+        """A run-time check `a pred b` of sizes (cf.assert), or nothing when
+        it holds for every value of the names; an error when it never
+        does. pred: "eq" or "sle"."""
+        try:
+            holds = bool(a == b) if pred == "eq" else bool(a <= b)
+            decided = pred != "eq" or holds or (is_static(a) and is_static(b))
+        except SymbolicError:
+            decided = False
+        if decided and holds:
+            return
+        if decided:
+            raise SymbolicError(message)
+        self._assert(pred, self.index(a), self.index(b), message)
+
+    def assert_equal(self, x, y, message):
+        """A run-time check that index values x and y are equal."""
+        self._assert("eq", x, y, message)
+
+    def _assert(self, pred, x, y, message):
+        c = self.fresh()
+        self.emit("%s = arith.cmpi %s, %s, %s : index" % (c, pred, x, y))
+        self.emit('cf.assert %s, "%s"' % (c, message.replace("\\", "\\\\").replace('"', '\\"')))
 
     def fresh(self):
         name = "%%v%d" % self._counter
@@ -270,6 +378,15 @@ class Emitter:
         if isinstance(x, Value):
             return x
         key = id(x)
+        if key not in self._materialized and x.symbolic:
+            elems = []
+            for e in x.array.reshape(-1):
+                elems.append(self.fresh())
+                self.emit("%s = arith.index_cast %s : index to %s"
+                          % (elems[-1], self.index(e), x.dtype.mlir))
+            v = self.op("tensor.from_elements %s : %s" % (", ".join(elems), tensor_type(x.shape, x.dtype)),
+                        x.shape, x.dtype)
+            self._materialized[key] = (v, x)
         if key not in self._materialized:
             v = self.op("arith.constant %s : %s" % (dense_literal(x), tensor_type(x.shape, x.dtype)),
                         x.shape, x.dtype)
@@ -283,7 +400,8 @@ class Emitter:
         return name
 
     def empty(self, shape, dtype):
-        return self.op("tensor.empty() : %s" % tensor_type(shape, dtype), shape, dtype)
+        return self.op("tensor.empty(%s) : %s" % (", ".join(self.dynamic_sizes(shape)),
+                                                  tensor_type(shape, dtype)), shape, dtype)
 
     def filled(self, x, shape, dtype):
         """A tensor of `shape` with every element x (linalg.fill)."""
@@ -326,7 +444,7 @@ class Emitter:
         scalars in the body. body_fn(body, names) -> the yielded name."""
         ins, slots = [], []
         for x in operands:
-            if isinstance(x, Const) and x.splat() is not None:
+            if isinstance(x, Const) and not x.symbolic and x.splat() is not None:
                 slots.append(("const", x))
                 continue
             v, exprs = self.broadcast_operand(x, shape)
@@ -369,15 +487,18 @@ class Emitter:
                        shape, v.dtype)
 
     def expand(self, v, groups, shape):
+        sizes = ", ".join(self.dim(d) for d in shape)
         return self.op("tensor.expand_shape %s %s output_shape [%s] : %s into %s"
-                       % (v.name, _groups(groups), ", ".join(str(d) for d in shape),
+                       % (v.name, _groups(groups), sizes,
                           v.type, tensor_type(shape, v.dtype)), shape, v.dtype)
 
     def reshape(self, x, shape):
         """x with a new shape of the same size: one collapse_shape or
         expand_shape where the dimensions regroup, else a collapse to 1-D
         followed by an expand."""
-        shape = tuple(int(d) for d in shape)
+        shape = tuple(_dim(d) for d in shape)
+        if isinstance(x, Const) and has_sym(shape):
+            x = self.value(x)
         if isinstance(x, Const):
             return Const(x.array.reshape(shape), x.dtype)
         if x.shape == shape:
@@ -390,7 +511,7 @@ class Emitter:
             groups = collapse_groups(shape, x.shape)
             if groups is not None:
                 return self.expand(x, groups, shape)
-        total = int(np.prod(shape, dtype=np.int64))
+        total = numel(shape)
         flat = x if len(x.shape) == 1 else self.collapse(x, collapse_groups(x.shape, (total,)), (total,))
         if len(shape) == 1:
             return flat
@@ -409,8 +530,10 @@ class Emitter:
         return v
 
     def extract_slice(self, x, offsets, sizes, strides):
+        x = self.value(x)
+        offs, lens = [self.dim(o) for o in offsets], [self.dim(s) for s in sizes]
         return self.op("tensor.extract_slice %s[%s] [%s] [%s] : %s to %s"
-                       % (x.name, ", ".join(map(str, offsets)), ", ".join(map(str, sizes)),
+                       % (x.name, ", ".join(offs), ", ".join(lens),
                           ", ".join(map(str, strides)), x.type, tensor_type(sizes, x.dtype)),
                        sizes, x.dtype)
 
@@ -454,7 +577,7 @@ def collapse_groups(src, dst):
         group, p = [i], src[i]
         i += 1
         while p != d:
-            if i >= len(src) or (d != 0 and p > d):
+            if i >= len(src) or (d != 0 and _exceeds(p, d)):
                 return None
             group.append(i)
             p *= src[i]
@@ -466,3 +589,12 @@ def collapse_groups(src, dst):
         groups[-1].append(i)
         i += 1
     return groups
+
+
+def _exceeds(p, d):
+    """p > d where that is known at import time (a product of symbolic
+    sizes may still reach d: keep multiplying)."""
+    try:
+        return bool(p > d)
+    except SymbolicError:
+        return False

@@ -14,6 +14,7 @@ import numpy as np
 from . import dtypes
 from .common import NodeError, all_const, broadcast_shape, same_dtype
 from .ir import Const
+from .symbolic import numel
 
 
 def _check_dtype(dt):
@@ -79,13 +80,13 @@ def _matmul(ctx):
     batch_a, batch_b = a.shape[:-2], b.shape[:-2]
     m, k, n = a.shape[-2], a.shape[-1], b.shape[-1]
     acc_dt = dtypes.compute_type(dt)
-    if int(np.prod(batch_b, dtype=np.int64)) == 1:
+    if numel(batch_b) == 1:
         # B is one matrix: rows of every batch of A go into M.
-        rows = int(np.prod(batch_a, dtype=np.int64)) * m
+        rows = numel(batch_a) * m
         acc = _matmul2d(em, em.reshape(a, (rows, k)), em.reshape(b, (k, n)), acc_dt)
     else:
         batch = broadcast_shape(batch_a, batch_b)
-        bt = int(np.prod(batch, dtype=np.int64))
+        bt = numel(batch)
         a = em.broadcast_to(a, batch + (m, k))
         b = em.broadcast_to(b, batch + (k, n))
         acc = _batch_matmul(em, em.reshape(a, (bt, m, k)), em.reshape(b, (bt, k, n)), acc_dt)

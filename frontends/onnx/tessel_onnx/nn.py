@@ -11,6 +11,7 @@ from . import dtypes
 from .common import NodeError, all_const, broadcast_shape, normalize_axis
 from .ir import Const, identity_exprs
 from .reduce import reduce_tensor
+from .symbolic import numel
 
 
 def _float_input(ctx, i, what):
@@ -43,7 +44,7 @@ def _softmax(ctx):
     shape = x.shape
     em = ctx.em
     if ctx.opset < 13 and axis < rank - 1:
-        x = em.reshape(x, shape[:axis] + (int(np.prod(shape[axis:], dtype=np.int64)),))
+        x = em.reshape(x, shape[:axis] + (numel(shape[axis:]),))
     if isinstance(x, Const):
         y = Const(_softmax_np(x.array.astype(np.float64), axis), x.dtype)
     else:
@@ -77,7 +78,7 @@ def _layer_norm(ctx):
     eps = float(ctx.attr("epsilon", 1e-5))
     dt = x.dtype
     rows, norm = x.shape[:axis], x.shape[axis:]
-    n = int(np.prod(norm, dtype=np.int64))
+    n = numel(norm)
     params = [scale] + ([bias] if bias is not None else [])
     for p in params:
         if broadcast_shape(p.shape, norm) != norm:

@@ -13,6 +13,7 @@ import numpy as np
 from . import dtypes
 from .common import NodeError, normalize_axes
 from .ir import Const, identity_exprs
+from .symbolic import is_static, numel
 
 # kind -> (Body.binary kind, numpy fold)
 _KINDS = {
@@ -54,12 +55,14 @@ def reduce_tensor(em, x, axes, kind):
                      ["reduction" if d in axes else "parallel" for d in range(rank)], body)
     if kind != "mean" and acc_dt is dt:
         return acc
-    count = int(np.prod([x.shape[d] for d in axes], dtype=np.int64))
+    count = numel([x.shape[d] for d in axes])
+    if kind == "mean" and not is_static(count):
+        count = em.index_as_float(count, acc_dt)
 
     def finish(b, n):
         y = n[0]
         if kind == "mean":
-            y = b.div(y, b.const(count, acc_dt), acc_dt)
+            y = b.div(y, b.const(count, acc_dt) if is_static(count) else count, acc_dt)
         return b.cast(y, acc_dt, dt)
 
     return em.elementwise([acc], out_shape, dt, finish)

@@ -5,31 +5,52 @@ linalg.generic yielding tensor.extract of the table, which Tessel raises to
 tessel.gather), Expand (a broadcasting generic), and the ops that only
 describe shapes: Shape, Size, Constant, ConstantOfShape, Range, Identity.
 
-Shapes are static, so Shape is always a constant, and the
+Shape is always a constant: its elements are ints, and Syms for the
+dimensions known only at run time (symbolic.py). The
 Shape/Gather/Unsqueeze/Concat chains that exported graphs use to compute
-Reshape targets fold with numpy.
+Reshape targets fold with numpy, symbolically where they hold Syms.
 """
 
 import numpy as np
 
 from . import dtypes
 from .common import NodeError, all_const, broadcast_shape, normalize_axes, normalize_axis
-from .ir import Const, identity_exprs
+from .ir import Const, Value, identity_exprs
+from .symbolic import (Sym, SymbolicError, dim_str, int_array, is_static, is_symbolic_array, numel,
+                       shape_str)
+
+# Slice bounds at least this large mean "to the end" (exporters write
+# INT64_MAX or INT32_MAX).
+_TO_THE_END = 2 ** 31 - 1
 
 
 def _ints(a, what):
+    """The values of an integer tensor known at import time: ints, and
+    Syms for sizes known only at run time."""
     if a is None:
         return None
     a = np.asarray(a)
+    if is_symbolic_array(a):
+        return [v if isinstance(v, Sym) else int(v) for v in a.reshape(-1)]
     if a.dtype.kind not in "iu":
         raise NodeError("%s must be integers, not %s" % (what, a.dtype))
     return [int(v) for v in a.reshape(-1)]
 
 
+def _static_ints(a, what):
+    """Like _ints, for values that must be known at import time (axes,
+    steps, split sizes)."""
+    out = _ints(a, what)
+    if out is not None and any(isinstance(v, Sym) for v in out):
+        raise NodeError("%s %s must be known at import time, but depend on sizes known only "
+                        "at run time" % (what, shape_str(out)))
+    return out
+
+
 def _axes(ctx, index, what="axes"):
     """Axes from input `index` (newer opsets) or the `axes` attribute."""
     if ctx.input(index) is not None:
-        return _ints(ctx.const_input(index, what), what)
+        return _static_ints(ctx.const_input(index, what), what)
     v = ctx.attr("axes")
     return None if v is None else [int(a) for a in v]
 
@@ -37,7 +58,7 @@ def _axes(ctx, index, what="axes"):
 def _check_nonempty(shape):
     if 0 in shape:
         raise NodeError("the result would be empty (shape %s); empty tensors are not supported"
-                        % list(shape))
+                        % shape_str(shape))
 
 
 def _reshape(ctx):
@@ -51,23 +72,25 @@ def _reshape(ctx):
         if d == 0 and not allowzero:
             if i >= len(x.shape):
                 raise NodeError("shape %s copies dimension %d, which the input %s lacks"
-                                % (target, i, list(x.shape)))
+                                % (shape_str(target), i, shape_str(x.shape)))
             d = x.shape[i]
         elif d == -1:
             if infer is not None:
-                raise NodeError("shape %s has more than one -1" % target)
+                raise NodeError("shape %s has more than one -1" % shape_str(target))
             infer = i
-        elif d < 0:
-            raise NodeError("shape %s has a negative size" % target)
+        elif is_static(d) and d < 0:
+            raise NodeError("shape %s has a negative size" % shape_str(target))
         out.append(d)
-    total = int(np.prod(x.shape, dtype=np.int64))
+    total = numel(x.shape)
     if infer is not None:
-        rest = int(np.prod([d for i, d in enumerate(out) if i != infer], dtype=np.int64))
-        if rest == 0 or total % rest:
-            raise NodeError("cannot reshape %s to %s" % (list(x.shape), target))
-        out[infer] = total // rest
-    if int(np.prod(out, dtype=np.int64)) != total:
-        raise NodeError("cannot reshape %s (%d elements) to %s" % (list(x.shape), total, out))
+        rest = numel([d for i, d in enumerate(out) if i != infer])
+        try:
+            out[infer] = total // rest
+        except (SymbolicError, ZeroDivisionError):
+            raise NodeError("cannot reshape %s to %s" % (shape_str(x.shape), shape_str(target)))
+    if numel(out) != total:
+        raise NodeError("cannot reshape %s (%s elements) to %s"
+                        % (shape_str(x.shape), dim_str(total), shape_str(out)))
     return [ctx.em.reshape(x, out)]
 
 
@@ -78,8 +101,7 @@ def _flatten(ctx):
     if not -rank <= axis <= rank:
         raise NodeError("axis %d is out of range for rank %d" % (axis, rank))
     axis = axis + rank if axis < 0 else axis
-    outer = int(np.prod(x.shape[:axis], dtype=np.int64))
-    return [ctx.em.reshape(x, (outer, int(np.prod(x.shape[axis:], dtype=np.int64))))]
+    return [ctx.em.reshape(x, (numel(x.shape[:axis]), numel(x.shape[axis:])))]
 
 
 def _unsqueeze(ctx):
@@ -90,7 +112,10 @@ def _unsqueeze(ctx):
     rank = len(x.shape) + len(axes)
     axes = set(normalize_axes(axes, rank))
     dims = iter(x.shape)
-    return [ctx.em.reshape(x, [1 if i in axes else next(dims) for i in range(rank)])]
+    y = ctx.em.reshape(x, [1 if i in axes else next(dims) for i in range(rank)])
+    if isinstance(x, Value) and isinstance(x.grid, int) and y is not x:
+        y.grid = [i for i in range(rank) if i not in axes][x.grid]
+    return [y]
 
 
 def _squeeze(ctx):
@@ -101,7 +126,7 @@ def _squeeze(ctx):
     axes = normalize_axes(axes, len(x.shape))
     for a in axes:
         if x.shape[a] != 1:
-            raise NodeError("cannot squeeze axis %d of size %d" % (a, x.shape[a]))
+            raise NodeError("cannot squeeze axis %d of size %s" % (a, dim_str(x.shape[a])))
     return [ctx.em.reshape(x, [d for i, d in enumerate(x.shape) if i not in axes])]
 
 
@@ -130,23 +155,30 @@ def _concat(ctx):
         if len(x.shape) != rank or any(a != b for i, (a, b) in enumerate(zip(x.shape, xs[0].shape))
                                        if i != axis):
             raise NodeError("input shapes %s do not concatenate along axis %d"
-                            % (", ".join(str(list(x.shape)) for x in xs), axis))
+                            % (", ".join(shape_str(x.shape) for x in xs), axis))
     if all_const(xs):
         return [Const(np.concatenate([x.array for x in xs], axis=axis), xs[0].dtype)]
     xs = [x for x in xs if x.shape[axis] != 0]
     if len(xs) == 1:
         return [xs[0]]
-    return [ctx.em.concat(xs, axis)]
+    y = ctx.em.concat(xs, axis)
+    if axis == rank - 1 and all(isinstance(x, Value) and isinstance(x.grid, int) and
+                                x.grid < axis and x.shape[axis] == 1 for x in xs):
+        y.grid = tuple(x.grid for x in xs)  # index tuples, one coordinate each
+    return [y]
 
 
 def _slice_params(ctx, x):
-    """Per-axis (start, size, step) of a Slice, clamped as ONNX says."""
+    """Per-axis (start, size, step) of a Slice, clamped as ONNX says. With
+    sizes known only at run time, bounds are assumed in range (step 1
+    only), and the bounds that need it are checked when the function is
+    called."""
     rank = len(x.shape)
     if ctx.num_inputs() > 1:  # opset 10+: inputs
         starts = _ints(ctx.const_input(1, "starts"), "starts")
         ends = _ints(ctx.const_input(2, "ends"), "ends")
-        axes = _ints(ctx.const_input(3, "axes"), "axes")
-        steps = _ints(ctx.const_input(4, "steps"), "steps")
+        axes = _static_ints(ctx.const_input(3, "axes"), "axes")
+        steps = _static_ints(ctx.const_input(4, "steps"), "steps")
     else:
         starts, ends = ctx.attr("starts"), ctx.attr("ends")
         axes, steps = ctx.attr("axes"), None
@@ -161,6 +193,9 @@ def _slice_params(ctx, x):
         dim = x.shape[a]
         if st == 0:
             raise NodeError("step 0 on axis %d" % a)
+        if not all(is_static(v) for v in (s, e, dim)):
+            params[a] = _symbolic_slice(ctx, a, s, e, st, dim)
+            continue
         s = s + dim if s < 0 else s
         e = e + dim if e < 0 else e
         if st > 0:
@@ -173,10 +208,36 @@ def _slice_params(ctx, x):
     return params
 
 
+def _symbolic_slice(ctx, axis, s, e, st, dim):
+    """(start, size, 1) of one axis whose bounds or size are symbolic:
+    negative constants count from the end, large ones mean the end; the
+    others must lie in [0, dim], which is checked at run time where the
+    import cannot decide it."""
+    if st != 1:
+        raise NodeError("a step of %d on axis %d, whose bounds or size (%s) are known only at "
+                        "run time, is not supported (step 1 is)" % (st, axis, dim_str(dim)))
+
+    def bound(v, what):
+        if is_static(v) and v >= _TO_THE_END:
+            return dim
+        if is_static(v) and v < 0:
+            v = v + dim
+        where = "Slice axis %d: %s %s" % (axis, what, dim_str(v))
+        ctx.em.check(0, "sle", v, "%s must not be negative" % where)
+        ctx.em.check(v, "sle", dim, "%s must be at most the size %s" % (where, dim_str(dim)))
+        return v
+
+    s, e = bound(s, "start"), bound(e, "end")
+    ctx.em.check(s, "sle", e, "Slice axis %d: start %s must be at most end %s"
+                 % (axis, dim_str(s), dim_str(e)))
+    return s, e - s, 1
+
+
 def _slice(ctx):
     x = ctx.input(0, "data")
     params = _slice_params(ctx, x)
-    if isinstance(x, Const):
+    symbolic = not all(is_static(v) for p in params for v in p)
+    if isinstance(x, Const) and not symbolic:
         index = tuple(slice(s, s + st * n, st) if st > 0 else
                       slice(s, s + st * n if s + st * n >= 0 else None, st)
                       for s, n, st in params)
@@ -189,7 +250,8 @@ def _slice(ctx):
     sizes = [n for _, n, _ in params]
     em = ctx.em
     y = x
-    if any(lo != 0 for lo in lows) or sizes != list(x.shape) or any(s != 1 for s in strides):
+    if (isinstance(x, Const) or any(lo != 0 for lo in lows) or sizes != list(x.shape)
+            or any(s != 1 for s in strides)):
         y = em.extract_slice(x, lows, sizes, strides)
     reversed_axes = [a for a, (_, n, st) in enumerate(params) if st < 0 and n > 1]
     if reversed_axes:
@@ -205,7 +267,7 @@ def _split(ctx):
     x = ctx.input(0, "input")
     axis = normalize_axis(ctx.attr("axis", 0), len(x.shape))
     dim = x.shape[axis]
-    sizes = _ints(ctx.const_input(1, "split"), "split") if ctx.input(1) is not None else None
+    sizes = _static_ints(ctx.const_input(1, "split"), "split") if ctx.input(1) is not None else None
     if sizes is None and ctx.has_attr("split"):
         sizes = [int(s) for s in ctx.attr("split")]
     if sizes is None:
@@ -213,7 +275,8 @@ def _split(ctx):
         chunk = -(-dim // count)
         sizes = [min(chunk, dim - i * chunk) for i in range(count)]
     if sum(sizes) != dim or any(s < 0 for s in sizes):
-        raise NodeError("split sizes %s do not add up to dimension %d (%d)" % (sizes, axis, dim))
+        raise NodeError("split sizes %s do not add up to dimension %d (%s)"
+                        % (sizes, axis, dim_str(dim)))
     outs, start = [], 0
     for s in sizes:
         if isinstance(x, Const):
@@ -233,7 +296,14 @@ def _wrapped_indices(idx, dim, axis):
     (ONNX: negative indices count from the end); run-time ones unchanged."""
     if not isinstance(idx, Const):
         return idx
+    if idx.symbolic:
+        raise NodeError("indices computed from sizes known only at run time are not supported")
     i = idx.array.astype(np.int64)
+    if not is_static(dim):
+        if (i < 0).any():
+            raise NodeError("negative indices on axis %d, whose size (%s) is known only at run "
+                            "time, are not supported" % (axis, dim_str(dim)))
+        return Const(i, dtypes.I64)
     bad = (i < -dim) | (i >= dim)
     if bad.any():
         raise NodeError("index %d is out of range for axis %d of size %d"
@@ -334,9 +404,10 @@ def _gather_nd(ctx):
     batch = int(ctx.attr("batch_dims", 0))
     if not idx.dtype.is_int:
         raise NodeError("indices must be integers, not %s" % idx.dtype.mlir)
-    if not isinstance(idx, Const):
+    if not isinstance(idx, Const) and not isinstance(idx.grid, tuple):
         raise NodeError("indices computed at run time are not supported (a constant "
-                        "index tensor is)")
+                        "index tensor is, or one built from Range by Unsqueeze, Expand "
+                        "and Concat)")
     if len(idx.shape) < 1 or batch < 0 or batch >= min(len(idx.shape), len(data.shape)) + (1 if batch == 0 else 0):
         raise NodeError("batch_dims %d does not fit data rank %d and indices rank %d"
                         % (batch, len(data.shape), len(idx.shape)))
@@ -344,6 +415,8 @@ def _gather_nd(ctx):
     if batch + k > len(data.shape):
         raise NodeError("indices address %d dimensions after %d batch dimensions of a rank-%d "
                         "data tensor" % (k, batch, len(data.shape)))
+    if not isinstance(idx, Const):
+        return [_gather_nd_of_coordinates(ctx, data, idx, batch)]
     i = idx.array.astype(np.int64)
     dims = np.array(data.shape[batch:batch + k], dtype=np.int64)
     bad = (i < -dims) | (i >= dims)
@@ -368,11 +441,7 @@ def _gather_nd(ctx):
     if axes is not None:
         # Every index component is one of the index tensor's coordinates
         # (torch's mask expansion): a broadcast read, no index table.
-        exprs = (["d%d" % d for d in range(batch)] + ["d%d" % a for a in axes] +
-                 ["d%d" % (q + j) for j in range(len(rest))])
-        init = em.empty(out_shape, data.dtype)
-        return [em.generic([(table, exprs)], (init, identity_exprs(n)), ["parallel"] * n,
-                           lambda b, ins, out: ins[0])]
+        return [_read_at_coordinates(em, data, idx.shape, batch, axes)]
     icon = em.value(Const(i, dtypes.I64))
 
     def body(b, ins, out):
@@ -388,15 +457,48 @@ def _gather_nd(ctx):
     return [em.generic([], (init, identity_exprs(n)), ["parallel"] * n, body)]
 
 
+def _gather_nd_of_coordinates(ctx, data, idx, batch):
+    """GatherND whose index tuples are coordinates of the index tensor
+    (idx.grid), as torch exports a mask broadcast with Range over run-time
+    sizes; each addressed dimension is checked to hold its coordinate's
+    range."""
+    axes = list(idx.grid)
+    if len(set(axes)) != len(axes) or any(a < batch for a in axes):
+        raise NodeError("index components repeat a coordinate or read a batch dimension")
+    for c, a in enumerate(axes):
+        ctx.em.check(idx.shape[a], "sle", data.shape[batch + c],
+                     "GatherND: index dimension %d (%s) must be at most data dimension %d (%s)"
+                     % (a, dim_str(idx.shape[a]), batch + c, dim_str(data.shape[batch + c])))
+    return _read_at_coordinates(ctx.em, data, idx.shape, batch, axes)
+
+
+def _read_at_coordinates(em, data, idx_shape, batch, axes):
+    """GatherND where index component c is coordinate axes[c] of the index
+    tensor (shape idx_shape): a broadcast read of the data, no index
+    table."""
+    q = len(idx_shape) - 1  # loops over the index tensor's leading dims
+    rest = list(data.shape[batch + len(axes):])
+    out_shape = list(idx_shape[:-1]) + rest
+    n = len(out_shape)
+    exprs = (["d%d" % d for d in range(batch)] + ["d%d" % a for a in axes] +
+             ["d%d" % (q + j) for j in range(len(rest))])
+    init = em.empty(out_shape, data.dtype)
+    return em.generic([(em.value(data), exprs)], (init, identity_exprs(n)), ["parallel"] * n,
+                      lambda b, ins, out: ins[0])
+
+
 def _expand(ctx):
     x = ctx.input(0, "input")
     target = _ints(ctx.const_input(1, "shape"), "shape")
     if target is None:
         raise NodeError("missing input 1 (shape)")
     shape = broadcast_shape(x.shape, target)
-    if isinstance(x, Const):
+    if isinstance(x, Const) and all(is_static(d) for d in shape):
         return [Const(np.broadcast_to(x.array, shape), x.dtype)]
-    return [ctx.em.broadcast_to(x, shape)]
+    y = ctx.em.broadcast_to(x, shape)
+    if isinstance(x, Value) and isinstance(x.grid, int) and y is not x:
+        y.grid = x.grid + len(shape) - len(x.shape)
+    return [y]
 
 
 def _shape(ctx):
@@ -406,12 +508,12 @@ def _shape(ctx):
     start = min(max(start + rank if start < 0 else start, 0), rank)
     end = rank if end is None else int(end)
     end = min(max(end + rank if end < 0 else end, 0), rank)
-    return [Const(np.array(x.shape[start:end], dtype=np.int64), dtypes.I64)]
+    return [Const(int_array(x.shape[start:end]), dtypes.I64)]
 
 
 def _size(ctx):
     x = ctx.input(0, "data")
-    return [Const(np.array(int(np.prod(x.shape, dtype=np.int64)), dtype=np.int64), dtypes.I64)]
+    return [Const(int_array([numel(x.shape)], shape=()), dtypes.I64)]
 
 
 def _constant(ctx):
@@ -433,6 +535,8 @@ def _constant_of_shape(ctx):
         value = Const(np.zeros(1, np.float32), dtypes.F32)
     if value.array.size != 1:
         raise NodeError("value must have one element")
+    if not all(is_static(d) for d in shape):
+        return [ctx.em.filled(value.array.reshape(-1)[0], shape, value.dtype)]
     return [Const(np.full(shape, value.array.reshape(-1)[0]), value.dtype)]
 
 
@@ -440,11 +544,34 @@ def _range(ctx):
     xs = [ctx.input(i, what) for i, what in enumerate(("start", "limit", "delta"))]
     if not all_const(xs):
         raise NodeError("start, limit and delta must be constants (the result's size must be "
-                        "known at import time)")
+                        "known at import time, or be a size known at run time)")
     start, limit, delta = (x.array.reshape(()) for x in xs)
+    if any(x.symbolic for x in xs):
+        return [_symbolic_range(ctx, start[()], limit[()], delta[()], xs[0].dtype)]
     if delta == 0:
         raise NodeError("delta is 0")
     return [Const(np.arange(start, limit, delta), xs[0].dtype)]
+
+
+def _symbolic_range(ctx, start, limit, delta, dtype):
+    """start, start + 1, ..., limit - 1 for a limit known only at run time
+    (torch.arange(seq)): a generic over linalg.index."""
+    if not (is_static(start) and is_static(delta) and int(delta) == 1 and dtype.is_int):
+        raise NodeError("a Range whose bounds are known only at run time needs an integer "
+                        "constant start and delta 1 (start %s, limit %s, delta %s)"
+                        % (dim_str(start), dim_str(limit), dim_str(delta)))
+    n = limit - int(start)
+    ctx.em.check(0, "sle", n, "Range: limit %s must be at least start %d" % (dim_str(limit), start))
+    init = ctx.em.empty((n,), dtype)
+
+    def body(b, ins, out):
+        i = b("arith.index_cast %s : index to %s" % (b.index(0), dtype.mlir))
+        return b.add(i, b.const(int(start), dtype), dtype)
+
+    y = ctx.em.generic([], (init, identity_exprs(1)), ["parallel"], body)
+    if int(start) == 0:
+        y.grid = 0
+    return y
 
 
 def _identity(ctx):

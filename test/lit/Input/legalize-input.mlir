@@ -225,3 +225,19 @@ func.func @reversed_read(%x: tensor<3x6x3xf32>, %y: tensor<3x6x3xf32>) -> tensor
   } -> tensor<3x6x3xf32>
   return %r : tensor<3x6x3xf32>
 }
+
+// -----
+
+// cf.assert in a function body is the host program's check, tessel.assert.
+// CHECK-LABEL: func.func @host_assert
+// CHECK: %[[OK:.+]] = arith.cmpi sle
+// CHECK-NEXT: tessel.assert %[[OK]], "sequence too long"
+// CHECK-NOT: cf.assert
+func.func @host_assert(%a: tensor<?xf32>) -> tensor<?xf32> {
+  %c0 = arith.constant 0 : index
+  %c512 = arith.constant 512 : index
+  %d = tensor.dim %a, %c0 : tensor<?xf32>
+  %ok = arith.cmpi sle, %d, %c512 : index
+  cf.assert %ok, "sequence too long"
+  return %a : tensor<?xf32>
+}

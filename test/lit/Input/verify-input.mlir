@@ -132,3 +132,36 @@ func.func @several(%a: tensor<4xf32>, %b: tensor<?xf32>) -> tensor<4xf32> {
 func.func private @only_private(%a: tensor<4xf32>) -> tensor<4xf32> {
   return %a : tensor<4xf32>
 }
+
+// -----
+
+// cf.assert is a check of the host program: accepted in a function body
+// (and in host control flow)...
+// CHECK-LABEL: func.func @host_assert
+// CHECK: cf.assert %{{.+}}, "too long"
+func.func @host_assert(%a: tensor<?xf32>) -> tensor<?xf32> {
+  %c0 = arith.constant 0 : index
+  %n = arith.constant 512 : index
+  %d = tensor.dim %a, %c0 : tensor<?xf32>
+  %ok = arith.cmpi sle, %d, %n : index
+  cf.assert %ok, "too long"
+  return %a : tensor<?xf32>
+}
+
+// -----
+
+// ... not inside a computation.
+func.func @assert_in_body(%a: tensor<?xf32>) -> tensor<?xf32> {
+  %c0 = arith.constant 0 : index
+  %d = tensor.dim %a, %c0 : tensor<?xf32>
+  %e = tensor.empty(%d) : tensor<?xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>],
+                       iterator_types = ["parallel"]} ins(%a : tensor<?xf32>) outs(%e : tensor<?xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %t = arith.constant true
+    // expected-error @+1 {{unsupported op 'cf.assert'}}
+    cf.assert %t, "in a body"
+    linalg.yield %x : f32
+  } -> tensor<?xf32>
+  return %r : tensor<?xf32>
+}

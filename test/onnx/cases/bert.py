@@ -7,7 +7,8 @@
 # Transpose, MatMul, Div by sqrt(d), Add mask, Softmax, MatMul, Transpose and
 # Reshape back, output projection + residual + LayerNorm, and the FFN with
 # Gelu in its erf form (Div, Erf, Add, Mul, Mul) + residual + LayerNorm.
-# Batch and sequence are dynamic dimensions, pinned with --dim.
+# Batch and sequence are dynamic dimensions, pinned with --dim here
+# (bert_dynamic.py imports the same graph with them symbolic).
 import numpy as np
 from onnxtest import erf, f32, model, node
 
@@ -24,11 +25,18 @@ def layernorm(x, g, b, eps=1e-12):
     return (x - m) / np.sqrt(v + eps) * g + b
 
 
-def make(rng):
+def tokens(rng, b, s):
+    """input_ids and an attention mask with padding at the end of every
+    other sequence."""
+    ids = rng.integers(0, VOCAB, (b, s)).astype(np.int64)
+    mask = np.ones((b, s), np.int64)
+    mask[1::2, s - s // 3:] = 0
+    return ids, mask
+
+
+def graph(rng):
+    """(nodes, initializers, reference(ids, mask) -> last_hidden_state)."""
     i64 = lambda a: np.array(a, np.int64)  # noqa: E731
-    ids = rng.integers(0, VOCAB, (B, S)).astype(np.int64)
-    mask = np.ones((B, S), np.int64)
-    mask[1, 12:] = 0
     inits = {
         "word_emb": f32(rng.standard_normal((VOCAB, H)) * 0.5),
         "pos_emb": f32(rng.standard_normal((MAXPOS, H)) * 0.5),
@@ -120,24 +128,35 @@ def make(rng):
         h = n("LayerNormalization", [r2, p + "ln2.g", p + "ln2.b"], [p + "h2"], epsilon=1e-12)
     nodes.append(node("Identity", [h], ["last_hidden_state"]))
 
-    # The reference, in float64.
     W = {k: v.astype(np.float64) if v.dtype == np.float32 else v for k, v in inits.items()}
-    x = layernorm(W["word_emb"][ids] + W["pos_emb"][np.arange(S)][None], W["emb_ln_g"], W["emb_ln_b"])
-    am = (1.0 - mask[:, None, None, :].astype(np.float64)) * -10000.0
-    for l in range(LAYERS):
-        p = "l%d." % l
-        L = lambda t, name: t @ W[p + name + ".weight"] + W[p + name + ".bias"]  # noqa: E731
-        split = lambda t: t.reshape(B, S, HEADS, D).transpose(0, 2, 1, 3)  # noqa: E731
-        q, k, v = split(L(x, "q")), split(L(x, "k")), split(L(x, "v"))
-        s = q @ k.transpose(0, 1, 3, 2) / np.sqrt(D) + am
-        e = np.exp(s - s.max(axis=-1, keepdims=True))
-        ctx = (e / e.sum(axis=-1, keepdims=True)) @ v
-        ctx = ctx.transpose(0, 2, 1, 3).reshape(B, S, H)
-        x = layernorm(L(ctx, "o") + x, W[p + "ln1.g"], W[p + "ln1.b"])
-        f = L(x, "ffn1")
-        f = 0.5 * f * (1.0 + erf(f / np.sqrt(2.0)))
-        x = layernorm(L(f, "ffn2") + x, W[p + "ln2.g"], W[p + "ln2.b"])
+
+    def reference(ids, mask):
+        """last_hidden_state in float64."""
+        b, s = ids.shape
+        x = layernorm(W["word_emb"][ids] + W["pos_emb"][np.arange(s)][None], W["emb_ln_g"], W["emb_ln_b"])
+        am = (1.0 - mask[:, None, None, :].astype(np.float64)) * -10000.0
+        for l in range(LAYERS):
+            p = "l%d." % l
+            L = lambda t, name: t @ W[p + name + ".weight"] + W[p + name + ".bias"]  # noqa: E731
+            split = lambda t: t.reshape(b, s, HEADS, D).transpose(0, 2, 1, 3)  # noqa: E731
+            q, k, v = split(L(x, "q")), split(L(x, "k")), split(L(x, "v"))
+            sc = q @ k.transpose(0, 1, 3, 2) / np.sqrt(D) + am
+            e = np.exp(sc - sc.max(axis=-1, keepdims=True))
+            ctx = (e / e.sum(axis=-1, keepdims=True)) @ v
+            ctx = ctx.transpose(0, 2, 1, 3).reshape(b, s, H)
+            x = layernorm(L(ctx, "o") + x, W[p + "ln1.g"], W[p + "ln1.b"])
+            f = L(x, "ffn1")
+            f = 0.5 * f * (1.0 + erf(f / np.sqrt(2.0)))
+            x = layernorm(L(f, "ffn2") + x, W[p + "ln2.g"], W[p + "ln2.b"])
+        return f32(x)
+
+    return nodes, inits, reference
+
+
+def make(rng):
+    nodes, inits, reference = graph(rng)
+    ids, mask = tokens(rng, B, S)
     return model(nodes, inputs=[("input_ids", ids), ("attention_mask", mask)],
-                 outputs=[("last_hidden_state", f32(x))], initializers=list(inits.items()),
+                 outputs=[("last_hidden_state", reference(ids, mask))], initializers=list(inits.items()),
                  input_dims={"input_ids": ["batch", "sequence"], "attention_mask": ["batch", "sequence"]},
                  dims={"batch": B, "sequence": S})

@@ -121,6 +121,36 @@ def dynamic():
                        [vi("y", F, ["batch", 4, None])])
 
 
+def dynamic_chain():
+    """x[batch, seq, 8] and mask[batch, seq] with symbolic dimensions: a
+    view(b, s, 2, -1) through Shape/Gather/Unsqueeze/Concat, positions
+    sliced from a constant table by seq (Slice) and added, arange(seq)
+    (Range), and the mask as float."""
+    return graph_model(
+        [N("Shape", ["x"], ["sh"]),
+         N("Gather", ["sh", "zero"], ["b"]), N("Gather", ["sh", "one"], ["s"]),
+         N("Unsqueeze", ["b", "ax"], ["bu"]), N("Unsqueeze", ["s", "ax"], ["su"]),
+         N("Concat", ["bu", "su", "two", "m1"], ["target"], axis=0),
+         N("Reshape", ["x", "target"], ["heads"]),
+         N("Slice", ["table", "ax", "su", "one_1d"], ["pos"]),
+         N("Add", ["x", "pos"], ["xp"]),
+         N("Range", ["zero", "s", "one"], ["r"]),
+         N("Cast", ["mask"], ["mf"], to=F)],
+        [vi("x", F, ["batch", "seq", 8]), vi("mask", I64, ["batch", "seq"])],
+        [vi("heads", F, ["batch", "seq", 2, 4]), vi("xp", F, ["batch", "seq", 8]),
+         vi("r", I64, ["seq"]), vi("mf", F, ["batch", "seq"])],
+        [init("zero", np.array(0, np.int64)), init("one", np.array(1, np.int64)),
+         init("ax", np.array([0], np.int64)), init("one_1d", np.array([1], np.int64)),
+         init("two", np.array([2], np.int64)), init("m1", np.array([-1], np.int64)),
+         init("table", f32(1, 16, 8))])
+
+
+def dynamic_broadcast():
+    """x[batch, 4] + c[3, 4]: a symbolic size against a static one."""
+    return graph_model([N("Add", ["x", "c"], ["y"], name="add")], [vi("x", F, ["batch", 4])],
+                       [vi("y", F, ["batch", 4])], [init("c", f32(3, 4))])
+
+
 def uint8_input():
     return graph_model([N("Identity", ["x"], ["y"])], [vi("x", TensorProto.UINT8, [4])],
                        [vi("y", TensorProto.UINT8, [4])])
@@ -140,7 +170,8 @@ def nonconst_shape():
 
 
 KINDS = {f.__name__: f for f in (linear, broadcast, layernorm, gather, shape_chain, gemm, conv, softmax,
-                                 unsupported, dynamic, uint8_input, missing_value, nonconst_shape)}
+                                 unsupported, dynamic, dynamic_chain, dynamic_broadcast, uint8_input,
+                                 missing_value, nonconst_shape)}
 
 
 def main():

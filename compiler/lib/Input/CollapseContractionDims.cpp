@@ -137,13 +137,30 @@ LogicalResult collapseContraction(RewriterBase &rewriter,
   return success();
 }
 
-/// An elementwise generic that reads `expand` (an expand_shape of a
-/// contraction's result, or of an op collapsed here) element for element
-/// runs on the collapsed shape instead, so that it can join the
-/// contraction's dispatch as an epilogue (bias, activation). Returns the
-/// expand_shape of its result, if it made one.
-tensor::ExpandShapeOp collapseConsumer(RewriterBase &rewriter,
-                                       tensor::ExpandShapeOp expand) {
+/// Where an epilogue chain continues after `expand` (an expand_shape of a
+/// contraction's result, or of an op collapsed here):
+/// - a collapse_shape undoing it is its source, and the expand_shapes
+///   reading that collapse continue the chain (dynamic extents leave such
+///   pairs between a matmul and its bias: BERT with symbolic sizes);
+/// - an elementwise generic reading it element for element runs on the
+///   collapsed shape instead, so that it can join the contraction's
+///   dispatch as an epilogue (bias, activation); the expand_shape of its
+///   result continues the chain.
+SmallVector<tensor::ExpandShapeOp> collapseConsumers(RewriterBase &rewriter,
+                                                     tensor::ExpandShapeOp expand) {
+  SmallVector<tensor::ExpandShapeOp> next;
+  SmallVector<tensor::CollapseShapeOp> inverses;
+  for (Operation *user : expand->getUsers())
+    if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(user);
+        collapse && collapse.getResultType() == expand.getSrcType() &&
+        collapse.getReassociationIndices() == expand.getReassociationIndices())
+      inverses.push_back(collapse);
+  for (tensor::CollapseShapeOp collapse : inverses) {
+    for (Operation *user : collapse->getUsers())
+      if (auto e = dyn_cast<tensor::ExpandShapeOp>(user))
+        next.push_back(e);
+    rewriter.replaceOp(collapse, expand.getSrc());
+  }
   for (Operation *user : expand->getUsers()) {
     auto generic = dyn_cast<linalg::GenericOp>(user);
     if (!generic || !generic.hasPureTensorSemantics() ||
@@ -166,9 +183,11 @@ tensor::ExpandShapeOp collapseConsumer(RewriterBase &rewriter,
     if (failed(collapsed))
       continue;
     rewriter.replaceOp(generic, collapsed->results);
-    return collapsed->results[0].getDefiningOp<tensor::ExpandShapeOp>();
+    if (auto e = collapsed->results[0].getDefiningOp<tensor::ExpandShapeOp>())
+      next.push_back(e);
+    break; // the users changed
   }
-  return {};
+  return next;
 }
 
 /// tensor.dim of an expand_shape's result: the extent the expand_shape
@@ -212,11 +231,9 @@ struct CollapseContractionDimsPass
         if (linalg::isaContractionOpInterface(producer))
           worklist.push_back(expand);
     });
-    while (!worklist.empty()) {
-      tensor::ExpandShapeOp expand = worklist.pop_back_val();
-      if (tensor::ExpandShapeOp next = collapseConsumer(rewriter, expand))
-        worklist.push_back(next);
-    }
+    while (!worklist.empty())
+      llvm::append_range(worklist,
+                         collapseConsumers(rewriter, worklist.pop_back_val()));
     foldDimsOfExpands(rewriter, getOperation());
   }
 };

@@ -20,6 +20,8 @@
 // transposes and batch reshapes around the contractions disappear.
 // The scale is the product of the constants on the way (S * c, S / c, and
 // scalar multiplies of Q or K). Anything that does not fit is left alone.
+// Batch, M and K2 may be dynamic (a reshape group may split off one
+// dynamic dimension); the head dimensions K1 and N are static.
 //
 //===----------------------------------------------------------------------===//
 
@@ -59,22 +61,41 @@ struct AtomTable {
 
 /// `atoms` split into consecutive pieces of the given sizes (a size-1
 /// piece is empty); failure where the sizes do not fall on atom bounds.
+/// Static pieces take static atoms. One piece may be dynamic: the pieces
+/// before it take atoms from the front, those after it from the back, and
+/// it takes what is left (at least one atom), whose product its size is.
 FailureOr<DimAtoms> splitAtoms(const Atoms &atoms, ArrayRef<int64_t> sizes,
                                const AtomTable &table) {
-  DimAtoms pieces;
-  size_t next = 0;
-  for (int64_t size : sizes) {
-    Atoms piece;
+  size_t dyn = llvm::find_if(sizes, ShapedType::isDynamic) - sizes.begin();
+  if (dyn < sizes.size() &&
+      llvm::any_of(sizes.drop_front(dyn + 1), ShapedType::isDynamic))
+    return failure();
+  size_t front = 0, back = atoms.size();
+  auto take = [&](int64_t size, bool fromBack, Atoms &piece) {
     int64_t product = 1;
-    while (product < size && next < atoms.size()) {
-      product *= table.sizes[atoms[next]];
-      piece.push_back(atoms[next++]);
+    while (product < size && front < back) {
+      int atom = fromBack ? atoms[--back] : atoms[front++];
+      if (ShapedType::isDynamic(table.sizes[atom]))
+        return false;
+      product *= table.sizes[atom];
+      piece.insert(fromBack ? piece.begin() : piece.end(), atom);
     }
-    if (product != size)
+    return product == size;
+  };
+  DimAtoms pieces(sizes.size());
+  for (size_t i = 0; i < std::min(dyn, sizes.size()); ++i)
+    if (!take(sizes[i], /*fromBack=*/false, pieces[i]))
       return failure();
-    pieces.push_back(piece);
+  for (size_t i = sizes.size(); i-- > dyn + 1;)
+    if (!take(sizes[i], /*fromBack=*/true, pieces[i]))
+      return failure();
+  if (dyn < sizes.size()) {
+    if (front == back)
+      return failure();
+    pieces[dyn].assign(atoms.begin() + front, atoms.begin() + back);
+    front = back;
   }
-  if (next != atoms.size())
+  if (front != back)
     return failure();
   return pieces;
 }
@@ -283,8 +304,6 @@ FailureOr<SmallVector<Atoms>> contractionLoops(linalg::LinalgOp op,
       dims->k.size() != 1)
     return failure();
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  if (ShapedType::isDynamicShape(ranges))
-    return failure();
   SmallVector<Atoms> loops(op.getNumLoops());
   AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
   for (auto [j, e] : llvm::enumerate(out.getResults())) {
@@ -294,8 +313,8 @@ FailureOr<SmallVector<Atoms>> contractionLoops(linalg::LinalgOp op,
     loops[d.getPosition()] = result[j];
   }
   unsigned k = dims->k[0];
-  if (ranges[k] < 2)
-    return failure();
+  if (ShapedType::isDynamic(ranges[k]) || ranges[k] < 2)
+    return failure(); // the head dimension: static
   *kAtom = table.add(ranges[k]);
   loops[k] = {*kAtom};
   return loops;
@@ -394,13 +413,41 @@ Value stepForward(Value v, DimAtoms &dims, const AtomTable &table,
   return {};
 }
 
+/// The sizes of a tensor of `type` whose dimensions are the single atoms
+/// `dims`: static ones from the type, dynamic ones read (tensor.dim) from
+/// a view that has the same atom. Failure where none has it.
+FailureOr<SmallVector<OpFoldResult>>
+sizesFrom(OpBuilder &b, Location loc, const DimAtoms &dims,
+          RankedTensorType type, ArrayRef<const View *> views) {
+  // Where each dynamic size is read, found before anything is created.
+  SmallVector<std::pair<Value, int64_t>> reads(dims.size());
+  for (auto [j, atoms] : llvm::enumerate(dims)) {
+    if (!type.isDynamicDim(j))
+      continue;
+    for (const View *view : views)
+      for (auto [i, a] : llvm::enumerate(view->dims))
+        if (!reads[j].first && a == atoms)
+          reads[j] = {view->value, int64_t(i)};
+    if (!reads[j].first)
+      return failure();
+  }
+  SmallVector<OpFoldResult> sizes;
+  for (auto [j, read] : llvm::enumerate(reads))
+    sizes.push_back(read.first ? OpFoldResult(tensor::DimOp::create(
+                                     b, loc, read.first, read.second))
+                               : b.getIndexAttr(type.getDimSize(j)));
+  return sizes;
+}
+
 /// Raises the attention around `softmax`, if it is one.
 LogicalResult raise(RewriterBase &rewriter, linalg::SoftmaxOp softmax) {
   auto inType = cast<RankedTensorType>(softmax.getInput().getType());
   int64_t rank = inType.getRank();
+  auto unitOrSmall = [&](int64_t i) {
+    return !inType.isDynamicDim(i) && inType.getDimSize(i) < 2;
+  };
   if (rank < 2 || softmax.getDimension() != uint64_t(rank - 1) ||
-      !inType.hasStaticShape() || inType.getDimSize(rank - 1) < 2 ||
-      inType.getDimSize(rank - 2) < 2)
+      unitOrSmall(rank - 1) || unitOrSmall(rank - 2))
     return failure();
   AtomTable table;
   DimAtoms anchor;
@@ -519,8 +566,9 @@ LogicalResult raise(RewriterBase &rewriter, linalg::SoftmaxOp softmax) {
       pvDims->k.size() != 1)
     return failure();
   SmallVector<int64_t> pvRanges = pvOp.getStaticLoopRanges();
-  if (ShapedType::isDynamicShape(pvRanges) || pvRanges[pvDims->n[0]] < 2)
-    return failure();
+  if (ShapedType::isDynamic(pvRanges[pvDims->n[0]]) ||
+      pvRanges[pvDims->n[0]] < 2)
+    return failure(); // the value head dimension: static
   SmallVector<Atoms> pvLoops(pvOp.getNumLoops());
   AffineMap pMap = pvOp.getMatchingIndexingMap(pvOp.getDpsInputOperand(0));
   for (auto [j, e] : llvm::enumerate(pMap.getResults())) {
@@ -608,7 +656,11 @@ LogicalResult raise(RewriterBase &rewriter, linalg::SoftmaxOp softmax) {
   Location loc = softmax.getLoc();
   rewriter.setInsertionPointAfterValue(out->value);
   auto outType = cast<RankedTensorType>(out->value.getType());
-  Value init = tensor::EmptyOp::create(rewriter, loc, outType.getShape(),
+  FailureOr<SmallVector<OpFoldResult>> outSizes =
+      sizesFrom(rewriter, loc, out->dims, outType, {&*q, &*k, &*val});
+  if (failed(outSizes))
+    return failure();
+  Value init = tensor::EmptyOp::create(rewriter, loc, *outSizes,
                                        outType.getElementType());
   Value scaleValue = arith::ConstantOp::create(
       rewriter, loc,

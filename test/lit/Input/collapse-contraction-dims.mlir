@@ -109,3 +109,57 @@ func.func @dynamic_linear(%x: tensor<?x?x64xf16>, %w: tensor<96x64xf16>, %bias: 
   } -> tensor<?x?x96xf16>
   return %r : tensor<?x?x96xf16>
 }
+
+// -----
+
+// The same linear layer whose result is then split into heads through a
+// collapse_shape and an expand_shape (what elementwise fusion leaves with
+// dynamic extents): the collapse undoes the epilogue's expand_shape, and
+// the bias over [heads, head_dim] after the split runs on the collapsed
+// shape as well, in the matmul's epilogue chain.
+// CHECK-LABEL: func.func @dynamic_linear_heads
+// CHECK: %[[MM:.+]] = linalg.generic {{.+}} iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK: %[[T:.+]] = linalg.generic {{.+}} ins(%[[MM]] : tensor<?x96xf32>)
+// CHECK: %[[BIAS:.+]] = tensor.collapse_shape %arg2 {{\[}}[0, 1]] : tensor<12x8xf16> into tensor<96xf16>
+// CHECK: linalg.generic {{.+}} ins(%[[T]], %[[BIAS]] : tensor<?x96xf16>, tensor<96xf16>)
+// CHECK: tensor.expand_shape
+// CHECK-SAME: into tensor<?x?x12x8xf16>
+#hx = affine_map<(b, s, n, k) -> (b, s, k)>
+#hw = affine_map<(b, s, n, k) -> (n, k)>
+#ho = affine_map<(b, s, n, k) -> (b, s, n)>
+#hid3 = affine_map<(b, s, n) -> (b, s, n)>
+#hid4 = affine_map<(b, s, h, d) -> (b, s, h, d)>
+#hc4 = affine_map<(b, s, h, d) -> (h, d)>
+func.func @dynamic_linear_heads(%x: tensor<?x?x64xf16>, %w: tensor<96x64xf16>, %bias: tensor<12x8xf16>) -> tensor<?x?x12x8xf16> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %b = tensor.dim %x, %c0 : tensor<?x?x64xf16>
+  %s = tensor.dim %x, %c1 : tensor<?x?x64xf16>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty(%b, %s) : tensor<?x?x96xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<?x?x96xf32>) -> tensor<?x?x96xf32>
+  %mm = linalg.generic {indexing_maps = [#hx, #hw, #ho], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%x, %w : tensor<?x?x64xf16>, tensor<96x64xf16>) outs(%z : tensor<?x?x96xf32>) {
+  ^bb0(%a: f16, %bb: f16, %acc: f32):
+    %ae = arith.extf %a : f16 to f32
+    %be = arith.extf %bb : f16 to f32
+    %p = arith.mulf %ae, %be : f32
+    %r = arith.addf %acc, %p : f32
+    linalg.yield %r : f32
+  } -> tensor<?x?x96xf32>
+  %o = tensor.empty(%b, %s) : tensor<?x?x96xf16>
+  %t = linalg.generic {indexing_maps = [#hid3, #hid3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%mm : tensor<?x?x96xf32>) outs(%o : tensor<?x?x96xf16>) {
+  ^bb0(%v: f32, %out: f16):
+    %h = arith.truncf %v : f32 to f16
+    linalg.yield %h : f16
+  } -> tensor<?x?x96xf16>
+  %rows = arith.muli %b, %s : index
+  %flat = tensor.collapse_shape %t [[0, 1], [2]] : tensor<?x?x96xf16> into tensor<?x96xf16>
+  %heads = tensor.expand_shape %flat [[0, 1], [2, 3]] output_shape [%b, %s, 12, 8] : tensor<?x96xf16> into tensor<?x?x12x8xf16>
+  %o4 = tensor.empty(%b, %s) : tensor<?x?x12x8xf16>
+  %r = linalg.generic {indexing_maps = [#hid4, #hc4, #hid4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%heads, %bias : tensor<?x?x12x8xf16>, tensor<12x8xf16>) outs(%o4 : tensor<?x?x12x8xf16>) {
+  ^bb0(%v: f16, %bv: f16, %out: f16):
+    %a = arith.addf %v, %bv : f16
+    linalg.yield %a : f16
+  } -> tensor<?x?x12x8xf16>
+  return %r : tensor<?x?x12x8xf16>
+}

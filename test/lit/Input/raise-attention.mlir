@@ -138,6 +138,58 @@ func.func @importer_f32(%q: tensor<2x4x7x8xf32>, %k: tensor<2x4x11x8xf32>, %v: t
 
 // -----
 
+// The same with dynamic batch, query and key lengths (heads and head
+// dimensions static): a reshape group may merge one dynamic dimension with
+// static ones; the attention's result is sized from Q and V.
+// CHECK-LABEL: func.func @importer_dynamic
+// CHECK-SAME: (%[[Q:.+]]: tensor<?x4x?x8xf32>, %[[K:.+]]: tensor<?x4x?x8xf32>, %[[V:.+]]: tensor<?x4x?x8xf32>
+// CHECK: %[[B:.+]] = tensor.dim %[[Q]], %c0
+// CHECK: %[[M:.+]] = tensor.dim %[[Q]], %c2
+// CHECK: %[[INIT:.+]] = tensor.empty(%[[B]], %[[M]]) : tensor<?x4x?x8xf32>
+// CHECK: tessel.attention {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d4)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d5, d4)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d5, d3)>, affine_map<(d0, d1, d2, d3, d4, d5) -> ()>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>]}
+// CHECK-SAME: ins(%[[Q]], %[[K]], %[[V]], %{{.+}}, %{{.+}} : tensor<?x4x?x8xf32>, tensor<?x4x?x8xf32>, tensor<?x4x?x8xf32>, f32, tensor<?x?xf32>) outs(%[[INIT]] : tensor<?x4x?x8xf32>)
+// CHECK-NOT: linalg.softmax
+func.func @importer_dynamic(%q: tensor<?x4x?x8xf32>, %k: tensor<?x4x?x8xf32>, %v: tensor<?x4x?x8xf32>, %pad: tensor<?x?xf32>) -> tensor<?x4x?x8xf32> {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %b = tensor.dim %q, %c0 : tensor<?x4x?x8xf32>
+  %m = tensor.dim %q, %c2 : tensor<?x4x?x8xf32>
+  %n = tensor.dim %k, %c2 : tensor<?x4x?x8xf32>
+  %bh = arith.muli %b, %c4 : index
+  %q3 = tensor.collapse_shape %q [[0, 1], [2], [3]] : tensor<?x4x?x8xf32> into tensor<?x?x8xf32>
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty(%bh, %m, %n) : tensor<?x?x?xf32>
+  %fs = linalg.fill ins(%zero : f32) outs(%es : tensor<?x?x?xf32>) -> tensor<?x?x?xf32>
+  %kt0 = tensor.empty(%b, %n) : tensor<?x4x8x?xf32>
+  %ktt = linalg.transpose ins(%k : tensor<?x4x?x8xf32>) outs(%kt0 : tensor<?x4x8x?xf32>) permutation = [0, 1, 3, 2]
+  %k3 = tensor.collapse_shape %ktt [[0, 1], [2], [3]] : tensor<?x4x8x?xf32> into tensor<?x8x?xf32>
+  %s3 = linalg.batch_matmul ins(%q3, %k3 : tensor<?x?x8xf32>, tensor<?x8x?xf32>) outs(%fs : tensor<?x?x?xf32>) -> tensor<?x?x?xf32>
+  %s = tensor.expand_shape %s3 [[0, 1], [2], [3]] output_shape [%b, 4, %m, %n] : tensor<?x?x?xf32> into tensor<?x4x?x?xf32>
+  %e = tensor.empty(%b, %m, %n) : tensor<?x4x?x?xf32>
+  %d = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s : tensor<?x4x?x?xf32>) outs(%e : tensor<?x4x?x?xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %c = arith.constant 4.0 : f32
+    %r = arith.divf %a, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<?x4x?x?xf32>
+  %mk = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%d, %pad : tensor<?x4x?x?xf32>, tensor<?x?xf32>) outs(%e : tensor<?x4x?x?xf32>) {
+  ^bb0(%a: f32, %pb: f32, %o: f32):
+    %r = arith.addf %a, %pb : f32
+    linalg.yield %r : f32
+  } -> tensor<?x4x?x?xf32>
+  %p = linalg.softmax dimension(3) ins(%mk : tensor<?x4x?x?xf32>) outs(%e : tensor<?x4x?x?xf32>) -> tensor<?x4x?x?xf32>
+  %p3 = tensor.collapse_shape %p [[0, 1], [2], [3]] : tensor<?x4x?x?xf32> into tensor<?x?x?xf32>
+  %v3 = tensor.collapse_shape %v [[0, 1], [2], [3]] : tensor<?x4x?x8xf32> into tensor<?x?x8xf32>
+  %eo = tensor.empty(%bh, %m) : tensor<?x?x8xf32>
+  %fo = linalg.fill ins(%zero : f32) outs(%eo : tensor<?x?x8xf32>) -> tensor<?x?x8xf32>
+  %o3 = linalg.batch_matmul ins(%p3, %v3 : tensor<?x?x?xf32>, tensor<?x?x8xf32>) outs(%fo : tensor<?x?x8xf32>) -> tensor<?x?x8xf32>
+  %o = tensor.expand_shape %o3 [[0, 1], [2], [3]] output_shape [%b, 4, %m, 8] : tensor<?x?x8xf32> into tensor<?x4x?x8xf32>
+  return %o : tensor<?x4x?x8xf32>
+}
+
+// -----
+
 // Left alone: the scores are also returned (raising would compute them
 // twice), and a softmax that is not over the last dimension.
 // CHECK-LABEL: func.func @not_attention

@@ -272,6 +272,8 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
   setDispatchOptions(dispatchOptions, targetList, fuseEpilogues,
                      splitKTargetBlocks,
                      splitKTargetBlocks.getNumOccurrences() > 0);
+  // A strategy file's entries name dispatches: each keeps its own.
+  dispatchOptions.deduplicate = strategyFile.empty();
   buildDispatchPipeline(pm, dispatchOptions);
   if (failed(pm.run(*module)))
     return failure();

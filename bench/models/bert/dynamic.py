@@ -50,13 +50,17 @@ def main():
             r = dict(b=b, s=s, torch_ms=gpu_ms(lambda: model(ids, attention_mask=mask)))
         for kind, module in (("dynamic", "dynamic.tmod"), ("static", "static_%d_%d.tmod" % (b, s))):
             try:
-                ms, outs, _ = tessel_run(a.dir, os.path.join(a.dir, "modules", module), "cuda",
+                ms, outs, j = tessel_run(a.dir, os.path.join(a.dir, "modules", module), "cuda",
                                          paths + wfiles, a.work, a.runs, 2)
                 r[kind + "_ms"] = ms
+                per = [d["median_us"] for d in (j.get("per_dispatch") or [])]
+                r[kind + "_dispatch_us"] = per
+                log("  %s %dx%d: %d dispatches, slowest (us): %s" % (
+                    kind, b, s, len(per), ", ".join("%.0f" % u for u in sorted(per)[::-1][:8])))
                 r[kind + "_err"] = max(rel_err(o, x) for o, x in zip(outs, ref))
             except Exception as e:  # noqa: BLE001
                 r[kind + "_error"] = str(e)[-400:]
-        log(json.dumps(r))
+        log(json.dumps({k: v for k, v in r.items() if not k.endswith("_dispatch_us")}))
         rows.append(r)
         torch.cuda.empty_cache()
     with open(os.path.join(a.out, "bert_dynamic.json"), "w") as f:

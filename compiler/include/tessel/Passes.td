@@ -73,7 +73,8 @@ def LegalizeInput : Pass<"tessel-legalize-input", "ModuleOp"> {
   let description = [{
     Pre: verified input. Post: arith/math on tensors are linalg.generic ops;
     aggregated ops (linalg.softmax) are decomposed; tensor.pad is
-    linalg.fill + tensor.insert_slice; tensor.insert is an elementwise
+    linalg.fill + tensor.insert_slice; cf.assert (in a function body) is
+    tessel.assert; tensor.insert is an elementwise
     generic selecting the scalar at its position (an index out of range
     changes nothing); tensor.concat is a chain of
     tensor.insert_slice; elementwise named ops are generalized so that
@@ -91,7 +92,8 @@ def LegalizeInput : Pass<"tessel-legalize-input", "ModuleOp"> {
            "apply (tessel-compile passes the module's targets)">,
   ];
   let dependentDialects = ["linalg::LinalgDialect", "tensor::TensorDialect",
-                           "arith::ArithDialect", "math::MathDialect"];
+                           "arith::ArithDialect", "math::MathDialect",
+                           "tessel::TesselDialect"];
 }
 
 def FuseElementwise : Pass<"tessel-fuse-elementwise", "ModuleOp"> {
@@ -267,20 +269,31 @@ def FormDispatches : Pass<"tessel-form-dispatches", "ModuleOp"> {
   let dependentDialects = ["tessel::TesselDialect"];
 }
 
+def DeduplicateDispatches : Pass<"tessel-deduplicate-dispatches", "ModuleOp"> {
+  let summary = "One dispatch function for identical ones (repeated layers)";
+  let description = [{
+    Pre: tessel-form-dispatches. Dispatch functions that are equal but for
+    their names (printed the same) become one, the first; every
+    tessel.dispatch of a duplicate calls it. A model's repeated layers (and
+    same-shaped projections) are then planned, lowered and assembled once.
+  }];
+}
+
 def SpecializeDispatches : Pass<"tessel-specialize-dispatches", "ModuleOp"> {
   let summary = "Variants of dynamic dispatches: matmuls per bucket of M, "
                 "attention for whole key tiles";
   let description = [{
     Pre: tessel-form-dispatches. A dispatch whose function holds a linalg
-    contraction and whose dynamic dimensions are all one host value (a
-    dynamic M: the rows of a linear layer) becomes an `scf.if` chain on that
-    value over variants of the function, one per bucket in `buckets` (the
-    value is at most the bucket) plus the original for larger values. Each
-    variant carries `tessel.assumed_extents`: the bucket for every push
-    constant of that value, so strategies plan tiles for it (small M: small
-    tiles, no persistent grid); every variant stays correct for any value.
-    Dispatches with no dynamic dimension, with several distinct ones or
-    without a contraction are left alone.
+    contraction and whose results' dynamic dimensions are all one host value
+    (a dynamic M: the rows of a linear layer; its operands may bring other
+    extents) becomes an `scf.if` chain on that value over variants of the
+    function, one per bucket in `buckets` (the value is at most the bucket)
+    plus the original for larger values. Each variant carries
+    `tessel.assumed_extents`: the bucket for every push constant of that
+    value, 0 (nothing assumed) for the others, so strategies plan tiles for
+    it (small M: small tiles, no persistent grid); every variant stays
+    correct for any value. Dispatches with no dynamic result dimension,
+    with several distinct ones or without a contraction are left alone.
 
     With `key-divisor` > 0, a dispatch whose function holds a
     tessel.attention whose key length K2 is dynamic gets a variant

@@ -38,10 +38,12 @@ bool hasContraction(func::FuncOp fn) {
   return found.wasInterrupted();
 }
 
-/// The single host value all of `dispatch`'s dims are, or null.
-Value singleDim(DispatchOp dispatch) {
+/// The single host value all the dynamic extents of `dispatch`'s results
+/// are (a linear layer's rows, M), or null. Its operands may bring other
+/// extents (of inputs whose size the kernel measures).
+Value resultDim(DispatchOp dispatch) {
   Value dim;
-  for (Value d : dispatch.getDims()) {
+  for (Value d : dispatch.getResultDims()) {
     if (dim && d != dim)
       return {};
     dim = d;
@@ -63,12 +65,17 @@ func::FuncOp cloneVariant(func::FuncOp fn, const Twine &suffix,
   return variant;
 }
 
-/// A variant of `fn` named `fn`_m<bucket>, planned for `bucket` in each of
-/// its `pushConstants` push constants.
+/// A variant of `fn` named `fn`_m<bucket>, planned for `bucket` in the
+/// push constants that `dispatch` passes `m` to (nothing assumed of the
+/// others).
 func::FuncOp cloneForBucket(func::FuncOp fn, int64_t bucket,
-                            int64_t pushConstants, SymbolTable &symbols) {
-  return cloneVariant(fn, "_m" + Twine(bucket), kAssumedExtentsAttr,
-                      SmallVector<int64_t>(pushConstants, bucket), symbols);
+                            DispatchOp dispatch, Value m,
+                            SymbolTable &symbols) {
+  SmallVector<int64_t> facts;
+  for (Value d : dispatch.getDims())
+    facts.push_back(d == m ? bucket : 0);
+  return cloneVariant(fn, "_m" + Twine(bucket), kAssumedExtentsAttr, facts,
+                      symbols);
 }
 
 /// The position among the dispatch dims of `fn`'s single attention's
@@ -205,15 +212,14 @@ struct SpecializeDispatchesPass
                              variants.front());
         continue;
       }
-      Value m = singleDim(dispatch);
+      Value m = resultDim(dispatch);
       if (buckets.empty() || !m || !hasContraction(fn))
         continue;
       SmallVector<func::FuncOp> &variants = variantsOf[fn];
       if (variants.empty())
         for (int64_t bucket : buckets)
-          variants.push_back(cloneForBucket(fn, bucket,
-                                            dispatch.getDims().size(),
-                                            symbols));
+          variants.push_back(
+              cloneForBucket(fn, bucket, dispatch, m, symbols));
       specialize(dispatch, m, variants, buckets, fn);
     }
   }

@@ -286,10 +286,6 @@ void populateLegalizeInputPatterns(RewritePatternSet &patterns,
 namespace {
 struct LegalizeInputPass : impl::LegalizeInputBase<LegalizeInputPass> {
   using Base::Base;
-  void getDependentDialects(DialectRegistry &registry) const override {
-    Base::getDependentDialects(registry);
-    registry.insert<TesselDialect>(); // HostAssert creates tessel.assert
-  }
   void runOnOperation() override {
     SmallVector<TargetTraits> targets;
     SmallVector<StringRef> names;

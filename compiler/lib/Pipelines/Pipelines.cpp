@@ -98,6 +98,8 @@ void mlir::tessel::buildDispatchPipeline(OpPassManager &pm,
                                    options.fuseEpilogues,
                                    options.fusePrimitives}));
   pm.addPass(createCSEPass());
+  if (options.deduplicate)
+    pm.addPass(createDeduplicateDispatches());
   if (!options.matmulMBuckets.empty() || options.attentionKeyDivisor > 0) {
     SpecializeDispatchesOptions specialize;
     specialize.buckets.assign(options.matmulMBuckets.begin(),

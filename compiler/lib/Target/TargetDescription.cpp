@@ -163,9 +163,11 @@ FailureOr<TargetTraits> mlir::tessel::getTargetTraits(StringRef target) {
     traits.primitiveGroups = true;
     traits.splitKForParallelism = true;
     // M <= 64: mma.sync 64x64 blocks (a 128-row wgmma tile would be half
-    // zeros and 4096 columns only 16 tiles); M <= 1024: wgmma with tiles
-    // chosen for 8 rows of tiles; above: the large-problem choice.
-    traits.matmulMBuckets = {64, 1024};
+    // zeros and 4096 columns only 16 tiles); M <= 256: tiles chosen for 2
+    // rows of 128 (BERT's linear layers at batch 1 x 128 tokens: the 1024
+    // plan left 3 blocks of 128x256 for N = 768); M <= 1024: wgmma with
+    // tiles chosen for 8 rows of tiles; above: the large-problem choice.
+    traits.matmulMBuckets = {64, 256, 1024};
     traits.attentionKeyDivisor = kFlashAttentionKeyTile;
     traits.takesAttention = canUseFlashAttention;
     return traits;

@@ -1,5 +1,5 @@
 // Matmuls with a dynamic M (rows of a linear layer): one module for every M.
-// On cuda each dispatch has variants per bucket of M (<= 64, <= 1024, more:
+// On cuda each dispatch has variants per bucket of M (<= 64, <= 256, <= 1024, more:
 // tessel-specialize-dispatches) on mma.sync and wgmma with masked edges and
 // TMA maps sized per call; the cases cross every bucket edge.
 #mk = affine_map<(m, n, k) -> (m, k)>

@@ -3,8 +3,8 @@
 
 // BAD: buckets must be positive and ascending
 
-// A matmul dispatch whose dims are one host value (M) gets a variant per
-// bucket, planned for the bucket (tessel.assumed_extents, one entry per
+// A matmul dispatch whose result rows are a dynamic host value (M) gets a
+// variant per bucket, planned for the bucket (tessel.assumed_extents, one entry per
 // push constant), and the host branches on M: <= 64, <= 1024, the rest to
 // the original function.
 // CHECK-LABEL: func.func private @mm_dispatch_0(
@@ -46,13 +46,19 @@ func.func @mm(%a: tensor<?x16xf32>, %b: tensor<16x24xf32>) -> tensor<?x24xf32> {
 
 // -----
 
-// Left alone: an elementwise dispatch (no contraction), and a matmul with
-// two distinct dynamic extents (variants over both are not built).
+// Left alone: an elementwise dispatch (no contraction). A matmul whose
+// operands bring another dynamic extent (K) still branches on its result's
+// rows (M); its variants assume the bucket for M only (0: nothing assumed).
+// CHECK-LABEL: func.func private @mm2_dispatch_0_m1024(
+// CHECK-SAME: tessel.assumed_extents = array<i64: 1024, 0, 0, 1024>
+// CHECK-LABEL: func.func private @mm2_dispatch_0_m64(
+// CHECK-SAME: tessel.assumed_extents = array<i64: 64, 0, 0, 64>
 // CHECK-LABEL: func.func @left_alone(
+// CHECK: %[[M:.+]] = tensor.dim %arg1, %c0
 // CHECK-NOT: scf.if
 // CHECK: tessel.dispatch @neg_dispatch_0(%arg0) [%{{.+}}, %{{.+}}]
-// CHECK: tessel.dispatch @mm2_dispatch_0(%arg1, %arg2) [%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}]
-// CHECK-NOT: _m64
+// CHECK: arith.cmpi sle, %[[M]], %c64
+// CHECK: tessel.dispatch @mm2_dispatch_0_m64(%arg1, %arg2) [%[[M]], %{{.+}}, %{{.+}}, %[[M]]]
 func.func private @neg_dispatch_0(%a: tensor<?x16xf32>) -> tensor<?x16xf32> attributes {tessel.dispatch_function} {
   %c0 = arith.constant 0 : index
   %m = tensor.dim %a, %c0 : tensor<?x16xf32>

@@ -60,6 +60,13 @@ struct DispatchOptions : PassPipelineOptions<DispatchOptions> {
       llvm::cl::desc("Split the K loop of contractions with fewer than half "
                      "this many 128x128 output tiles (GPU targets); 0: never"),
       llvm::cl::init(0)};
+  Option<bool> deduplicate{
+      *this, "deduplicate",
+      llvm::cl::desc("Identical dispatch functions become one "
+                     "(tessel-deduplicate-dispatches); tessel-compile turns "
+                     "it off with a strategy file, whose entries name "
+                     "dispatches"),
+      llvm::cl::init(true)};
   ListOption<int64_t> matmulMBuckets{
       *this, "matmul-m-buckets",
       llvm::cl::desc("Buckets of a dynamic M with a matmul variant each "

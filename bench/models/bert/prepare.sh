@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Prepares the BERT-base benchmark HERE into a carryable folder (default
 # .carry/bert, git-ignored):
-#   bin/tessel-bench                 the runtime's benchmark tool (Release)
+#   bin/tessel-bench, bin/tessel-run the runtime (Release)
 #   frontends/onnx/                  the importer (run there to write weights)
 #   export.py, run.py                the exporter and the driver
 #   modules/bert_f16_b32.tmod        GRAPHS/bert_f16_b32.onnx imported with
@@ -19,14 +19,9 @@ graphs=$(cd "$1" && pwd)
 dir=${2:-$root/.carry/bert}
 compile=${TESSEL_COMPILE:-$root/build/compiler/tools/tessel-compile}
 import=$root/frontends/onnx/tessel-import-onnx
-rt=${RT_BUILD:-/tmp/rt-bench}
-mkdir -p "$dir/bin" "$dir/modules" "$dir/frontends"
 cd "$root"
-cmake -S runtime -B "$rt" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-ninja -C "$rt" tessel-bench >/dev/null
-cp "$rt/tessel-bench" "$dir/bin/"
-rm -rf "$dir/frontends/onnx" && cp -r frontends/onnx "$dir/frontends/"
-cp bench/models/bert/export.py bench/models/bert/run.py "$dir/"
+. bench/models/bert/carry_tools.sh
+carry_tools "$dir" bench/models/bert/export.py bench/models/bert/run.py
 work=$(mktemp -d)
 for spec in "bert_f16_b32 cuda" "bert_f32_b8 cpu"; do
   set -- $spec

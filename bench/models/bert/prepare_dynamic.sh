@@ -7,7 +7,8 @@
 #   modules/dynamic.tmod          once, batch and sequence `?`
 #   modules/static_B_S.tmod       once per shape, --dim batch=B sequence=S
 # with the import + compile time of each printed (target: dynamic < 30 s),
-# plus bin/tessel-bench, the importer, export.py, run.py and dynamic.py.
+# plus bin/tessel-bench, bin/tessel-run, the importer, export.py, run.py and
+# dynamic.py (carry_tools.sh).
 #
 #   bench/models/bert/prepare_dynamic.sh GRAPH [DIR]
 # Then there: python3 DIR/dynamic.py --dir=DIR --out=$OUT   (table last)
@@ -17,15 +18,10 @@ graph=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 dir=${2:-$root/.carry/bert-dynamic}
 compile=${TESSEL_COMPILE:-$root/build/compiler/tools/tessel-compile}
 import=$root/frontends/onnx/tessel-import-onnx
-rt=${RT_BUILD:-/tmp/rt-bench}
 shapes="1x128 8x384 32x128 32x512"
-mkdir -p "$dir/bin" "$dir/modules" "$dir/frontends"
 cd "$root"
-cmake -S runtime -B "$rt" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-ninja -C "$rt" tessel-bench >/dev/null
-cp "$rt/tessel-bench" "$dir/bin/"
-rm -rf "$dir/frontends/onnx" && cp -r frontends/onnx "$dir/frontends/"
-cp bench/models/bert/export.py bench/models/bert/run.py bench/models/bert/dynamic.py "$dir/"
+. bench/models/bert/carry_tools.sh
+carry_tools "$dir" bench/models/bert/export.py bench/models/bert/run.py bench/models/bert/dynamic.py
 echo "$shapes" > "$dir/shapes"
 work=$(mktemp -d)
 build() {  # name, importer flags...

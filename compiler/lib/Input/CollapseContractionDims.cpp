@@ -146,8 +146,8 @@ LogicalResult collapseContraction(RewriterBase &rewriter,
 ///   collapsed shape instead, so that it can join the contraction's
 ///   dispatch as an epilogue (bias, activation); the expand_shape of its
 ///   result continues the chain.
-SmallVector<tensor::ExpandShapeOp> collapseConsumers(RewriterBase &rewriter,
-                                                     tensor::ExpandShapeOp expand) {
+SmallVector<tensor::ExpandShapeOp>
+collapseConsumers(RewriterBase &rewriter, tensor::ExpandShapeOp expand) {
   SmallVector<tensor::ExpandShapeOp> next;
   SmallVector<tensor::CollapseShapeOp> inverses;
   for (Operation *user : expand->getUsers())

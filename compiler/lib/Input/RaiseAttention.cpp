@@ -83,7 +83,7 @@ FailureOr<DimAtoms> splitAtoms(const Atoms &atoms, ArrayRef<int64_t> sizes,
     return product == size;
   };
   DimAtoms pieces(sizes.size());
-  for (size_t i = 0; i < std::min(dyn, sizes.size()); ++i)
+  for (size_t i = 0; i < dyn; ++i)
     if (!take(sizes[i], /*fromBack=*/false, pieces[i]))
       return failure();
   for (size_t i = sizes.size(); i-- > dyn + 1;)

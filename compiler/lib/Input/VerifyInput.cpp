@@ -58,28 +58,31 @@ std::string unsupportedTensorReason(Type t, bool boundary) {
   return out;
 }
 
-/// Host control flow: scf.if, scf.for and scf.while (with their
-/// terminators) in a function body or nested in one another, never inside a
-/// computation (a linalg body, a tessel op).
-bool isHostControlFlow(Operation *op) {
-  if (!isa<scf::IfOp, scf::ForOp, scf::WhileOp, scf::YieldOp,
-           scf::ConditionOp>(op))
-    return false;
-  Operation *parent = op->getParentOp();
-  return isa<func::FuncOp, scf::IfOp, scf::ForOp, scf::WhileOp>(parent);
+/// Whether `op` is in the host program: directly in a function body or in
+/// host control flow, never inside a computation (a linalg body, a tessel
+/// op).
+bool inHostProgram(Operation *op) {
+  return isa<func::FuncOp, scf::IfOp, scf::ForOp, scf::WhileOp>(
+      op->getParentOp());
 }
 
-/// A check of the host program: cf.assert where host control flow may be.
+/// Host control flow: scf.if, scf.for and scf.while (with their
+/// terminators) in the host program.
+bool isHostControlFlow(Operation *op) {
+  return isa<scf::IfOp, scf::ForOp, scf::WhileOp, scf::YieldOp,
+             scf::ConditionOp>(op) &&
+         inHostProgram(op);
+}
+
+/// A check of the host program: cf.assert.
 bool isHostAssert(Operation *op) {
-  return isa<cf::AssertOp>(op) &&
-         isa<func::FuncOp, scf::IfOp, scf::ForOp, scf::WhileOp>(
-             op->getParentOp());
+  return isa<cf::AssertOp>(op) && inHostProgram(op);
 }
 
 bool isAcceptedDialect(Operation *op) {
   StringRef ns = op->getDialect() ? op->getDialect()->getNamespace() : "";
-  return isHostControlFlow(op) || isHostAssert(op) || ns == "func" || ns == "linalg" ||
-         ns == "tensor" || ns == "arith" ||
+  return isHostControlFlow(op) || isHostAssert(op) || ns == "func" ||
+         ns == "linalg" || ns == "tensor" || ns == "arith" ||
          ns == "math" || ns == "tosa" || isa<ModuleOp>(op) ||
          tessel::isPrimitiveOp(op) || isa<tessel::AttentionOp>(op) ||
          (isa<tessel::YieldOp>(op) &&

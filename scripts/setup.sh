@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 packages=(cmake ninja-build ccache gcc g++ binutils
           llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
           libflatbuffers-dev flatbuffers-compiler libgtest-dev python3-numpy python3-onnx
-          zlib1g-dev clang-22 libclang-rt-22-dev
+          zlib1g-dev nlohmann-json3-dev clang-22 libclang-rt-22-dev
           libclang-cpp22-dev libclang-22-dev)
 missing=()
 for p in "${packages[@]}"; do

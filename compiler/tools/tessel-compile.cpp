@@ -137,6 +137,13 @@ static llvm::cl::opt<bool> testCrash(
     "tessel-test-crash", llvm::cl::Hidden,
     llvm::cl::desc("Crash inside the compile (tests the crash recovery)"),
     llvm::cl::init(false));
+static llvm::cl::opt<std::string> parametersFile(
+    "parameters-file",
+    llvm::cl::desc("Keep the module's parameters (large constants, "
+                   "ml_program globals) outside it, in this safetensors file "
+                   "(tessel-run --parameters=FILE supplies them)"),
+    llvm::cl::value_desc("file.safetensors"), llvm::cl::init(""));
+
 static llvm::cl::opt<std::string> dumpDir(
     "dump-intermediates",
     llvm::cl::desc("Write every stage (MLIR, LLVM IR) into this directory"),
@@ -312,7 +319,10 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
       executables.push_back(std::move(image));
   }
 
-  FailureOr<std::vector<uint8_t>> bytes = writeModule(*module, executables);
+  ModuleWriterOptions writerOptions;
+  writerOptions.parametersFile = parametersFile;
+  FailureOr<std::vector<uint8_t>> bytes =
+      writeModule(*module, executables, writerOptions);
   if (failed(bytes))
     return failure();
   return writeAtomically(module->getLoc(), *bytes);
@@ -333,7 +343,8 @@ int main(int argc, char **argv) {
            &inputFile, &outputFile, &targets, &cudaArchs, &cpuName,
            &printStrategy, &strategyFile, &tuningDb, &strategyReport,
            &cudaTF32, &splitKTargetBlocks,
-           &wgmmaMinTiles, &fuseEpilogues, &fusedAttention, &dumpDir})
+           &wgmmaMinTiles, &fuseEpilogues, &fusedAttention, &parametersFile,
+           &dumpDir})
     option->addCategory(tesselOptions);
   hideOtherOptions();
   llvm::cl::ParseCommandLineOptions(

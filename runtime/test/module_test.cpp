@@ -359,10 +359,10 @@ TEST_F(ModuleTest, StructuralErrorsNameTheProblem) {
        },
        "executable 0 (cpu): cpu binary 0 (elf-shared-object " + hostArchName() +
            "): checksum mismatch: the binary is damaged (expected crc32 0x"},
-      {"newer version", [](ModuleDesc &m) { m.version = 9; },
-       "module file 'bad.tmod' has schema version 9 but this runtime reads versions 3 to 8"},
+      {"newer version", [](ModuleDesc &m) { m.version = 10; },
+       "module file 'bad.tmod' has schema version 10 but this runtime reads versions 3 to 9"},
       {"older version", [](ModuleDesc &m) { m.version = 2; },
-       "module file 'bad.tmod' has schema version 2 but this runtime reads versions 3 to 8: "
+       "module file 'bad.tmod' has schema version 2 but this runtime reads versions 3 to 9: "
        "recompile it with tessel-compile"},
       {"scratch in version 4",
        [](ModuleDesc &m) {
@@ -443,11 +443,11 @@ TEST_F(ModuleTest, IntegrityErrorsNameThePart) {
   old.version = 1;
   EXPECT_EQ(err(buildFlatBuffer(old)),
             "module file 'm.tmod' has schema version 1 (no checksums) but this runtime reads "
-            "versions 3 to 8: recompile it with tessel-compile");
+            "versions 3 to 9: recompile it with tessel-compile");
   // Version 2 (a trailer, no tensor maps): an older module to recompile.
   old.version = 2;
   EXPECT_EQ(err(buildModule(old)),
-            "module file 'm.tmod' has schema version 2 but this runtime reads versions 3 to 8: "
+            "module file 'm.tmod' has schema version 2 but this runtime reads versions 3 to 9: "
             "recompile it with tessel-compile");
   // Version 3 without its trailer, or with bytes appended after it.
   EXPECT_CONTAINS(err(flat), "truncated or corrupt module file 'm.tmod': the integrity trailer at "

@@ -139,8 +139,22 @@ std::vector<uint8_t> buildFlatBuffer(const ModuleDesc &m) {
                                                b.CreateVector(binaries)));
   }
   auto producer = b.CreateString(m.producer);
+  std::vector<flatbuffers::Offset<fb::Parameter>> parameters;
+  for (const ParameterDesc &q : m.parameters) {
+    flatbuffers::Offset<flatbuffers::Vector<uint8_t>> data;
+    if (q.data) {
+      b.ForceVectorAlignment(q.data->size(), 1, 64);
+      data = b.CreateVector(*q.data);
+    }
+    parameters.push_back(fb::CreateParameter(
+        b, b.CreateString(q.name),
+        fb::CreateTensorType(b, static_cast<fb::ElementType>(q.type.elementType),
+                             b.CreateVector(q.type.shape)),
+        data));
+  }
   auto root = fb::CreateModule(b, m.version, producer, b.CreateVector(functions),
-                               b.CreateVector(executables));
+                               b.CreateVector(executables),
+                               parameters.empty() ? 0 : b.CreateVector(parameters));
   fb::FinishModuleBuffer(b, root);
   return std::vector<uint8_t>(b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize());
 }

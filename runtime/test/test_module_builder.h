@@ -114,11 +114,19 @@ struct ExecutableDesc {
   std::vector<BinaryDesc> binaries;
 };
 
+/// schema Parameter (version 9); no `data`: external.
+struct ParameterDesc {
+  std::string name;
+  TensorType type;
+  std::optional<std::vector<uint8_t>> data = {};
+};
+
 struct ModuleDesc {
-  uint32_t version = 8;
+  uint32_t version = 9;
   std::string producer = "tessel-runtime-test";
   std::vector<FunctionDesc> functions;
   std::vector<ExecutableDesc> executables;
+  std::vector<ParameterDesc> parameters;
 };
 
 /// Serializes `module` as a .tmod file image: the FlatBuffer and its

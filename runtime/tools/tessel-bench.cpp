@@ -35,6 +35,7 @@ constexpr int kExitUsage = 2;
 
 const char kUsage[] =
     R"(usage: tessel-bench MODULE.tmod [--function=NAME] [--device=cuda|cpu]
+                    [--parameters=W.safetensors]...
                     [--input=@in.npy | --input=LITERAL]... [--runs=N] [--warmup=W]
                     [--rotate=K] [--bytes=B] [--flops=F] [--copy-bytes=B]
                     [--no-per-dispatch] [--output=@out.npy]... [--json=out.json]
@@ -43,6 +44,7 @@ const char kUsage[] =
 
 Times NAME (optional if the module has one function) on the given inputs.
   --device=NAME     cuda, cpu or best (default: cuda when usable)
+  --parameters=F    the module's external parameters (as tessel-run)
   --runs=N          timed runs (default 100); --warmup=W untimed (default 5)
   --warmup-ms=T     warm up for at least T ms of device time too (default 25,
                     as triton's do_bench; 0: runs only). Kernels of ~0.1 ms
@@ -82,7 +84,7 @@ first reports the startup times.
 struct Options {
   std::string module, device, json, samples;
   std::optional<std::string> function;
-  std::vector<std::string> inputs, outputs;
+  std::vector<std::string> inputs, outputs, parameters;
   int runs = 100, warmup = 5, rotate = 0;
   double warmupMs = 25;
   double bytes = -1, flops = -1, copyBytes = -1;
@@ -154,6 +156,8 @@ std::optional<std::string> parseArgs(int argc, char **argv, Options &o) {
       o.device = value;
     else if (flag == "--input")
       o.inputs.push_back(value);
+    else if (flag == "--parameters")
+      o.parameters.push_back(value);
     else if (flag == "--output")
       o.outputs.push_back(value);
     else if (flag == "--json")
@@ -252,6 +256,16 @@ struct HostOverhead {
   Stats callDispatch;  // its recording + running part (CallTimings::dispatchMs)
 };
 
+// The parameters files of --parameters, opened.
+StatusOr<LoadOptions> loadOptions(const Options &o) {
+  LoadOptions load;
+  for (const std::string &path : o.parameters) {
+    TESSEL_ASSIGN_OR_RETURN(auto file, ParameterFile::open(path));
+    load.parameters.push_back(std::move(file));
+  }
+  return load;
+}
+
 StatusOr<HostOverhead> measureHostOverhead(const std::string &deviceName, const std::string &mode,
                                            const Options &o, const std::string &functionName,
                                            const std::vector<HostTensor> &inputs) {
@@ -262,7 +276,8 @@ StatusOr<HostOverhead> measureHostOverhead(const std::string &deviceName, const 
     options.cudaCommandBuffer = mode;
   TESSEL_ASSIGN_OR_RETURN(std::shared_ptr<Device> device, createDevice(deviceName, options));
   h.device = device->description();
-  TESSEL_ASSIGN_OR_RETURN(auto module, Module::loadFile(device, o.module));
+  TESSEL_ASSIGN_OR_RETURN(LoadOptions load, loadOptions(o));
+  TESSEL_ASSIGN_OR_RETURN(auto module, Module::loadFile(device, o.module, load));
   TESSEL_ASSIGN_OR_RETURN(const Function *function, module->lookupFunction(functionName));
 
   TESSEL_ASSIGN_OR_RETURN(auto prepared, function->prepare(inputs));
@@ -342,12 +357,15 @@ int main(int argc, char **argv) {
     return fail(device.status());
   startup.device = msSince(start);
   start = Clock::now();
-  auto module = Module::loadFile(*device, o.module);
+  auto load = loadOptions(o);
+  if (!load.ok())
+    return fail(load.status());
+  auto module = Module::loadFile(*device, o.module, *load);
   if (!module.ok())
     return fail(module.status());
   startup.load = msSince(start);
   start = Clock::now();
-  if (auto again = Module::loadFile(*device, o.module); !again.ok())
+  if (auto again = Module::loadFile(*device, o.module, *load); !again.ok())
     return fail(again.status().withContext("loading the module again"));
   startup.reload = msSince(start);
   const Function *function = nullptr;

@@ -31,6 +31,7 @@ constexpr int kExitUsage = 2;
 const char kUsage[] =
     R"(usage: tessel-run MODULE.tmod [--function=NAME] [--device=cpu|cuda]
                   [--cuda-command-buffer=graph|stream]
+                  [--parameters=W.safetensors]...
                   [--input=@in.npy | --input=2x3xf32=1,2,3,4,5,6]...
                   [--output=@out.npy]...
                   [--expected_output=@ref.npy | --expected_output=LITERAL]...
@@ -47,6 +48,12 @@ written only if the whole run succeeds, so a failed run or a mismatch with
                         graph (default; a CUDA graph built once per command
                         buffer and replayed) or stream (commands replayed on
                         a CUstream); default from TESSEL_CUDA_COMMAND_BUFFER
+  --parameters=FILE     a safetensors file holding the module's external
+                        parameters (weights kept outside the module:
+                        tessel-compile --parameters-file, tessel-import-onnx
+                        --parameters-file); repeatable, the first file
+                        holding a name supplies it; each is checked against
+                        the module's name, element type and shape
   --input=LITERAL       SHAPExTYPE=v1,v2,... e.g. 2x3xf32=1,2,3,4,5,6,
                         f32=1.5, 4x4xf32=1 (a single value splats);
                         i1 takes 0/1/true/false
@@ -72,7 +79,7 @@ struct Options {
   std::optional<std::string> function;
   std::string device;
   std::string cudaCommandBuffer;
-  std::vector<std::string> inputs, outputs, expected;
+  std::vector<std::string> inputs, outputs, expected, parameters;
   double tolerance = kDefaultTolerance;
   int benchmark = 0;
   bool printModule = false;
@@ -104,7 +111,8 @@ std::optional<UsageError> parseArgs(int argc, char **argv, Options &o) {
     std::string flag = arg.substr(0, eq);
     bool known = flag == "--function" || flag == "--device" || flag == "--input" ||
                  flag == "--output" || flag == "--expected_output" || flag == "--tolerance" ||
-                 flag == "--benchmark" || flag == "--cuda-command-buffer";
+                 flag == "--benchmark" || flag == "--cuda-command-buffer" ||
+                 flag == "--parameters";
     if (!known)
       return UsageError{"unknown flag '" + flag + "'"};
     if (eq == std::string::npos)
@@ -122,6 +130,10 @@ std::optional<UsageError> parseArgs(int argc, char **argv, Options &o) {
       o.cudaCommandBuffer = value;
     } else if (flag == "--input") {
       o.inputs.push_back(value);
+    } else if (flag == "--parameters") {
+      if (value.empty())
+        return UsageError{"--parameters expects a file name"};
+      o.parameters.push_back(value);
     } else if (flag == "--output") {
       if (value.size() < 2 || value[0] != '@')
         return UsageError{"--output expects @FILE.npy, got '" + value + "'"};
@@ -247,7 +259,14 @@ int run(const Options &o) {
   if (!device.ok())
     return fail(device.status());
 
-  auto module = Module::loadFile(*device, o.module);
+  LoadOptions load;
+  for (const std::string &path : o.parameters) {
+    auto file = ParameterFile::open(path);
+    if (!file.ok())
+      return fail(file.status());
+    load.parameters.push_back(std::move(file).value());
+  }
+  auto module = Module::loadFile(*device, o.module, load);
   if (!module.ok())
     return fail(module.status());
   const Function *function = nullptr;

@@ -6,18 +6,25 @@ an ONNX model built with onnx.helper from random weights, its inputs, and
 the outputs of an independent float64 numpy reference) and `TOL` (a float,
 or one per output); a case that fails because of a known compiler issue
 says so in `XFAIL` (a reason): it must still fail (XFAIL), and a pass is
-reported as a failure so that the mark gets removed. For every case and import mode this script imports the
+reported as a failure so that the mark gets removed. A case may list the
+names of the globals that --parameters-file declares, in order, in
+`PARAMETERS`. For every case and import mode this script imports the
 model with tessel-import-onnx, compiles it with tessel-compile, runs it with
 tessel-run and compares: float outputs pass if |got-exp| <= TOL*(1+|exp|),
 integer and bool outputs must match exactly (test/e2e/e2eutil.compare).
 
-Import modes: `const` (initializers become constants) and `weights`
+Import modes: `const` (initializers become constants), `weights`
 (--weights-as-inputs: the weights are passed from the .npy files the
-importer wrote, in the order of its weights.txt).
+importer wrote, in the order of its weights.txt) and `parameters`
+(--parameters-file: the large constants are external globals, their data in
+a safetensors file; run with `tessel-run --parameters=FILE`). The
+parameters mode also checks the import itself (check_parameters: the file
+against the constants of the `const` import, the MLIR with mlir-opt).
 
   run_onnx_tests.py [--importer=...] [--compiler=...] [--runner=...]
                     [--target=cpu] [--device=cpu] [--case=NAME ...]
-                    [--mode=const|weights] [--workdir=DIR] [-j N]
+                    [--mode=const|weights|parameters]
+                    [--mlir-opt=...] [--workdir=DIR] [-j N]
   run_onnx_tests.py --list
   run_onnx_tests.py --prepare=DIR --target=cuda [--case=...]   (here)
   python3 DIR/run_onnx_tests.py --check=DIR --runner=tessel-run --device=cuda
@@ -34,6 +41,7 @@ import hashlib
 import importlib.util
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -46,6 +54,7 @@ sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 CASES_DIR = os.path.join(HERE, "cases")
+IMPORTER_DIR = os.path.join(ROOT, "frontends", "onnx")
 for path in (HERE, CASES_DIR, os.path.join(ROOT, "test", "e2e")):
     if path not in sys.path:
         sys.path.insert(0, path)
@@ -55,7 +64,7 @@ import onnx  # noqa: E402
 
 import e2eutil  # noqa: E402
 
-MODES = ("const", "weights")
+MODES = ("const", "weights", "parameters")
 
 
 def list_cases():
@@ -104,7 +113,7 @@ def weight_files(weights_dir):
     return files
 
 
-def prepare_mode(args, built, tols, cdir, mode):
+def prepare_mode(args, built, tols, cdir, mode, parameters=None):
     """Import and compile in one mode and write the inputs and expected
     outputs; returns (record, None) or (None, why not). The record (paths
     relative to the case directory's parent) is what check_record runs."""
@@ -114,11 +123,18 @@ def prepare_mode(args, built, tols, cdir, mode):
     tmod = os.path.join(mdir, "model.tmod")
     cmd = [args.importer, os.path.join(cdir, "model.onnx"), "-o", mlir] + built.import_args
     wdir = os.path.join(mdir, "weights")
+    params = os.path.join(mdir, "parameters.safetensors")
     if mode == "weights":
         cmd += ["--weights-as-inputs", "--weights-dir", wdir]
+    if mode == "parameters":
+        cmd += ["--parameters-file", params]
     err = run_tool(cmd, args.timeout)
     if err:
         return None, "import failed: " + err
+    if mode == "parameters":
+        why = check_parameters(args, built, cdir, mlir, params, parameters)
+        if why:
+            return None, why
     err = run_tool([args.compiler, mlir, "--target=" + args.target, "-o", tmod], args.timeout)
     if err:
         return None, "compile failed: " + err
@@ -145,7 +161,118 @@ def prepare_mode(args, built, tols, cdir, mode):
                           expected=save("c%d_expected" % c, expected)))
     bad = [dict(inputs=save("bad%d_in" % c, inputs) + [rel(f) for f in weights], error=text)
            for c, (inputs, text) in enumerate(built.bad_calls)]
-    return dict(module=rel(tmod), calls=calls, bad_calls=bad, tols=list(tols)), None
+    return dict(module=rel(tmod), parameters=rel(params) if mode == "parameters" else None,
+                calls=calls, bad_calls=bad, tols=list(tols)), None
+
+
+_GLOBAL = re.compile(r'ml_program\.global private @("(?:[^"\\]|\\.)*"|[^(]+)'
+                     r'\(#ml_program\.extern<(tensor<[^>]*>)>\) : (tensor<[^>]*>)')
+_LOAD = re.compile(r'  (%v[0-9]+) = ml_program\.global_load_const @("(?:[^"\\]|\\.)*"|[^ ]+) : '
+                   r'(tensor<[^>]*>)')
+_BLOB = re.compile(r'  (%v[0-9]+) = arith\.constant dense<"0x([0-9A-F]*)"> : (tensor<[^>]*>)')
+_FLOATS = {"f64": "<f8", "f32": "<f4", "f16": "<f2", "bf16": "<u2"}
+
+
+def _symbol(ref):
+    """The name in an MLIR symbol reference (without the @)."""
+    if not ref.startswith('"'):
+        return ref
+    return re.sub(r'\\([0-9A-Fa-f]{2}|.)',
+                  lambda m: chr(int(m.group(1), 16)) if len(m.group(1)) == 2 else m.group(1), ref[1:-1])
+
+
+def _st_type(dtype, shape):
+    """The tensor type of a safetensors entry."""
+    return "tensor<%s>" % "x".join([str(d) for d in shape] + [dtype.lower()])
+
+
+def _is_parameter(raw, elem):
+    """Whether constant data of element type `elem` is what
+    --parameters-file makes a parameter: floating point, at least 1024
+    bytes, not a splat (all elements equal, or all NaN)."""
+    if elem not in _FLOATS or len(raw) < 1024:
+        return False
+    a = np.frombuffer(raw, dtype=_FLOATS[elem])
+    if elem == "bf16":
+        a = e2eutil.bf16_to_f32(a)
+    return not ((a == a[0]).all() or np.isnan(a).all())
+
+
+def check_parameters(args, built, cdir, mlir, params, names):
+    """The --parameters-file import against a constants import of the same
+    model: the MLIR must be the same but for the parameters, each
+    `arith.constant dense<"0x...">` that is a parameter (_is_parameter)
+    there being a global_load_const of a declared external global here, and
+    the file must hold exactly those constants' bytes, under the globals'
+    names, in a well-formed safetensors file. mlir-opt must parse and
+    verify the MLIR; `names`, if given, are the globals' names in order.
+    None or why not."""
+    if IMPORTER_DIR not in sys.path:
+        sys.path.insert(0, IMPORTER_DIR)
+    from tessel_onnx import safetensors  # noqa: E402 - here: --check runs without it
+    ref = os.path.join(os.path.dirname(mlir), "constants.mlir")
+    err = run_tool([args.importer, os.path.join(cdir, "model.onnx"), "-o", ref] + built.import_args,
+                   args.timeout)
+    if err:
+        return "import with constants failed: " + err
+    try:
+        _, start, _ = safetensors.read_header(params)
+        tensors, metadata = safetensors.read(params)
+    except (OSError, ValueError) as e:
+        return "%s is not a valid safetensors file: %s" % (params, e)
+    problems = []
+    if start % 8:
+        problems.append("the data section starts at %d, not at a multiple of 8" % start)
+    if metadata != {"format": "tessel", "source": "model.onnx"}:
+        problems.append("__metadata__ is %s" % metadata)
+    with open(mlir) as f:
+        lines = f.read().splitlines()
+    with open(ref) as f:
+        ref_lines = f.read().splitlines()
+    declared = {}
+    for line in [l for l in lines if l.startswith("ml_program.global")]:
+        m = _GLOBAL.fullmatch(line)
+        if not m or m.group(2) != m.group(3) or _symbol(m.group(1)) in declared:
+            problems.append("bad or repeated declaration: %s" % line)
+            continue
+        declared[_symbol(m.group(1))] = m.group(2)
+    if names is not None and list(declared) != names:
+        problems.append("globals %s, expected %s" % (list(declared), names))
+    if set(declared) != set(tensors):
+        problems.append("globals %s, but the file holds %s" % (sorted(declared), sorted(tensors)))
+    body = [l for l in lines if not l.startswith("ml_program.global")]
+    if len(body) != len(ref_lines):
+        return "; ".join(problems + ["%d lines besides the globals, %d with constants"
+                                     % (len(body), len(ref_lines))])
+    loaded = set()
+    for line, ref_line in zip(body, ref_lines):
+        load, blob = _LOAD.fullmatch(line), _BLOB.fullmatch(ref_line)
+        is_param = blob is not None and _is_parameter(bytes.fromhex(blob.group(2)),
+                                                      blob.group(3)[len("tensor<"):-1].split("x")[-1])
+        if line == ref_line:
+            if is_param:
+                problems.append("not a parameter: %s" % line[:120])
+            continue
+        if not (load and is_param and load.group(1) == blob.group(1) and load.group(3) == blob.group(3)):
+            problems.append("differs from the constants import: %s" % line[:120])
+            continue
+        name = _symbol(load.group(2))
+        loaded.add(name)
+        if declared.get(name) != load.group(3):
+            problems.append("%s loads an undeclared global or at another type" % line)
+        elif name in tensors:
+            dtype, array = tensors[name]
+            if _st_type(dtype, array.shape) != load.group(3):
+                problems.append("'%s' is %s %s in the file, %s in the MLIR"
+                                % (name, dtype, list(array.shape), load.group(3)))
+            elif array.tobytes() != bytes.fromhex(blob.group(2)):
+                problems.append("'%s' in the file differs from the constant" % name)
+    if set(declared) - loaded:
+        problems.append("globals declared but not loaded: %s" % sorted(set(declared) - loaded))
+    err = run_tool([args.mlir_opt, mlir, "-o", os.devnull], args.timeout)
+    if err:
+        problems.append("mlir-opt rejects the MLIR: " + err)
+    return "; ".join(problems) or None
 
 
 def run_call(args, top, rec, inputs, n_outputs):
@@ -154,6 +281,8 @@ def run_call(args, top, rec, inputs, n_outputs):
     mdir = os.path.dirname(path(rec["module"]))
     out_files = [os.path.join(mdir, "out%d.npy" % i) for i in range(n_outputs)]
     cmd = [args.runner, path(rec["module"]), "--function=main"]
+    if rec.get("parameters"):
+        cmd.append("--parameters=" + path(rec["parameters"]))
     cmd += ["--input=@" + path(f) for f in inputs]
     cmd += ["--output=@" + f for f in out_files]
     if args.device:
@@ -214,7 +343,7 @@ def run_case(args, name, workdir):
         return "bad case: " + traceback.format_exc().strip().replace("\n", "\n    ")
     problems = []
     for mode in args.mode or MODES:
-        rec, why = prepare_mode(args, built, tols, cdir, mode)
+        rec, why = prepare_mode(args, built, tols, cdir, mode, getattr(case, "PARAMETERS", None))
         if rec:
             why = check_record(args, workdir, rec)
         if why:
@@ -231,8 +360,9 @@ def prepare_case(args, name, out):
         return None, "bad case: " + traceback.format_exc().strip().replace("\n", "\n    ")
     entry = dict(name=name, xfail=getattr(case, "XFAIL", None), modes={})
     for mode in args.mode or MODES:
-        rec, why = prepare_mode(args, built, tols, cdir, mode)
-        entry["modes"][mode] = rec or dict(error=why)
+        rec, why = prepare_mode(args, built, tols, cdir, mode, getattr(case, "PARAMETERS", None))
+        if rec or why:
+            entry["modes"][mode] = rec or dict(error=why)
     return entry, None
 
 
@@ -324,14 +454,18 @@ def check_prepared(args):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--importer", default=os.path.join(ROOT, "frontends", "onnx", "tessel-import-onnx"),
+    ap.add_argument("--importer", default=os.path.join(IMPORTER_DIR, "tessel-import-onnx"),
                     help="tessel-import-onnx (default: the one in this source tree)")
     ap.add_argument("--compiler", default=default_tool("TESSEL_COMPILE", "tessel-compile"))
     ap.add_argument("--runner", default=default_tool("TESSEL_RUN", "tessel-run"))
     ap.add_argument("--target", default="cpu", help="tessel-compile --target (default cpu)")
     ap.add_argument("--device", help="tessel-run --device")
     ap.add_argument("--case", action="append", help="case name(s), repeatable or comma-separated")
-    ap.add_argument("--mode", action="append", choices=MODES, help="import mode(s) (default: both)")
+    ap.add_argument("--mode", action="append", choices=MODES, help="import mode(s) (default: all)")
+    ap.add_argument("--mlir-opt",
+                    default=os.environ.get("TESSEL_MLIR_OPT") or "/usr/lib/llvm-22/bin/mlir-opt",
+                    help="mlir-opt, which checks the parameters mode's MLIR (default: "
+                         "$TESSEL_MLIR_OPT or LLVM 22's)")
     ap.add_argument("--workdir", help="keep work files here (default: a temporary directory, "
                                       "removed when every case passes)")
     ap.add_argument("-j", "--jobs", type=int, default=1)

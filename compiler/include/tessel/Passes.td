@@ -228,6 +228,27 @@ def InsertShapeChecks : Pass<"tessel-insert-shape-checks", "ModuleOp"> {
                            "::mlir::tessel::TesselDialect"];
 }
 
+def OutlineParameters : Pass<"tessel-outline-parameters", "ModuleOp"> {
+  let summary = "Large tensor constants become module parameters";
+  let description = [{
+    Pre: legalized input, before tessel-form-dispatches. Every tensor
+    `arith.constant` of a host program (a function body or its host control
+    flow) that is not a splat, holds at least `min-bytes` bytes and has an
+    element type a module stores becomes an `ml_program.global private`
+    (named `const_N`) read by `ml_program.global_load_const`. Dispatches
+    then take the weight as an operand, stored once in the module and
+    uploaded once per device, instead of cloning it into their kernels (as
+    PTX text or cpu code), and layers that differ only in their weights
+    share their kernels (tessel-deduplicate-dispatches). Equal constants
+    share one global. Splats stay constants: kernels fill them.
+  }];
+  let options = [
+    Option<"minBytes", "min-bytes", "int64_t", /*default=*/"1024",
+           "The smallest constant (in bytes) that becomes a parameter">,
+  ];
+  let dependentDialects = ["ml_program::MLProgramDialect"];
+}
+
 def FormDispatches : Pass<"tessel-form-dispatches", "ModuleOp"> {
   let summary = "Split public functions into dispatch functions and a host program";
   let description = [{

@@ -52,7 +52,7 @@ bool isControlFlow(Operation *op) {
 }
 
 /// Ops that stay in the host program: buffer reshapes, transient
-/// allocations, constants, control flow and the return. (Scalar ops whose
+/// allocations, constants, parameter reads, control flow and the return. (Scalar ops whose
 /// values the host needs stay too: hostScalars.)
 /// Marks the tensor.from_elements that carries a host scalar into a
 /// dispatch (outlineGroup).
@@ -66,7 +66,7 @@ bool isHostOp(Operation *op) {
       !isa<TensorType>(select.getCondition().getType()))
     return true; // one of two tensors, by a host condition
   return isa<func::ReturnOp, tensor::ExpandShapeOp, tensor::CollapseShapeOp,
-             tensor::EmptyOp, AssertOp>(op) ||
+             tensor::EmptyOp, AssertOp, ml_program::GlobalLoadConstOp>(op) ||
          isControlFlow(op) ||
          (isa<arith::ConstantOp>(op) && hasTensorResult(op));
 }

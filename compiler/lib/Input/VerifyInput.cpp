@@ -6,8 +6,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Passes.h"
+#include "tessel/Target/ModuleWriter.h"
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/MLProgram/IR/MLProgram.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -20,15 +22,6 @@ namespace mlir::tessel {
 using namespace mlir;
 
 namespace {
-
-/// Element types that may cross the host boundary (the module format's
-/// ElementType enum).
-bool isSupportedElementType(Type t) {
-  return t.isF64() || t.isF32() || t.isF16() || t.isBF16() ||
-         t.isSignlessInteger(64) || t.isSignlessInteger(32) ||
-         t.isSignlessInteger(16) || t.isSignlessInteger(8) ||
-         t.isSignlessInteger(1);
-}
 
 /// Returns a reason why `t` cannot be a tensor of a Tessel program, or "".
 std::string unsupportedTensorReason(Type t, bool boundary) {
@@ -49,7 +42,7 @@ std::string unsupportedTensorReason(Type t, bool boundary) {
     os << "tensor encoding in " << t << " is not supported";
     return out;
   }
-  if (boundary && !isSupportedElementType(tensor.getElementType())) {
+  if (boundary && !tessel::isModuleElementType(tensor.getElementType())) {
     os << "element type " << tensor.getElementType() << " in " << t
        << " is not supported (expected f64, f32, f16, bf16, i64, i32, i16, "
           "i8 or i1)";
@@ -79,9 +72,15 @@ bool isHostAssert(Operation *op) {
   return isa<cf::AssertOp>(op) && inHostProgram(op);
 }
 
+/// A read of a module parameter in the host program.
+bool isHostParameterRead(Operation *op) {
+  return isa<ml_program::GlobalLoadConstOp>(op) && inHostProgram(op);
+}
+
 bool isAcceptedDialect(Operation *op) {
   StringRef ns = op->getDialect() ? op->getDialect()->getNamespace() : "";
-  return isHostControlFlow(op) || isHostAssert(op) || ns == "func" ||
+  return isHostControlFlow(op) || isHostAssert(op) ||
+         isHostParameterRead(op) || ns == "func" ||
          ns == "linalg" || ns == "tensor" || ns == "arith" ||
          ns == "math" || ns == "tosa" || isa<ModuleOp>(op) ||
          tessel::isPrimitiveOp(op) || isa<tessel::AttentionOp>(op) ||
@@ -178,6 +177,42 @@ LogicalResult verifyFunctionSignature(func::FuncOp fn) {
   return success(ok);
 }
 
+/// A module parameter: an immutable global of a static tensor type the
+/// module stores, with its value (dense, dense_resource) or
+/// #ml_program.extern (supplied when the module is loaded).
+LogicalResult verifyParameter(ml_program::GlobalOp global) {
+  if (global.getIsMutable())
+    return global.emitError()
+           << "mutable ml_program.global @" << global.getSymName()
+           << ": state kept between calls is not supported yet (only "
+              "immutable globals, read with ml_program.global_load_const)";
+  auto type = dyn_cast<RankedTensorType>(global.getType());
+  std::string why = type ? unsupportedTensorReason(type, /*boundary=*/true)
+                         : std::string("its type is not a ranked tensor");
+  if (why.empty() && !type.hasStaticShape())
+    why = "its type has a dynamic dimension";
+  if (!why.empty())
+    return global.emitError() << "ml_program.global @" << global.getSymName()
+                              << " of type " << global.getType()
+                              << " is not supported: " << why;
+  std::optional<Attribute> value = global.getValue();
+  if (!value || !isa<DenseElementsAttr, DenseResourceElementsAttr,
+                     ml_program::ExternAttr>(*value))
+    return global.emitError()
+           << "ml_program.global @" << global.getSymName()
+           << " needs a dense or dense_resource value or "
+              "#ml_program.extern (a parameter supplied at load time)";
+  // #ml_program.extern's own type is not checked by MLIR 22 (it parses
+  // with none): the global's type is the one that counts.
+  if (!isa<ml_program::ExternAttr>(*value) &&
+      cast<TypedAttr>(*value).getType() != type)
+    return global.emitError() << "ml_program.global @" << global.getSymName()
+                              << ": its value's type "
+                              << cast<TypedAttr>(*value).getType()
+                              << " differs from the global's type " << type;
+  return success();
+}
+
 } // namespace
 
 namespace mlir::tessel {
@@ -188,11 +223,15 @@ LogicalResult verifyInputProgram(ModuleOp module) {
   bool ok = true;
   bool anyPublic = false;
   for (Operation &top : module.getBody()->getOperations()) {
+    if (auto global = dyn_cast<ml_program::GlobalOp>(&top)) {
+      ok &= succeeded(verifyParameter(global));
+      continue;
+    }
     auto fn = dyn_cast<func::FuncOp>(&top);
     if (!fn) {
       top.emitError() << "'" << top.getName()
                       << "' is not supported at module level (expected "
-                         "func.func)";
+                         "func.func or ml_program.global)";
       ok = false;
       continue;
     }
@@ -215,7 +254,8 @@ LogicalResult verifyInputProgram(ModuleOp module) {
                          "from_elements, splat, generate), arith, math, tosa, "
                          "the tessel ops (scan, gather, scatter, sort, "
                          "topk, arg_compare, attention) and, in function "
-                         "bodies, scf.if, scf.for, scf.while and cf.assert";
+                         "bodies, scf.if, scf.for, scf.while, cf.assert and "
+                         "ml_program.global_load_const";
       ok = false;
       return WalkResult::skip();
     }

@@ -85,6 +85,9 @@ void mlir::tessel::buildInputPipeline(OpPassManager &pm,
 
 void mlir::tessel::buildDispatchPipeline(OpPassManager &pm,
                                          const DispatchOptions &options) {
+  // Weights become parameters before anything clones constants into
+  // dispatches.
+  pm.addPass(createOutlineParameters());
   pm.addPass(createInsertShapeChecks());
   // Checks that always hold (a dimension against itself) go away.
   pm.addPass(createCSEPass());

@@ -8,15 +8,20 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Target/ModuleWriter.h"
+#include "tessel/Target/ParametersFile.h"
 
 #include "tessel/Dialect/Tessel/TesselDialect.h"
 
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MLProgram/IR/MLProgram.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinDialect.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/CRC.h"
 
@@ -69,6 +74,24 @@ std::vector<uint8_t> constantBytes(DenseElementsAttr attr) {
   return out;
 }
 
+/// The module's parameters: the globals its host programs read, numbered in
+/// the order of their first read.
+struct ParameterTable {
+  SmallVector<ml_program::GlobalOp> globals;
+  DenseMap<Operation *, int64_t> index;
+
+  FailureOr<int64_t> indexOf(ml_program::GlobalLoadConstOp load) {
+    auto global = SymbolTable::lookupNearestSymbolFrom<ml_program::GlobalOp>(
+        load, load.getGlobalAttr());
+    if (!global)
+      return load.emitError() << "no ml_program.global " << load.getGlobal();
+    auto [it, fresh] = index.try_emplace(global, globals.size());
+    if (fresh)
+      globals.push_back(global);
+    return it->second;
+  }
+};
+
 /// Lowers a public function (a host program after dispatch formation) to
 /// the register machine of schema/module.fbs (`HostProgram`): tensors live
 /// in buffer registers, integers, indices and i1 in integer registers, and
@@ -77,8 +100,9 @@ std::vector<uint8_t> constantBytes(DenseElementsAttr attr) {
 class ProgramWriter {
 public:
   ProgramWriter(flatbuffers::FlatBufferBuilder &fbb,
-                const llvm::StringMap<uint32_t> &ordinals)
-      : fbb(fbb), ordinals(ordinals) {}
+                const llvm::StringMap<uint32_t> &ordinals,
+                ParameterTable &parameters)
+      : fbb(fbb), ordinals(ordinals), parameters(parameters) {}
 
   FailureOr<flatbuffers::Offset<fb::Function>> write(func::FuncOp fn) {
     // Shape arithmetic folded into affine form (a collapsed dimension's
@@ -355,6 +379,7 @@ private:
 
   flatbuffers::FlatBufferBuilder &fbb;
   const llvm::StringMap<uint32_t> &ordinals;
+  ParameterTable &parameters;
   DenseMap<Value, int64_t> reg;
   /// Registers of the dynamic dimensions of tensor values, in order.
   DenseMap<Value, SmallVector<int64_t>> dims;
@@ -432,6 +457,13 @@ LogicalResult ProgramWriter::writeOp(Operation *op) {
       return success();
     }
     return op->emitError("unsupported host constant ") << constant.getValue();
+  }
+  if (auto load = dyn_cast<ml_program::GlobalLoadConstOp>(op)) {
+    FailureOr<int64_t> index = parameters.indexOf(load);
+    if (failed(index))
+      return failure();
+    emit(fb::Opcode_Parameter, {define(load.getResult()), *index});
+    return success();
   }
   if (auto extract = dyn_cast<tensor::ExtractOp>(op))
     return writeExtract(extract);
@@ -784,6 +816,108 @@ writeExecutable(flatbuffers::FlatBufferBuilder &fbb,
                                     &binaries);
 }
 
+/// The bytes of a parameter's value, as the module stores them; `storage`
+/// keeps those that had to be expanded (a splat, i1).
+FailureOr<ArrayRef<uint8_t>> parameterBytes(ml_program::GlobalOp global,
+                                            std::vector<uint8_t> &storage) {
+  Attribute value = *global.getValue();
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
+    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+    auto type = cast<RankedTensorType>(resource.getType());
+    int64_t bytes = type.getNumElements() *
+                    storageBytes(type.getElementType());
+    if (!blob || int64_t(blob->getData().size()) != bytes)
+      return global.emitError()
+             << "ml_program.global @" << global.getSymName()
+             << ": its dense_resource holds "
+             << (blob ? std::to_string(blob->getData().size()) : "no")
+             << " bytes (expected " << bytes << ")";
+    ArrayRef<char> data = blob->getData();
+    return ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(data.data()),
+                             data.size());
+  }
+  auto dense = cast<DenseElementsAttr>(value);
+  if (dense.isSplat() || dense.getElementType().isInteger(1)) {
+    storage = constantBytes(dense);
+    return ArrayRef<uint8_t>(storage);
+  }
+  // Whole bytes per element, stored little-endian, in order.
+  ArrayRef<char> raw = dense.getRawData();
+  return ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(raw.data()),
+                           raw.size());
+}
+
+/// FlatBuffers offsets are 32-bit: a module holds less than 2 GiB.
+constexpr uint64_t kMaxModuleBytes = (uint64_t(1) << 31) - (64u << 20);
+
+/// The module's `Parameter` tables: each global's data in the module,
+/// 64-byte aligned, or (extern, or every one with a `file`) none, the data
+/// then written to `file`.
+FailureOr<std::vector<flatbuffers::Offset<fb::Parameter>>>
+writeParameters(flatbuffers::FlatBufferBuilder &fbb, Location loc,
+                ArrayRef<ml_program::GlobalOp> globals,
+                const std::vector<ExecutableImage> &executables,
+                const std::string &file) {
+  std::vector<std::vector<uint8_t>> storage(globals.size());
+  std::vector<std::optional<ArrayRef<uint8_t>>> data(globals.size());
+  std::vector<NamedTensor> outside;
+  uint64_t inside = 0;
+  for (const ExecutableImage &image : executables)
+    for (const BinaryImage &b : image.binaries)
+      inside += b.data.size();
+  for (size_t i = 0; i < globals.size(); ++i) {
+    ml_program::GlobalOp global = globals[i];
+    std::string name = global.getSymName().str();
+    if (name.size() > 1024 || llvm::any_of(name, [](char c) {
+          return c < 0x20 || c > 0x7e;
+        }))
+      return global.emitError()
+             << "parameter name @" << global.getSymName()
+             << " is not 1 to 1024 printable ASCII characters (the module "
+                "format's names)";
+    if (isa<ml_program::ExternAttr>(*global.getValue()))
+      continue;
+    FailureOr<ArrayRef<uint8_t>> bytes = parameterBytes(global, storage[i]);
+    if (failed(bytes))
+      return failure();
+    if (!file.empty()) {
+      outside.push_back(
+          {name, cast<RankedTensorType>(global.getType()), *bytes});
+      continue;
+    }
+    data[i] = *bytes;
+    inside += bytes->size();
+  }
+  if (inside > kMaxModuleBytes)
+    return emitError(loc)
+           << "the module would hold " << inside
+           << " bytes of parameters and kernels, above the module format's "
+              "2 GiB: keep the parameters outside it (tessel-compile "
+              "--parameters-file=FILE.safetensors)";
+  if (!file.empty()) {
+    std::string error;
+    if (failed(writeParametersFile(file, outside, error)))
+      return emitError(loc) << error;
+  }
+  std::vector<flatbuffers::Offset<fb::Parameter>> tables;
+  for (size_t i = 0; i < globals.size(); ++i) {
+    ml_program::GlobalOp global = globals[i];
+    auto type = cast<RankedTensorType>(global.getType());
+    std::vector<int64_t> shape(type.getShape().begin(), type.getShape().end());
+    auto typeTable = fb::CreateTensorTypeDirect(
+        fbb, *toElementType(type.getElementType()), &shape);
+    flatbuffers::Offset<flatbuffers::Vector<uint8_t>> bytes;
+    if (data[i]) {
+      fbb.ForceVectorAlignment(data[i]->size(), sizeof(uint8_t), 64);
+      bytes = fbb.CreateVector(data[i]->data(), data[i]->size());
+    }
+    tables.push_back(fb::CreateParameter(
+        fbb, fbb.CreateString(global.getSymName().str()), typeTable,
+        bytes));
+  }
+  return tables;
+}
+
 /// Appends the trailer of schema/module.fbs (mirrors the runtime's
 /// runtime/src/module/integrity.cpp): magic "TMODTAIL", trailer version 1,
 /// crc32 of the FlatBuffer, its length; little-endian.
@@ -803,9 +937,14 @@ void appendTrailer(std::vector<uint8_t> &bytes) {
 
 } // namespace
 
+bool mlir::tessel::isModuleElementType(Type t) {
+  return succeeded(toElementType(t));
+}
+
 FailureOr<std::vector<uint8_t>>
 mlir::tessel::writeModule(ModuleOp module,
-                          const std::vector<ExecutableImage> &executables) {
+                          const std::vector<ExecutableImage> &executables,
+                          const ModuleWriterOptions &options) {
   flatbuffers::FlatBufferBuilder fbb;
   llvm::StringMap<uint32_t> ordinals;
   for (auto fn : module.getOps<func::FuncOp>())
@@ -835,20 +974,27 @@ mlir::tessel::writeModule(ModuleOp module,
   }
 
   std::vector<flatbuffers::Offset<fb::Function>> functions;
+  ParameterTable parameterTable;
   for (auto fn : module.getOps<func::FuncOp>()) {
     if (!fn.isPublic())
       continue;
-    ProgramWriter writer(fbb, ordinals);
+    ProgramWriter writer(fbb, ordinals, parameterTable);
     FailureOr<flatbuffers::Offset<fb::Function>> f = writer.write(fn);
     if (failed(f))
       return failure();
     functions.push_back(*f);
   }
+  FailureOr<std::vector<flatbuffers::Offset<fb::Parameter>>> parameters =
+      writeParameters(fbb, module.getLoc(), parameterTable.globals, executables,
+                      options.parametersFile);
+  if (failed(parameters))
+    return failure();
   std::vector<flatbuffers::Offset<fb::Executable>> exes;
   for (const ExecutableImage &image : executables)
     exes.push_back(writeExecutable(fbb, image));
-  auto root = fb::CreateModuleDirect(fbb, kSchemaVersion, "tessel-compile",
-                                     &functions, &exes);
+  auto root = fb::CreateModuleDirect(
+      fbb, kSchemaVersion, "tessel-compile", &functions, &exes,
+      parameters->empty() ? nullptr : &*parameters);
   fb::FinishModuleBuffer(fbb, root);
   std::vector<uint8_t> bytes(fbb.GetBufferPointer(),
                              fbb.GetBufferPointer() + fbb.GetSize());

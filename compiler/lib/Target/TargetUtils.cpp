@@ -111,9 +111,13 @@ OwningOpRef<ModuleOp>
 mlir::tessel::cloneDispatchFunctions(ModuleOp module,
                                      std::vector<KernelExport> &exports) {
   OwningOpRef<ModuleOp> kernels = cast<ModuleOp>(module->clone());
-  for (auto fn : llvm::make_early_inc_range(kernels->getOps<func::FuncOp>())) {
-    if (!fn->hasAttr(kDispatchFunctionAttr)) {
-      fn.erase();
+  // Only the kernels: host functions and the parameters (ml_program
+  // globals, which kernels take as bindings) go.
+  for (Operation &op :
+       llvm::make_early_inc_range(kernels->getBody()->getOperations())) {
+    auto fn = dyn_cast<func::FuncOp>(op);
+    if (!fn || !fn->hasAttr(kDispatchFunctionAttr)) {
+      op.erase();
       continue;
     }
     KernelExport e;

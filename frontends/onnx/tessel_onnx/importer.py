@@ -1,4 +1,5 @@
-"""The graph walk: ONNX model -> one public func.func in MLIR text.
+"""The graph walk: ONNX model -> one public func.func in MLIR text (and
+the external globals it loads its parameters from, --parameters-file).
 
 Values of the graph are either `ir.Const` (known at import time:
 initializers, Constant nodes, and every node whose inputs are all constants,
@@ -68,7 +69,8 @@ def load_model(path):
     """Parses an ONNX file and loads its external data; ImportFailure names
     the file when it cannot be read or is not an ONNX model. External data
     that is not next to the model is left unloaded: its initializers can
-    still be arguments (--weights-as-inputs, shapes and types only), and
+    still be arguments (--weights-as-inputs) or external globals
+    (--parameters-file) from their shapes and types only, and
     `model_missing_external(model)` names them."""
     try:
         model = onnx.load(path, load_external_data=False)
@@ -113,18 +115,40 @@ def model_missing_external(model):
 def check_model(model, path):
     """Runs onnx.checker on models whose default-domain opset this onnx
     package knows. Newer models are left to the importer's own checks (an
-    older onnx parses them, but its checker rejects every newer op)."""
+    older onnx parses them, but its checker rejects every newer op).
+    Initializers whose external data is missing (load_model) are checked
+    as graph inputs of their type and shape: the checker would require
+    their files."""
     known = onnx.defs.onnx_opset_version()
     if model.ir_version > onnx.IR_VERSION:
         return
     for imp in model.opset_import:
         if _domain(imp.domain) == DEFAULT_DOMAIN and imp.version > known:
             return
+    missing = model_missing_external(model)
+    if missing:
+        model = _without_initializers(model, missing)
     try:
         onnx.checker.check_model(model)
     except onnx.checker.ValidationError as e:
         first = str(e).strip().splitlines()
         raise ImportFailure("'%s' fails the ONNX checker: %s" % (path, first[0] if first else e))
+
+
+def _without_initializers(model, names):
+    """A copy of the model in which the initializers `names` are graph
+    inputs instead."""
+    copy = onnx.ModelProto()
+    copy.CopyFrom(model)
+    graph = copy.graph
+    inputs = {vi.name for vi in graph.input}
+    for i in reversed(range(len(graph.initializer))):
+        t = graph.initializer[i]
+        if t.name in names:
+            if t.name not in inputs:
+                graph.input.append(onnx.helper.make_tensor_value_info(t.name, t.data_type, t.dims))
+            del graph.initializer[i]
+    return copy
 
 
 def sanitize(name):
@@ -200,10 +224,13 @@ class NodeContext:
 
 class Importer:
     """Imports one model; `run()` returns the MLIR text and the weight
-    arguments [(argument index, ONNX name, Const)]."""
+    arguments [(argument index, ONNX name, Const)]. With `parameters`, the
+    large floating-point constants are external globals instead
+    (ir.is_parameter; `parameters()` lists them)."""
 
-    def __init__(self, model, dims=None, weights_as_inputs=False, function="main",
-                 source_name="model.onnx"):
+    def __init__(self, model, dims=None, weights_as_inputs=False, parameters=False,
+                 function="main", source_name="model.onnx"):
+        assert not (weights_as_inputs and parameters)
         self.model = model
         self.graph = model.graph
         self.dims = dict(dims or {})
@@ -213,7 +240,8 @@ class Importer:
         self.opsets = {}
         for imp in model.opset_import:
             self.opsets[_domain(imp.domain)] = imp.version
-        self.em = ir.Emitter()
+        # "__metadata__" is the parameters file's own entry (safetensors.py).
+        self.em = ir.Emitter(parameters=parameters, symbols=(function, "__metadata__"))
         self.env = {}
         self._initializers = {t.name: t for t in self.graph.initializer}
         self._pending = {}  # initializer name -> TensorProto, converted on first use
@@ -225,8 +253,10 @@ class Importer:
         missing = model_missing_external(self.model).get(tensor.name)
         if missing is not None:
             raise NodeError("%s '%s' has its data in the external file '%s', which is not next "
-                            "to the model; only --weights-as-inputs can import a model without "
-                            "its weights" % (what, tensor.name, missing))
+                            "to the model; only --weights-as-inputs (floating-point tensors of more "
+                            "than one element) and --parameters-file (floating-point tensors of at "
+                            "least %d bytes) import tensors without their data"
+                            % (what, tensor.name, missing, ir.PARAMETER_MIN_BYTES))
         dt = dtypes.from_onnx(tensor.data_type)
         if dt is None:
             raise NodeError("%s '%s' has element type %s, which Tessel does not support "
@@ -242,7 +272,15 @@ class Importer:
         if name in self.env:
             return self.env[name]
         if name in self._pending:
-            c = self.tensor_to_const(self._pending.pop(name), "initializer")
+            t = self._pending.pop(name)
+            if self.em.parameters and self._is_unloaded_parameter(t):
+                # Shape and type only: the parameters file lacks it (the
+                # tool says so), see docs/onnx-import.md.
+                g = self.em.new_global(name, tuple(t.dims), dtypes.from_onnx(t.data_type), None, name)
+                self.env[name] = self.em.load_global(g)
+                return self.env[name]
+            c = self.tensor_to_const(t, "initializer")
+            c.name = name
             self.env[name] = c
             return c
         raise NodeError("input '%s' is not defined (not a graph input, an initializer or "
@@ -354,6 +392,22 @@ class Importer:
                     "input '%s' dimension %d and input '%s' dimension %d must be equal (both are "
                     "'%s')" % (onnx_name, axis, other, other_axis, name))
 
+    def _is_unloaded_parameter(self, t):
+        """An initializer whose data is in a missing external file and that
+        would be a parameter (ir.is_parameter) by its type and size, assuming
+        it is not a splat."""
+        dt = dtypes.from_onnx(t.data_type)
+        return (t.name in model_missing_external(self.model) and dt is not None and dt.is_float
+                and int(np.prod(t.dims, dtype=np.int64)) * dt.bits // 8 >= ir.PARAMETER_MIN_BYTES)
+
+    def parameters(self):
+        """The external globals in the order of their declarations:
+        ([(symbol name, Const)], [(symbol name, external data file)] of
+        those whose data is in an external file not next to the model)."""
+        missing = model_missing_external(self.model)
+        return ([(g.symbol, g.const) for g in self.em.globals if g.const is not None],
+                [(g.symbol, missing[g.source]) for g in self.em.globals if g.const is None])
+
     @staticmethod
     def _is_weight(t):
         """Initializers that --weights-as-inputs passes as arguments:
@@ -400,7 +454,22 @@ class Importer:
                                 % (self._describe(index, node), len(outs), node.output[len(outs)]))
         for name, v in zip(node.output, outs):
             if name:
+                if isinstance(v, ir.Const) and v.name is None:
+                    v.name = self._const_name(node, name)
                 self.env[name] = v
+
+    def _const_name(self, node, output):
+        """The name of a Const that a node computes (its global's, should
+        it become a parameter): a Constant's output name; for a folded node
+        `INPUT.op_type`, INPUT the first of its inputs with a name; else
+        None."""
+        if node.op_type == "Constant":
+            return output
+        for i in node.input:
+            x = self.env.get(i) if i else None
+            if isinstance(x, ir.Const) and x.name is not None:
+                return "%s.%s" % (x.name, node.op_type.lower())
+        return None
 
     def _result(self, vi):
         try:
@@ -444,6 +513,7 @@ class Importer:
             ("producer %s %s" % (self.model.producer_name, self.model.producer_version)).strip()
             if self.model.producer_name else "no producer",
             ", ".join("%s %d" % (_display_domain(d), v) for d, v in sorted(self.opsets.items())))]
+        lines.extend(g.declaration() for g in self.em.globals)
         for kind, name, v, _ in self.args:
             lines.append("// %s: %s '%s'" % (v.name, kind, name))
         for vi in self.graph.output:

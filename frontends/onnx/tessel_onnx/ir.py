@@ -1,12 +1,16 @@
 """MLIR text for one function body: tensors, constants and the few op forms
 the importer emits (linalg.generic with broadcasting maps, fills, reshapes,
-transposes).
+transposes), and the external globals that it loads its parameters from
+(--parameters-file).
 
 The importer writes MLIR as text rather than through MLIR's Python bindings:
 Debian ships no bindings for LLVM 22, and the forms are few. Every SSA name
 comes from one counter (`%vN`), so that names in generic bodies never shadow
 outer ones. Function arguments are `%argN`.
 """
+
+import hashlib
+import re
 
 import numpy as np
 
@@ -16,6 +20,9 @@ from .symbolic import Sym, SymbolicError, has_sym, is_static, is_symbolic_array,
 # Constants with more elements than this (or any non-finite element) are
 # written as hex blobs, dense<"0x...">, which keep files small and exact.
 LIST_LIMIT = 16
+
+# The smallest constant that becomes a parameter (is_parameter), in bytes.
+PARAMETER_MIN_BYTES = 1024
 
 
 def _dim(d):
@@ -48,16 +55,31 @@ class Const:
     result of folding a node whose inputs are all constants). `array` holds
     the values in `dtype`'s numpy storage (bf16: float32 of bf16 values).
     An integer tensor computed from symbolic sizes (a shape tensor) holds
-    ints and Syms in an object array (`symbolic`)."""
+    ints and Syms in an object array (`symbolic`). `name` is the model's
+    name for it (an initializer's, a Constant's output), or one derived from
+    that (`W.transpose`), or None: what its global is called when it
+    becomes a parameter (Emitter.value)."""
 
-    __slots__ = ("array", "dtype")
+    __slots__ = ("array", "dtype", "name")
 
-    def __init__(self, array, dtype):
+    def __init__(self, array, dtype, name=None):
         if is_symbolic_array(np.asarray(array)) and dtype.is_int:
             self.array = normalize_array(np.asarray(array))
         else:
             self.array = dtypes.as_dtype(array, dtype)
         self.dtype = dtype
+        self.name = name
+
+    def derive(self, array, what):
+        """A Const of the same type computed from this one alone, named
+        `NAME.what` (`what` None: the same tensor, the same name)."""
+        name = self.name if self.name is None or what is None else "%s.%s" % (self.name, what)
+        return Const(array, self.dtype, name)
+
+    def reshaped(self, shape):
+        """The same elements at `shape`."""
+        shape = tuple(int(d) for d in shape)
+        return self.derive(self.array.reshape(shape), None if shape == self.shape else "reshape")
 
     @property
     def symbolic(self):
@@ -261,11 +283,69 @@ class Body:
         return self("arith.index_cast %s : %s to index" % (x, src.mlir))
 
 
-class Emitter:
-    """Accumulates the lines of one function body."""
+def is_parameter(const):
+    """Whether a Const becomes an external global under --parameters-file:
+    floating point, not a splat, at least PARAMETER_MIN_BYTES. What is left
+    (shapes, indices, scalars, small or splat tensors) stays in the module,
+    where the compiler folds it."""
+    return (const.dtype.is_float and not const.symbolic and
+            const.array.size * const.dtype.bits // 8 >= PARAMETER_MIN_BYTES and const.splat() is None)
 
-    def __init__(self):
+
+def symbol_ref(name):
+    """`@name`, quoted as an MLIR string (`@"a-b"`) unless a bare
+    identifier."""
+    if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_$.]*", name):
+        return "@" + name
+    out = []
+    for c in name:
+        if c in '"\\':
+            out.append("\\" + c)
+        elif c < " " or c == "\x7f":
+            out.append("\\%02X" % ord(c))  # control characters as hex escapes
+        else:
+            out.append(c)
+    return '@"%s"' % "".join(out)
+
+
+class Global:
+    """An external ml_program.global that the function loads: its symbol
+    name, shape and element type, its value (a Const; None when the data
+    was not available at import time) and the model's name for that value
+    (None for a folded constant without one)."""
+
+    __slots__ = ("symbol", "shape", "dtype", "const", "source")
+
+    def __init__(self, symbol, shape, dtype, const, source):
+        self.symbol = symbol
+        self.shape = shape
+        self.dtype = dtype
+        self.const = const
+        self.source = source
+
+    @property
+    def type(self):
+        return tensor_type(self.shape, self.dtype)
+
+    def declaration(self):
+        return "ml_program.global private %s(#ml_program.extern<%s>) : %s" % (
+            symbol_ref(self.symbol), self.type, self.type)
+
+
+class Emitter:
+    """Accumulates the lines of one function body. With `parameters`, the
+    large floating-point constants (is_parameter) are loaded from external
+    globals (`globals`, declared before the function) instead of written
+    as arith.constant; `symbols` are the module's other symbol names, which
+    the globals' names avoid."""
+
+    def __init__(self, parameters=False, symbols=()):
         self.lines = []
+        self.parameters = parameters
+        self.globals = []
+        self._symbols = set(symbols)
+        self._by_content = {}  # (type, digest of the data) -> Global
+        self._unnamed = 0
         self._counter = 0
         self._materialized = {}
         self._indices = {}  # int or Sym -> SSA name of that index value
@@ -374,7 +454,8 @@ class Emitter:
         return v
 
     def value(self, x):
-        """A Value for x; a Const becomes an arith.constant (once)."""
+        """A Value for x; a Const becomes an arith.constant, or a load of
+        its global (is_parameter), once."""
         if isinstance(x, Value):
             return x
         key = id(x)
@@ -387,12 +468,47 @@ class Emitter:
             v = self.op("tensor.from_elements %s : %s" % (", ".join(elems), tensor_type(x.shape, x.dtype)),
                         x.shape, x.dtype)
             self._materialized[key] = (v, x)
+        if key not in self._materialized and self.parameters and is_parameter(x):
+            v = self.load_global(self._global_of(x))
+            self._materialized[key] = (v, x)
         if key not in self._materialized:
             v = self.op("arith.constant %s : %s" % (dense_literal(x), tensor_type(x.shape, x.dtype)),
                         x.shape, x.dtype)
             # Keep x alive so that its id is not reused by another Const.
             self._materialized[key] = (v, x)
         return self._materialized[key][0]
+
+    def _global_of(self, const):
+        """The global holding const's data: one per distinct type and data
+        (ops that take a weight reshaped, as broadcast_operand does, each
+        materialize a Const of their own)."""
+        key = (tensor_type(const.shape, const.dtype),
+               hashlib.sha256(np.ascontiguousarray(const.array).data).digest())
+        if key not in self._by_content:
+            name = const.name
+            if name is None:
+                name = "const_%d" % self._unnamed
+                self._unnamed += 1
+            self._by_content[key] = self.new_global(name, const.shape, const.dtype, const, const.name)
+        return self._by_content[key]
+
+    def new_global(self, name, shape, dtype, const, source):
+        """A new external global named `name` (`name_N` when that is taken)
+        holding `const` (None: data that the caller supplies from
+        elsewhere); `source`: the model's name for it, or None."""
+        symbol, n = name, 0
+        while symbol in self._symbols:
+            n += 1
+            symbol = "%s_%d" % (name, n)
+        self._symbols.add(symbol)
+        g = Global(symbol, tuple(shape), dtype, const, source)
+        self.globals.append(g)
+        return g
+
+    def load_global(self, g):
+        """ml_program.global_load_const of global g."""
+        return self.op("ml_program.global_load_const %s : %s" % (symbol_ref(g.symbol), g.type),
+                       g.shape, g.dtype)
 
     def scalar(self, x, dtype):
         name = self.fresh()
@@ -470,7 +586,7 @@ class Emitter:
         kept_shape = tuple(x.shape[i] for i in keep)
         exprs = ["d%d" % (offset + i) for i in keep]
         if isinstance(x, Const):
-            return self.value(Const(x.array.reshape(kept_shape), x.dtype)), exprs
+            return self.value(x.reshaped(kept_shape)), exprs
         return self.reshape(x, kept_shape), exprs
 
     def broadcast_to(self, x, shape):
@@ -478,7 +594,7 @@ class Emitter:
         if tuple(x.shape) == tuple(shape):
             return self.value(x)
         if isinstance(x, Const):
-            return self.value(Const(np.broadcast_to(x.array, shape), x.dtype))
+            return self.value(x.derive(np.broadcast_to(x.array, shape), "broadcast"))
         return self.elementwise([x], shape, x.dtype, lambda b, a: a[0])
 
     def collapse(self, v, groups, shape):
@@ -500,7 +616,7 @@ class Emitter:
         if isinstance(x, Const) and has_sym(shape):
             x = self.value(x)
         if isinstance(x, Const):
-            return Const(x.array.reshape(shape), x.dtype)
+            return x.reshaped(shape)
         if x.shape == shape:
             return x
         if len(shape) < len(x.shape):
@@ -549,7 +665,7 @@ class Emitter:
         perm = [int(p) for p in perm]
         shape = tuple(x.shape[p] for p in perm)
         if isinstance(x, Const):
-            return Const(np.transpose(x.array, perm), x.dtype)
+            return x.derive(np.transpose(x.array, perm), "transpose")
         if perm == list(range(len(perm))):
             return x
         init = self.empty(shape, x.dtype)

@@ -122,15 +122,15 @@ def _gemm(ctx):
     # A transposed constant becomes a plain operand: the matmul form
     # Tessel's fastest GEMMs take.
     if trans_a and isinstance(a, Const):
-        a, trans_a = Const(a.array.T, dt), False
+        a, trans_a = a.derive(a.array.T, "transpose"), False
     if trans_b and isinstance(b, Const):
-        b, trans_b = Const(b.array.T, dt), False
+        b, trans_b = b.derive(b.array.T, "transpose"), False
     acc_dt = dtypes.compute_type(dt)
     acc = _matmul2d(em, a, b, acc_dt, trans_a, trans_b)
     terms = []
     if c is not None and beta != 0.0:
         if isinstance(c, Const) and beta != 1.0:
-            c, beta = Const(c.array.astype(np.float64) * beta, dt), 1.0
+            c, beta = c.derive(c.array.astype(np.float64) * beta, "scaled"), 1.0
         terms.append(c)
     if alpha == 1.0 and not terms:
         return [_round(em, acc, dt)]

@@ -83,6 +83,7 @@ std::string_view operandKinds(fb::Opcode op) {
   switch (op) {
   case fb::Opcode_Argument: return "b#";
   case fb::Opcode_Constant: return "b#";
+  case fb::Opcode_Parameter: return "b#";
   case fb::Opcode_Alloc: return "bi";
   case fb::Opcode_Int: return "i#";
   case fb::Opcode_Move: return "ii";
@@ -356,6 +357,9 @@ Status Interpreter::step(size_t pc, size_t &next) {
   }
   case fb::Opcode_Constant:
     buffers[o[0]] = p.constants[o[1]];
+    return Status();
+  case fb::Opcode_Parameter:
+    buffers[o[0]] = p.parameters[o[1]];
     return Status();
   case fb::Opcode_Alloc: {
     int64_t bytes = i(1);

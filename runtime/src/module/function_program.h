@@ -52,6 +52,9 @@ struct FunctionProgram {
   size_t resultDims = 0;
   /// Uploaded at load, shared by all calls.
   std::vector<std::shared_ptr<hal::Buffer>> constants;
+  /// The module's parameters (Module.parameters, in order), uploaded at
+  /// load and shared by all its functions and calls.
+  std::vector<std::shared_ptr<hal::Buffer>> parameters;
   /// Dispatch instructions in the program (each runs zero or more times).
   size_t dispatchCount = 0;
   /// Whether the program reads device values (a Read): its calls depend on

@@ -570,6 +570,87 @@ Status checkDispatch(uint32_t ordinal, size_t operands, const std::string &what,
 // module file's bytes).
 using ConstantData = std::vector<const flatbuffers::Vector<uint8_t> *>;
 
+// A module parameter (schema version 9): its bytes in the module file, or
+// null for an external one (found in a parameters file at load).
+struct ParameterSpec {
+  std::string name;
+  TensorType type;
+  const flatbuffers::Vector<uint8_t> *data = nullptr;
+};
+
+StatusOr<std::vector<ParameterSpec>>
+convertParameters(const flatbuffers::Vector<flatbuffers::Offset<fb::Parameter>> *table,
+                  uint32_t version) {
+  std::vector<ParameterSpec> out;
+  if (!table || table->size() == 0)
+    return out;
+  TESSEL_RETURN_IF_ERROR(requireVersion(version, 9, "the module has parameters"));
+  std::set<std::string> seen;
+  for (uint32_t i = 0; i < table->size(); ++i) {
+    const fb::Parameter *q = table->Get(i);
+    std::string what = "parameter " + str(i);
+    if (!q)
+      return dataLoss(what + " is missing");
+    ParameterSpec spec;
+    TESSEL_ASSIGN_OR_RETURN(spec.name, checkedName(q->name(), what + ": name", true));
+    what = "parameter '" + spec.name + "'";
+    if (!seen.insert(spec.name).second)
+      return dataLoss(what + " is defined twice");
+    TESSEL_ASSIGN_OR_RETURN(spec.type, convertType(q->type(), what, version));
+    if (spec.type.isDynamic())
+      return dataLoss(what + " has a dynamic type " + spec.type.toString() +
+                      " (parameters have static shapes)");
+    spec.data = q->data();
+    if (spec.data && spec.data->size() != spec.type.byteSize())
+      return dataLoss(what + " of type " + spec.type.toString() + " (" +
+                      str(spec.type.byteSize()) + " bytes) carries " + str(spec.data->size()) +
+                      " bytes of data");
+    out.push_back(std::move(spec));
+  }
+  return out;
+}
+
+// The device copy of every parameter of a module loaded on `device`: its
+// data from the module, or (external) from the first of `files` holding its
+// name, checked against its type.
+StatusOr<std::vector<std::shared_ptr<hal::Buffer>>>
+uploadParameters(const std::vector<ParameterSpec> &parameters, const LoadOptions &options,
+                 hal::Device &device) {
+  std::vector<std::shared_ptr<hal::Buffer>> buffers;
+  for (const ParameterSpec &q : parameters) {
+    std::string what = "parameter '" + q.name + "' (" + q.type.toString() + ")";
+    const uint8_t *data = q.data ? q.data->data() : nullptr;
+    if (!data) {
+      const ParameterFile::Tensor *found = nullptr;
+      const ParameterFile *file = nullptr;
+      for (const std::shared_ptr<const ParameterFile> &f : options.parameters)
+        if (f && (found = f->find(q.name))) {
+          file = f.get();
+          break;
+        }
+      if (!found) {
+        std::string files;
+        for (const std::shared_ptr<const ParameterFile> &f : options.parameters)
+          files += (files.empty() ? "'" : ", '") + (f ? f->name() : "?") + "'";
+        return notFound(what + " is external and " +
+                        (files.empty() ? "no parameters file was given (tessel-run "
+                                         "--parameters=FILE)"
+                                       : "not in the parameters files given (" + files + ")"));
+      }
+      if (found->type != q.type)
+        return invalidArgument(what + ": parameters file '" + file->name() + "' holds it as " +
+                               found->type.toString());
+      data = found->data;
+    }
+    auto buffer = device.allocate(q.type.byteSize());
+    if (!buffer.ok())
+      return buffer.status().withContext(what);
+    TESSEL_RETURN_IF_ERROR((*buffer)->write(0, data, q.type.byteSize()).withContext(what));
+    buffers.push_back(std::move(buffer).value());
+  }
+  return buffers;
+}
+
 // The slot form (versions 3 to 7) as a program: each slot becomes buffer
 // register i (argument, constant or alloc, in slot order), then the
 // dispatches, then the return.
@@ -690,14 +771,16 @@ size_t bufferOperands(const detail::Instruction &in, const detail::FunctionProgr
 // operand count and kinds, register ranges and the immediates each opcode
 // reads.
 Status checkInstruction(const detail::Instruction &in, const detail::FunctionProgram &p,
-                        size_t numConstants, const std::vector<hal::ExecutableSpec> &exes,
-                        uint32_t version) {
+                        size_t numConstants, size_t numParameters,
+                        const std::vector<hal::ExecutableSpec> &exes, uint32_t version) {
   std::string_view kinds = detail::operandKinds(in.opcode);
   const char *name = fb::EnumNameOpcode(in.opcode);
   if (kinds.empty())
     return dataLoss("unknown opcode " + str(static_cast<int>(in.opcode)));
   if (in.opcode == fb::Opcode_Dim || in.opcode == fb::Opcode_Assert)
     TESSEL_RETURN_IF_ERROR(requireVersion(version, 7, std::string("uses ") + name));
+  if (in.opcode == fb::Opcode_Parameter)
+    TESSEL_RETURN_IF_ERROR(requireVersion(version, 9, std::string("uses ") + name));
   size_t star = kinds.find('*');
   bool variadic = star != std::string_view::npos;
   size_t fixed = variadic ? star - 1 : kinds.size();
@@ -737,6 +820,11 @@ Status checkInstruction(const detail::Instruction &in, const detail::FunctionPro
       return dataLoss("Constant reads constant " + str(ops[1]) + " but there are " +
                       str(numConstants));
     break;
+  case fb::Opcode_Parameter:
+    if (ops[1] < 0 || ops[1] >= int64_t(numParameters))
+      return dataLoss("Parameter reads parameter " + str(ops[1]) + " but the module has " +
+                      str(numParameters));
+    break;
   case fb::Opcode_Read:
   case fb::Opcode_Store: {
     int64_t type = ops[in.opcode == fb::Opcode_Read ? 3 : 2];
@@ -768,7 +856,8 @@ Status checkInstruction(const detail::Instruction &in, const detail::FunctionPro
 
 // Reads and checks a `HostProgram` (version 6 or 7).
 Status convertProgram(const fb::HostProgram *h, const std::vector<hal::ExecutableSpec> &exes,
-                      uint32_t version, detail::FunctionProgram &p, ConstantData &constants) {
+                      uint32_t version, size_t numParameters, detail::FunctionProgram &p,
+                      ConstantData &constants) {
   p.intRegisters = h->int_registers();
   p.bufferRegisters = h->buffer_registers();
   if (p.intRegisters > kMaxRegisters || p.bufferRegisters > kMaxRegisters)
@@ -805,7 +894,8 @@ Status convertProgram(const fb::HostProgram *h, const std::vector<hal::Executabl
   TESSEL_RETURN_IF_ERROR(convertInstructions(h->instructions(), p.instructions, "program"));
   bool controlFlow = false;
   for (size_t i = 0; i < n; ++i) {
-    Status s = checkInstruction(p.instructions[i], p, constants.size(), exes, version);
+    Status s =
+        checkInstruction(p.instructions[i], p, constants.size(), numParameters, exes, version);
     if (!s.ok())
       return s.withContext("program instruction " + str(i));
     fb::Opcode op = p.instructions[i].opcode;
@@ -834,7 +924,8 @@ Status convertProgram(const fb::HostProgram *h, const std::vector<hal::Executabl
 // ordinals are shared by all of them).
 StatusOr<detail::FunctionProgram> convertFunction(const fb::Function *f, uint32_t index,
                                                   const std::vector<hal::ExecutableSpec> &exes,
-                                                  uint32_t version, ConstantData &constants) {
+                                                  uint32_t version, size_t numParameters,
+                                                  ConstantData &constants) {
   if (!f)
     return dataLoss("function " + str(index) + " is missing");
   detail::FunctionProgram p;
@@ -857,7 +948,7 @@ StatusOr<detail::FunctionProgram> convertFunction(const fb::Function *f, uint32_
     TESSEL_RETURN_IF_ERROR(requireVersion(version, 6, ctx + ": has a program"));
     if (f->slots() || f->dispatches() || f->result_slots())
       return dataLoss(ctx + ": has both a program and slots, dispatches or result slots");
-    Status s = convertProgram(f->program(), exes, version, p, constants);
+    Status s = convertProgram(f->program(), exes, version, numParameters, p, constants);
     if (!s.ok())
       return s.withContext(ctx);
     return p;
@@ -876,6 +967,7 @@ StatusOr<detail::FunctionProgram> convertFunction(const fb::Function *f, uint32_
 }
 
 std::string describeModule(const fb::Module *m, const std::string &fileName,
+                           const std::vector<ParameterSpec> &parameters,
                            const std::vector<detail::FunctionProgram> &programs,
                            const std::vector<hal::ExecutableSpec> &exes) {
   // The producer is free text from the file: shown, never trusted.
@@ -884,6 +976,16 @@ std::string describeModule(const fb::Module *m, const std::string &fileName,
                   ", producer '" +
                   printableText(producer ? producer->string_view() : std::string_view(), 64) +
                   "'\n";
+  if (!parameters.empty()) {
+    uint64_t inside = 0, external = 0;
+    for (const ParameterSpec &q : parameters)
+      (q.data ? inside : external) += q.type.byteSize();
+    s += countOf(parameters.size(), "parameter") + ": " + str(inside) + " bytes in the module, " +
+         str(external) + " bytes external\n";
+    for (size_t i = 0; i < parameters.size(); ++i)
+      s += "  parameter " + str(i) + ": '" + parameters[i].name + "', " +
+           parameters[i].type.toString() + (parameters[i].data ? "" : ", external") + "\n";
+  }
   for (const detail::FunctionProgram &p : programs) {
     s += "function " + p.name + detail::formatSignature(p.arguments, p.results) + ": " +
          p.summary + "\n" + p.listing;
@@ -1002,9 +1104,10 @@ StatusOr<std::vector<std::string>> Module::executableTargets(const std::string &
 }
 
 StatusOr<std::shared_ptr<Module>> Module::loadFile(std::shared_ptr<Device> device,
-                                                   const std::string &path) {
+                                                   const std::string &path,
+                                                   const LoadOptions &options) {
   TESSEL_ASSIGN_OR_RETURN(auto bytes, readFileBytes(path, "module file"));
-  return loadBytes(std::move(device), bytes, path);
+  return loadBytes(std::move(device), bytes, path, options);
 }
 
 namespace {
@@ -1016,6 +1119,7 @@ struct ParsedModule {
   std::vector<hal::ExecutableSpec> exes;
   std::vector<detail::FunctionProgram> programs;
   std::vector<ConstantData> constants; // parallel to programs
+  std::vector<ParameterSpec> parameters;
   bool anyDispatch = false;
 };
 
@@ -1055,11 +1159,16 @@ StatusOr<ParsedModule> parseModule(const std::vector<uint8_t> &bytes,
       }
       parsed.exes.push_back(std::move(spec).value());
     }
+  auto parameters = convertParameters(m->parameters(), m->version());
+  if (!parameters.ok())
+    return parameters.status().withContext(file);
+  parsed.parameters = std::move(parameters).value();
   std::set<std::string> names;
   if (m->functions())
     for (uint32_t i = 0; i < m->functions()->size(); ++i) {
       ConstantData constants;
-      auto p = convertFunction(m->functions()->Get(i), i, parsed.exes, m->version(), constants);
+      auto p = convertFunction(m->functions()->Get(i), i, parsed.exes, m->version(),
+                               parsed.parameters.size(), constants);
       if (!p.ok())
         return p.status().withContext(file);
       if (!names.insert(p->name).second)
@@ -1197,7 +1306,8 @@ StatusOr<std::string> Module::describeBytes(const std::vector<uint8_t> &bytes,
                                             const std::string &name, const Device *device,
                                             bool hostCpu) {
   TESSEL_ASSIGN_OR_RETURN(ParsedModule parsed, parseModule(bytes, name));
-  std::string s = describeModule(parsed.module, name, parsed.programs, parsed.exes);
+  std::string s =
+      describeModule(parsed.module, name, parsed.parameters, parsed.programs, parsed.exes);
   if (hostCpu) {
     TESSEL_ASSIGN_OR_RETURN(std::string cpu, describeCpuChoice(parsed.exes));
     s += cpu;
@@ -1209,7 +1319,8 @@ StatusOr<std::string> Module::describeBytes(const std::vector<uint8_t> &bytes,
 
 StatusOr<std::shared_ptr<Module>> Module::loadBytes(std::shared_ptr<Device> device,
                                                     const std::vector<uint8_t> &bytes,
-                                                    const std::string &fileName) {
+                                                    const std::string &fileName,
+                                                    const LoadOptions &options) {
   if (!device)
     return invalidArgument("Module::load needs a device");
   std::string file = "module file '" + fileName + "'";
@@ -1226,11 +1337,16 @@ StatusOr<std::shared_ptr<Module>> Module::loadBytes(std::shared_ptr<Device> devi
     TESSEL_ASSIGN_OR_RETURN(executable, prepareFirstExecutable(exes, *device, file));
   }
 
+  auto parameters = uploadParameters(parsed.parameters, options, device->hal());
+  if (!parameters.ok())
+    return parameters.status().withContext(file);
+
   std::shared_ptr<Module> module(new Module());
   module->name_ = fileName;
   module->device_ = device;
   for (size_t fi = 0; fi < programs.size(); ++fi) {
     detail::FunctionProgram &p = programs[fi];
+    p.parameters = *parameters;
     const ConstantData &constants = parsed.constants[fi];
     for (size_t i = 0; i < constants.size(); ++i) {
       const flatbuffers::Vector<uint8_t> *data = constants[i];
@@ -1246,7 +1362,7 @@ StatusOr<std::shared_ptr<Module>> Module::loadBytes(std::shared_ptr<Device> devi
     if (p.dispatchCount > 0)
       p.executable = executable;
   }
-  module->description_ = describeModule(m, fileName, programs, exes);
+  module->description_ = describeModule(m, fileName, parsed.parameters, programs, exes);
   for (detail::FunctionProgram &p : programs)
     module->functions_.emplace_back(std::make_shared<detail::FunctionProgram>(std::move(p)));
   return module;

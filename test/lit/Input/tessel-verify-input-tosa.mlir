@@ -41,7 +41,7 @@ func.func @custom(%a: tensor<4xf32>) -> tensor<4xf32> {
 
 // A variable is a module-level op (named as such); its reads and writes are
 // rejected in the function.
-// expected-error @+1 {{'tosa.variable' is not supported at module level (expected func.func)}}
+// expected-error @+1 {{'tosa.variable' is not supported at module level (expected func.func or ml_program.global)}}
 tosa.variable @state = dense<0.0> : tensor<4xf32>
 func.func @variable(%a: tensor<4xf32>) -> tensor<4xf32> {
   // expected-error @+1 {{unsupported op 'tosa.variable_read': TOSA variables (state kept between calls) are not supported}}

@@ -165,3 +165,43 @@ func.func @assert_in_body(%a: tensor<?xf32>) -> tensor<?xf32> {
   } -> tensor<?xf32>
   return %r : tensor<?xf32>
 }
+
+// -----
+
+// Module parameters: immutable ml_program globals with a value or
+// #ml_program.extern, read in the host program.
+// CHECK-LABEL: ml_program.global private @w(
+// CHECK-LABEL: func.func @parameter
+// CHECK: ml_program.global_load_const @w
+ml_program.global private @w(dense<[1.0, 2.0]> : tensor<2xf32>) : tensor<2xf32>
+ml_program.global private @v(#ml_program.extern<tensor<2xf32>>) : tensor<2xf32>
+func.func @parameter() -> (tensor<2xf32>, tensor<2xf32>) {
+  %w = ml_program.global_load_const @w : tensor<2xf32>
+  %v = ml_program.global_load_const @v : tensor<2xf32>
+  return %w, %v : tensor<2xf32>, tensor<2xf32>
+}
+
+// -----
+
+// expected-error @+1 {{mutable ml_program.global @state: state kept between calls is not supported yet}}
+ml_program.global private mutable @state(dense<0.0> : tensor<4xf32>) : tensor<4xf32>
+
+// -----
+
+// expected-error @+1 {{ml_program.global @d of type 'tensor<?xf32>' is not supported: its type has a dynamic dimension}}
+ml_program.global private @d(#ml_program.extern<tensor<?xf32>>) : tensor<?xf32>
+
+// -----
+
+// expected-error @+1 {{ml_program.global @u of type 'tensor<4xui8>' is not supported: element type ui8 in}}
+ml_program.global private @u(dense<1> : tensor<4xui8>) : tensor<4xui8>
+
+// -----
+
+// expected-error @+1 {{ml_program.global @n needs a dense or dense_resource value or #ml_program.extern}}
+ml_program.global private @n(unit) : tensor<4xf32>
+
+// -----
+
+// expected-error @+1 {{ml_program.global @t: its value's type 'tensor<2xf32>' differs from the global's type 'tensor<4xf32>'}}
+ml_program.global private @t(dense<[1.0, 2.0]> : tensor<2xf32>) : tensor<4xf32>

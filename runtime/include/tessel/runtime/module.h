@@ -18,6 +18,7 @@
 #pragma once
 
 #include "tessel/runtime/device.h"
+#include "tessel/runtime/parameters.h"
 #include "tessel/runtime/status.h"
 #include "tessel/runtime/tensor.h"
 
@@ -30,8 +31,9 @@ namespace tessel::rt {
 
 /// The newest schema version this runtime reads (schema/module.fbs); the one
 /// tessel-compile writes.
-constexpr uint32_t kSchemaVersion = 8;
-/// The oldest schema version this runtime reads: version 7 is version 8
+constexpr uint32_t kSchemaVersion = 9;
+/// The oldest schema version this runtime reads: version 8 is version 9
+/// without parameters; version 7 is version 8
 /// without dynamic extents in tensor maps; version 3 is version 7
 /// without CUDA C kernels (Export.abi, Export.parameter_sizes), dispatch
 /// scratch (Export.scratch_bytes), host programs (Function.program) or
@@ -122,16 +124,28 @@ private:
 /// PreparedCall::timeRuns). A copy reads and writes `bytes`.
 StatusOr<std::vector<double>> timeDeviceCopy(Device &device, size_t bytes, int runs);
 
+/// How a module is loaded.
+struct LoadOptions {
+  /// Where the module's external parameters (schema `Parameter` without
+  /// data) are found, by name: the first file holding a name supplies it.
+  /// Each must have the parameter's element type and shape. Tensors no
+  /// parameter names are ignored (one file may serve several modules).
+  std::vector<std::shared_ptr<const ParameterFile>> parameters;
+};
+
 /// A loaded module, bound to the device it was loaded on.
 class Module {
 public:
-  /// Reads, verifies and prepares `path` for `device`.
+  /// Reads, verifies and prepares `path` for `device`: its parameters are
+  /// uploaded to the device once, here, and shared by every call.
   static StatusOr<std::shared_ptr<Module>> loadFile(std::shared_ptr<Device> device,
-                                                    const std::string &path);
+                                                    const std::string &path,
+                                                    const LoadOptions &options = {});
   /// Same from bytes; `name` stands for the file in error messages.
   static StatusOr<std::shared_ptr<Module>> loadBytes(std::shared_ptr<Device> device,
                                                      const std::vector<uint8_t> &bytes,
-                                                     const std::string &name = "<memory>");
+                                                     const std::string &name = "<memory>",
+                                                     const LoadOptions &options = {});
 
   /// The targets of the executables in module file `path` ("cpu", "cuda"),
   /// after verifying the file; lets a caller choose a device before loading.

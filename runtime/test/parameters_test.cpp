@@ -252,4 +252,98 @@ TEST_F(ParametersTest, LoaderChecksTheParameterTable) {
   }
 }
 
+/// f(a: 100xf32) -> s + a, and s becomes that, for state s (mutable
+/// parameter 0, starting as kWeights): through a new buffer and a
+/// GlobalStore copy, or (`inPlace`) written into s's own buffer.
+ModuleDesc accumulateModule(bool inPlace) {
+  ModuleDesc m = addParameterModule(/*inside=*/true);
+  m.parameters[0].isMutable = true;
+  std::vector<InstructionDesc> &in = m.functions[0].program->instructions;
+  if (inPlace) {
+    in[5] = op(fb::Opcode_Dispatch, {0, 2, 0, 1, 1});
+    in[6] = op(fb::Opcode_GlobalStore, {0, 1});
+    in.push_back(op(fb::Opcode_Return, {1}));
+  } else {
+    in[6] = op(fb::Opcode_GlobalStore, {0, 3});
+    in.push_back(op(fb::Opcode_Return, {3}));
+  }
+  return m;
+}
+
+TEST_F(ParametersTest, StatePersistsAcrossCalls) {
+  for (bool inPlace : {false, true}) {
+    auto m = load(accumulateModule(inPlace));
+    ASSERT_TRUE(m.ok()) << m.status().toString();
+    EXPECT_CONTAINS((*m)->describe(), "parameter 0: 'layer.0/w', 100xf32, mutable\n");
+    HostTensor a = HostTensor::zeros(TensorType{ElementType::f32, {kN}});
+    for (int64_t i = 0; i < kN; ++i)
+      a.data<float>()[i] = float(i);
+    for (int call = 1; call <= 3; ++call) {
+      auto out = (*m)->call("add_w", {a});
+      ASSERT_TRUE(out.ok()) << out.status().toString();
+      for (int64_t i = 0; i < kN; ++i)
+        ASSERT_EQ((*out)[0].data<float>()[i], float(call) * float(i) + kWeights[i])
+            << (inPlace ? "in place" : "copied") << ", call " << call << " [" << i << "]";
+    }
+    // A second load of the module starts again from the initial value.
+    auto again = load(accumulateModule(inPlace));
+    ASSERT_TRUE(again.ok());
+    auto out = (*again)->call("add_w", {a});
+    ASSERT_TRUE(out.ok());
+    EXPECT_EQ((*out)[0].data<float>()[5], 5.0f + kWeights[5]);
+  }
+}
+
+TEST_F(ParametersTest, SplatStateStartsAsItsValue) {
+  ModuleDesc m = accumulateModule(/*inPlace=*/true);
+  m.parameters[0].data.reset();
+  m.parameters[0].splat = bytesOf(std::vector<float>{1.5f});
+  auto loaded = load(m);
+  ASSERT_TRUE(loaded.ok()) << loaded.status().toString();
+  HostTensor a = HostTensor::zeros(TensorType{ElementType::f32, {kN}});
+  a.data<float>()[7] = 2.0f;
+  auto out = (*loaded)->call("add_w", {a});
+  ASSERT_TRUE(out.ok()) << out.status().toString();
+  EXPECT_EQ((*out)[0].data<float>()[0], 1.5f);
+  EXPECT_EQ((*out)[0].data<float>()[7], 3.5f);
+}
+
+TEST_F(ParametersTest, LoaderChecksState) {
+  struct Case {
+    const char *what;
+    void (*mutate)(ModuleDesc &);
+    const char *needle;
+  } cases[] = {
+      {"store to a constant parameter", [](ModuleDesc &m) { m.parameters[0].isMutable = false; },
+       "program instruction 6: GlobalStore writes parameter 'layer.0/w', which is not mutable"},
+      {"store index", [](ModuleDesc &m) { m.functions[0].program->instructions[6].operands[0] = 3; },
+       "program instruction 6: GlobalStore writes parameter 3 but the module has 1"},
+      {"data and splat", [](ModuleDesc &m) { m.parameters[0].splat = std::vector<uint8_t>(4); },
+       "parameter 'layer.0/w' has both data and a splat value"},
+      {"splat size",
+       [](ModuleDesc &m) {
+         m.parameters[0].data.reset();
+         m.parameters[0].splat = std::vector<uint8_t>(2);
+       },
+       "parameter 'layer.0/w' of type 100xf32 has a splat value of 2 bytes (one element: 4)"},
+  };
+  for (const Case &c : cases) {
+    ModuleDesc m = accumulateModule(/*inPlace=*/false);
+    c.mutate(m);
+    EXPECT_CONTAINS(loadError(m), c.needle) << c.what;
+  }
+}
+
+TEST_F(ParametersTest, StoreOfTheWrongSizeFailsTheCall) {
+  ModuleDesc m = accumulateModule(/*inPlace=*/false);
+  // Store the 8-byte constant n instead of the 400-byte result.
+  m.functions[0].program->instructions[6] = op(fb::Opcode_GlobalStore, {0, 2});
+  auto loaded = load(m);
+  ASSERT_TRUE(loaded.ok()) << loaded.status().toString();
+  auto out = (*loaded)->call("add_w", {HostTensor::zeros(TensorType{ElementType::f32, {kN}})});
+  ASSERT_FALSE(out.ok());
+  EXPECT_EQ(out.status().message(), "function 'add_w': instruction 6 (GlobalStore): a value of 8 "
+                                    "bytes for parameter 0 of 400 bytes");
+}
+
 } // namespace

@@ -150,7 +150,7 @@ std::vector<uint8_t> buildFlatBuffer(const ModuleDesc &m) {
         b, b.CreateString(q.name),
         fb::CreateTensorType(b, static_cast<fb::ElementType>(q.type.elementType),
                              b.CreateVector(q.type.shape)),
-        data));
+        data, q.isMutable, q.splat ? b.CreateVector(*q.splat) : 0));
   }
   auto root = fb::CreateModule(b, m.version, producer, b.CreateVector(functions),
                                b.CreateVector(executables),

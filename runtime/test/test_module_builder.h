@@ -114,11 +114,13 @@ struct ExecutableDesc {
   std::vector<BinaryDesc> binaries;
 };
 
-/// schema Parameter (version 9); no `data`: external.
+/// schema Parameter (version 9); neither `data` nor `splat`: external.
 struct ParameterDesc {
   std::string name;
   TensorType type;
   std::optional<std::vector<uint8_t>> data = {};
+  bool isMutable = false;
+  std::optional<std::vector<uint8_t>> splat = {};
 };
 
 struct ModuleDesc {

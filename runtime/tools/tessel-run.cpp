@@ -35,7 +35,8 @@ const char kUsage[] =
                   [--input=@in.npy | --input=2x3xf32=1,2,3,4,5,6]...
                   [--output=@out.npy]...
                   [--expected_output=@ref.npy | --expected_output=LITERAL]...
-                  [--tolerance=R] [--benchmark=N] [--print-module] [--help]
+                  [--tolerance=R] [--benchmark=N] [--generate=N]
+                  [--print-module] [--help]
 
 Calls NAME (optional if the module has one function) with the inputs in
 order and prints each result, or writes them with --output (one per result;
@@ -62,6 +63,16 @@ written only if the whole run succeeds, so a failed run or a mismatch with
                         |got-exp| <= R*(1+|exp|); ints and i1 must match
   --tolerance=R         default 1e-5
   --benchmark=N         after 2 warm-up calls, time N calls
+  --generate=N          greedy generation: NAME takes token ids [B, ?]
+                        (i64 or i32; the one --input is the prompt) and
+                        returns logits [B, ?, V] first; N times, the
+                        highest logit of each row's last position is
+                        appended to it (ties: the lowest id) and NAME is
+                        called on the longer sequence (no KV cache: each
+                        step runs the whole sequence). Prints the new
+                        tokens, the time to the first token and the decode
+                        rate; --output / --expected_output take the final
+                        ids [B, P + N]
   --print-module        describe the module's functions and executables (no
                         device needed: works for any module on any machine);
                         for cpu executables (one per --cpu variant), which
@@ -82,6 +93,7 @@ struct Options {
   std::vector<std::string> inputs, outputs, expected, parameters;
   double tolerance = kDefaultTolerance;
   int benchmark = 0;
+  int generate = 0;
   bool printModule = false;
   bool help = false;
 };
@@ -112,6 +124,7 @@ std::optional<UsageError> parseArgs(int argc, char **argv, Options &o) {
     bool known = flag == "--function" || flag == "--device" || flag == "--input" ||
                  flag == "--output" || flag == "--expected_output" || flag == "--tolerance" ||
                  flag == "--benchmark" || flag == "--cuda-command-buffer" ||
+                 flag == "--generate" ||
                  flag == "--parameters";
     if (!known)
       return UsageError{"unknown flag '" + flag + "'"};
@@ -151,10 +164,18 @@ std::optional<UsageError> parseArgs(int argc, char **argv, Options &o) {
       if (value.empty() || *end || n <= 0 || n > 1000000)
         return UsageError{"--benchmark expects a positive run count, got '" + value + "'"};
       o.benchmark = static_cast<int>(n);
+    } else if (flag == "--generate") {
+      char *end = nullptr;
+      long n = std::strtol(value.c_str(), &end, 10);
+      if (value.empty() || *end || n <= 0 || n > 1000000)
+        return UsageError{"--generate expects a positive token count, got '" + value + "'"};
+      o.generate = static_cast<int>(n);
     }
   }
   if (!o.help && o.module.empty())
     return UsageError{"no module file given"};
+  if (o.generate && o.benchmark)
+    return UsageError{"--generate and --benchmark do not go together"};
   return std::nullopt;
 }
 
@@ -252,6 +273,111 @@ int printModule(const Options &o) {
   return 0;
 }
 
+// Appends to each row of `ids` ([B, S], i64 or i32) the index of the
+// largest of its last position's logits ([B, S, V], floating point; ties:
+// the lowest index).
+HostTensor appendGreedy(const HostTensor &ids, const HostTensor &logits) {
+  int64_t b = ids.type.shape[0], s = ids.type.shape[1], v = logits.type.shape[2];
+  TensorType type = ids.type;
+  type.shape[1] = s + 1;
+  HostTensor out = HostTensor::zeros(type);
+  bool i64 = ids.type.elementType == ElementType::i64;
+  for (int64_t r = 0; r < b; ++r) {
+    int64_t best = 0;
+    double bestValue = -INFINITY;
+    for (int64_t k = 0; k < v; ++k) {
+      double x = logits.elementAsDouble((r * s + s - 1) * v + k);
+      if (x > bestValue || (std::isnan(bestValue) && !std::isnan(x))) {
+        bestValue = x;
+        best = k;
+      }
+    }
+    for (int64_t c = 0; c <= s; ++c) {
+      int64_t token = c < s ? (i64 ? ids.data<int64_t>()[r * s + c]
+                                   : ids.data<int32_t>()[r * s + c])
+                            : best;
+      if (i64)
+        out.data<int64_t>()[r * (s + 1) + c] = token;
+      else
+        out.data<int32_t>()[r * (s + 1) + c] = static_cast<int32_t>(token);
+    }
+  }
+  return out;
+}
+
+// --generate: greedy decoding by whole-sequence calls of `function`.
+int generate(const Options &o, const Function &function, std::vector<HostTensor> inputs) {
+  const std::vector<TensorType> &args = function.arguments(), &results = function.results();
+  auto isIds = [](const TensorType &t) {
+    return t.shape.size() == 2 && t.shape[1] == kDynamicDim &&
+           (t.elementType == ElementType::i64 || t.elementType == ElementType::i32);
+  };
+  if (args.size() != 1 || !isIds(args[0]) || results.empty() || results[0].shape.size() != 3 ||
+      results[0].shape[1] != kDynamicDim || !isFloat(results[0].elementType))
+    return fail(invalidArgument(
+        "--generate needs a function of token ids [B, ?] (i64 or i32) whose first result is "
+        "logits [B, ?, V]; '" + function.name() + "' is " + function.signature()));
+  if (inputs.size() != 1)
+    return fail(invalidArgument("--generate takes the prompt as the one --input, got " +
+                                std::to_string(inputs.size())));
+  HostTensor ids = std::move(inputs[0]);
+  if (ids.type.elementType != args[0].elementType || ids.type.shape.size() != 2 ||
+      ids.type.shape[1] == 0)
+    return fail(invalidArgument("--generate: the prompt must be a non-empty [B, P] tensor of " +
+                                std::string(elementTypeName(args[0].elementType)) + ", got " +
+                                ids.type.toString()));
+  int64_t prompt = ids.type.shape[1];
+  std::vector<double> ms;
+  for (int step = 0; step < o.generate; ++step) {
+    auto start = std::chrono::steady_clock::now();
+    auto r = function.call({ids});
+    if (!r.ok())
+      return fail(r.status().withContext("generation step " + std::to_string(step)));
+    ids = appendGreedy(ids, (*r)[0]);
+    ms.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+            .count());
+  }
+  std::string tokens;
+  for (int64_t r = 0; r < ids.type.shape[0]; ++r) {
+    tokens += r ? " |" : "";
+    for (int64_t c = prompt; c < ids.type.shape[1]; ++c)
+      tokens += " " + std::to_string(static_cast<long long>(ids.elementAsDouble(r * ids.type.shape[1] + c)));
+  }
+  double decode = 0;
+  for (size_t i = 1; i < ms.size(); ++i)
+    decode += ms[i];
+  std::printf("generated:%s\n", tokens.c_str());
+  std::printf("time to first token: %s ms (prompt of %lld tokens)", fmtMs(ms[0]).c_str(),
+              static_cast<long long>(prompt));
+  if (ms.size() > 1)
+    std::printf("; decode: %s tokens/s (%zu steps, host wall clock, each the whole sequence)",
+                fmt(1000.0 * double(ms.size() - 1) / decode).c_str(), ms.size() - 1);
+  std::printf("\n");
+  bool mismatch = false;
+  if (o.expected.size() > 1 || o.outputs.size() > 1)
+    return fail(invalidArgument("--generate has one result, the ids: at most one --output and "
+                                "one --expected_output"));
+  if (!o.expected.empty()) {
+    auto expected = loadTensorArg(o.expected[0], ids.type.elementType);
+    if (!expected.ok())
+      return fail(expected.status().withContext("expected output"));
+    CompareResult c = compareTensors(ids, *expected, 0);
+    std::printf("ids: %s\n", c.pass ? "PASS" : ("FAIL: " + c.message).c_str());
+    mismatch = !c.pass;
+  }
+  if (mismatch)
+    return kExitFailure;
+  StagedFiles files;
+  if (!o.outputs.empty()) {
+    Status s = files.stage(o.outputs[0], encodeNpy(ids), "npy file");
+    if (!s.ok())
+      return fail(s);
+  }
+  Status s = files.commit();
+  return s.ok() ? 0 : fail(s);
+}
+
 int run(const Options &o) {
   if (o.printModule)
     return printModule(o);
@@ -299,6 +425,8 @@ int run(const Options &o) {
     inputs.push_back(std::move(t).value());
   }
 
+  if (o.generate)
+    return generate(o, *function, std::move(inputs));
   auto results = function->call(inputs);
   if (!results.ok())
     return fail(results.status());

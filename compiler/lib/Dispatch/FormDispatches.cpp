@@ -20,6 +20,7 @@
 
 #include "tessel/Dispatch/RowGroups.h"
 #include "tessel/Dispatch/ScanGroups.h"
+#include "tessel/Dispatch/StateAccess.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/MemRef/Transforms/Transforms.h"
@@ -52,7 +53,8 @@ bool isControlFlow(Operation *op) {
 }
 
 /// Ops that stay in the host program: buffer reshapes, transient
-/// allocations, constants, parameter reads, control flow and the return. (Scalar ops whose
+/// allocations, constants, parameter and state accesses, control flow and
+/// the return. (Scalar ops whose
 /// values the host needs stay too: hostScalars.)
 /// Marks the tensor.from_elements that carries a host scalar into a
 /// dispatch (outlineGroup).
@@ -66,7 +68,8 @@ bool isHostOp(Operation *op) {
       !isa<TensorType>(select.getCondition().getType()))
     return true; // one of two tensors, by a host condition
   return isa<func::ReturnOp, tensor::ExpandShapeOp, tensor::CollapseShapeOp,
-             tensor::EmptyOp, AssertOp, ml_program::GlobalLoadConstOp>(op) ||
+             tensor::EmptyOp, AssertOp, ml_program::GlobalLoadConstOp,
+             ml_program::GlobalLoadOp, ml_program::GlobalStoreOp>(op) ||
          isControlFlow(op) ||
          (isa<arith::ConstantOp>(op) && hasTensorResult(op));
 }
@@ -452,6 +455,14 @@ LogicalResult resolveResultDims(DispatchOp dispatch,
 /// transitively needs (from that block or the blocks around it) into a new
 /// dispatch function and replaces it by a tessel.dispatch. Fails on a
 /// scalar the dispatch would need from the host.
+/// The lone insert of `group` if it updates module state in place
+/// (StateAccess.h): its dispatch's result is then tied to the state.
+tensor::InsertSliceOp inPlaceInsert(ArrayRef<Operation *> group) {
+  auto insert = group.size() == 1 ? dyn_cast<tensor::InsertSliceOp>(group[0])
+                                  : nullptr;
+  return insert && updatesStateInPlace(insert) ? insert : nullptr;
+}
+
 LogicalResult outlineGroup(func::FuncOp parent, ArrayRef<Operation *> group,
                            unsigned ordinal, SymbolTable &symbols) {
   // Ops to clone: the group and its clonable producers.
@@ -545,6 +556,17 @@ LogicalResult outlineGroup(func::FuncOp parent, ArrayRef<Operation *> group,
   }
   for (Operation *op : ordered)
     builder.clone(*op, mapping);
+  // An in-place insert writes only its slice: the kernel's destination is
+  // the result binding, which the host binds to the state's buffer.
+  tensor::InsertSliceOp inPlace = inPlaceInsert(group);
+  if (inPlace) {
+    auto clone =
+        mapping.lookup(inPlace.getResult()).getDefiningOp<tensor::InsertSliceOp>();
+    OpBuilder at(clone);
+    clone.getDestMutable().assign(tensor::EmptyOp::create(
+        at, loc, clone.getDestType().getShape(),
+        clone.getDestType().getElementType()));
+  }
   func::ReturnOp::create(
       builder, loc,
       llvm::to_vector(llvm::map_range(
@@ -566,6 +588,10 @@ LogicalResult outlineGroup(func::FuncOp parent, ArrayRef<Operation *> group,
   auto dispatch = DispatchOp::create(builder, loc, type.getResults(),
                                      fn.getSymName(), operands.getArrayRef(),
                                      dims);
+  if (inPlace) {
+    int64_t dest = llvm::find(operands, inPlace.getDest()) - operands.begin();
+    dispatch->setAttr(kTiedOperandsAttr, builder.getDenseI64ArrayAttr({dest}));
+  }
   if (failed(resolveResultDims(dispatch, members)))
     return failure();
   for (auto [oldValue, newValue] : llvm::zip(results, dispatch.getResults()))
@@ -588,6 +614,7 @@ LogicalResult formDispatches(func::FuncOp fn, SymbolTable &symbols,
   if (!fn.getBody().hasOneBlock())
     return fn.emitError() << "function '" << fn.getSymName()
                           << "' has control flow; Tessel needs one block";
+  snapshotStaleStateReads(fn);
   SmallVector<Block *> blocks = hostBlocks(fn);
   DenseSet<Operation *> scalars = hostScalars(blocks);
   unsigned ordinal = 0;

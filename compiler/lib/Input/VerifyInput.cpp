@@ -72,15 +72,18 @@ bool isHostAssert(Operation *op) {
   return isa<cf::AssertOp>(op) && inHostProgram(op);
 }
 
-/// A read of a module parameter in the host program.
-bool isHostParameterRead(Operation *op) {
-  return isa<ml_program::GlobalLoadConstOp>(op) && inHostProgram(op);
+/// A read of a module parameter, or a read or write of module state, in
+/// the host program.
+bool isHostParameterAccess(Operation *op) {
+  return isa<ml_program::GlobalLoadConstOp, ml_program::GlobalLoadOp,
+             ml_program::GlobalStoreOp>(op) &&
+         inHostProgram(op);
 }
 
 bool isAcceptedDialect(Operation *op) {
   StringRef ns = op->getDialect() ? op->getDialect()->getNamespace() : "";
   return isHostControlFlow(op) || isHostAssert(op) ||
-         isHostParameterRead(op) || ns == "func" ||
+         isHostParameterAccess(op) || ns == "func" ||
          ns == "linalg" || ns == "tensor" || ns == "arith" ||
          ns == "math" || ns == "tosa" || isa<ModuleOp>(op) ||
          tessel::isPrimitiveOp(op) || isa<tessel::AttentionOp>(op) ||
@@ -177,15 +180,11 @@ LogicalResult verifyFunctionSignature(func::FuncOp fn) {
   return success(ok);
 }
 
-/// A module parameter: an immutable global of a static tensor type the
-/// module stores, with its value (dense, dense_resource) or
-/// #ml_program.extern (supplied when the module is loaded).
+/// A module parameter: a global of a static tensor type the module
+/// stores, with its value (dense, dense_resource) or #ml_program.extern
+/// (supplied when the module is loaded). A mutable one is state kept
+/// between calls (a KV cache); without a value it starts as zeros.
 LogicalResult verifyParameter(ml_program::GlobalOp global) {
-  if (global.getIsMutable())
-    return global.emitError()
-           << "mutable ml_program.global @" << global.getSymName()
-           << ": state kept between calls is not supported yet (only "
-              "immutable globals, read with ml_program.global_load_const)";
   auto type = dyn_cast<RankedTensorType>(global.getType());
   std::string why = type ? unsupportedTensorReason(type, /*boundary=*/true)
                          : std::string("its type is not a ranked tensor");
@@ -196,6 +195,8 @@ LogicalResult verifyParameter(ml_program::GlobalOp global) {
                               << " of type " << global.getType()
                               << " is not supported: " << why;
   std::optional<Attribute> value = global.getValue();
+  if (!value && global.getIsMutable())
+    return success();
   if (!value || !isa<DenseElementsAttr, DenseResourceElementsAttr,
                      ml_program::ExternAttr>(*value))
     return global.emitError()
@@ -255,7 +256,8 @@ LogicalResult verifyInputProgram(ModuleOp module) {
                          "the tessel ops (scan, gather, scatter, sort, "
                          "topk, arg_compare, attention) and, in function "
                          "bodies, scf.if, scf.for, scf.while, cf.assert and "
-                         "ml_program.global_load_const";
+                         "ml_program.global_load_const, global_load and "
+                         "global_store";
       ok = false;
       return WalkResult::skip();
     }

@@ -80,11 +80,12 @@ struct ParameterTable {
   SmallVector<ml_program::GlobalOp> globals;
   DenseMap<Operation *, int64_t> index;
 
-  FailureOr<int64_t> indexOf(ml_program::GlobalLoadConstOp load) {
-    auto global = SymbolTable::lookupNearestSymbolFrom<ml_program::GlobalOp>(
-        load, load.getGlobalAttr());
+  /// The index of the global `user` (a load or store) refers to.
+  FailureOr<int64_t> indexOf(Operation *user, SymbolRefAttr name) {
+    auto global =
+        SymbolTable::lookupNearestSymbolFrom<ml_program::GlobalOp>(user, name);
     if (!global)
-      return load.emitError() << "no ml_program.global " << load.getGlobal();
+      return user->emitError() << "no ml_program.global " << name;
     auto [it, fresh] = index.try_emplace(global, globals.size());
     if (fresh)
       globals.push_back(global);
@@ -402,7 +403,19 @@ LogicalResult ProgramWriter::writeOp(Operation *op) {
     SmallVector<int64_t> operands{it->second};
     operands.append(*bindings);
     ValueRange resultDims = dispatch.getResultDims();
-    for (Value r : dispatch.getResults()) {
+    // A result tied to an operand is written into the operand's buffer.
+    auto tied = op->getAttrOfType<DenseI64ArrayAttr>(kTiedOperandsAttr);
+    for (auto [i, r] : llvm::enumerate(dispatch.getResults())) {
+      if (tied && tied[i] >= 0) {
+        Value operand = dispatch.getInputs()[tied[i]];
+        if (operand.getType() != r.getType())
+          return op->emitError("internal error: a result tied to an operand "
+                               "of another type");
+        reg[r] = reg.lookup(operand);
+        dims[r] = dims.lookup(operand);
+        operands.push_back(reg[r]);
+        continue;
+      }
       int64_t b = define(r);
       for (int64_t &d : dims[r]) {
         FailureOr<int64_t> dim = use(op, resultDims.front());
@@ -458,11 +471,20 @@ LogicalResult ProgramWriter::writeOp(Operation *op) {
     }
     return op->emitError("unsupported host constant ") << constant.getValue();
   }
-  if (auto load = dyn_cast<ml_program::GlobalLoadConstOp>(op)) {
-    FailureOr<int64_t> index = parameters.indexOf(load);
+  if (isa<ml_program::GlobalLoadConstOp, ml_program::GlobalLoadOp>(op)) {
+    auto name = op->getAttrOfType<SymbolRefAttr>("global");
+    FailureOr<int64_t> index = parameters.indexOf(op, name);
     if (failed(index))
       return failure();
-    emit(fb::Opcode_Parameter, {define(load.getResult()), *index});
+    emit(fb::Opcode_Parameter, {define(op->getResult(0)), *index});
+    return success();
+  }
+  if (auto store = dyn_cast<ml_program::GlobalStoreOp>(op)) {
+    FailureOr<int64_t> index = parameters.indexOf(op, store.getGlobalAttr());
+    FailureOr<int64_t> value = use(op, store.getValue());
+    if (failed(index) || failed(value))
+      return failure();
+    emit(fb::Opcode_GlobalStore, {*index, *value});
     return success();
   }
   if (auto extract = dyn_cast<tensor::ExtractOp>(op))
@@ -816,7 +838,8 @@ writeExecutable(flatbuffers::FlatBufferBuilder &fbb,
                                     &binaries);
 }
 
-/// The bytes of a parameter's value, as the module stores them; `storage`
+/// The bytes of a parameter's value (not extern, not missing), as the
+/// module stores them; `storage`
 /// keeps those that had to be expanded (a splat, i1).
 FailureOr<ArrayRef<uint8_t>> parameterBytes(ml_program::GlobalOp global,
                                             std::vector<uint8_t> &storage) {
@@ -860,6 +883,9 @@ writeParameters(flatbuffers::FlatBufferBuilder &fbb, Location loc,
                 const std::string &file) {
   std::vector<std::vector<uint8_t>> storage(globals.size());
   std::vector<std::optional<ArrayRef<uint8_t>>> data(globals.size());
+  // State that starts as one value (zeros when it has none) keeps one
+  // element's bytes, in the module whatever `file` says.
+  std::vector<std::optional<std::vector<uint8_t>>> splats(globals.size());
   std::vector<NamedTensor> outside;
   uint64_t inside = 0;
   for (const ExecutableImage &image : executables)
@@ -875,8 +901,21 @@ writeParameters(flatbuffers::FlatBufferBuilder &fbb, Location loc,
              << "parameter name @" << global.getSymName()
              << " is not 1 to 1024 printable ASCII characters (the module "
                 "format's names)";
-    if (isa<ml_program::ExternAttr>(*global.getValue()))
+    std::optional<Attribute> value = global.getValue();
+    if (value && isa<ml_program::ExternAttr>(*value))
       continue;
+    if (global.getIsMutable()) {
+      auto type = cast<RankedTensorType>(global.getType());
+      auto dense = value ? dyn_cast<DenseElementsAttr>(*value) : nullptr;
+      if (!value)
+        splats[i] = std::vector<uint8_t>(storageBytes(type.getElementType()), 0);
+      else if (dense && dense.isSplat())
+        splats[i] = constantBytes(DenseElementsAttr::get(
+            RankedTensorType::get({}, type.getElementType()),
+            dense.getSplatValue<Attribute>()));
+      if (splats[i])
+        continue;
+    }
     FailureOr<ArrayRef<uint8_t>> bytes = parameterBytes(global, storage[i]);
     if (failed(bytes))
       return failure();
@@ -912,8 +951,10 @@ writeParameters(flatbuffers::FlatBufferBuilder &fbb, Location loc,
       bytes = fbb.CreateVector(data[i]->data(), data[i]->size());
     }
     tables.push_back(fb::CreateParameter(
-        fbb, fbb.CreateString(global.getSymName().str()), typeTable,
-        bytes));
+        fbb, fbb.CreateString(global.getSymName().str()), typeTable, bytes,
+        global.getIsMutable(),
+        splats[i] ? fbb.CreateVector(*splats[i])
+                  : flatbuffers::Offset<flatbuffers::Vector<uint8_t>>()));
   }
   return tables;
 }

@@ -84,6 +84,7 @@ std::string_view operandKinds(fb::Opcode op) {
   case fb::Opcode_Argument: return "b#";
   case fb::Opcode_Constant: return "b#";
   case fb::Opcode_Parameter: return "b#";
+  case fb::Opcode_GlobalStore: return "#b";
   case fb::Opcode_Alloc: return "bi";
   case fb::Opcode_Int: return "i#";
   case fb::Opcode_Move: return "ii";
@@ -361,6 +362,22 @@ Status Interpreter::step(size_t pc, size_t &next) {
   case fb::Opcode_Parameter:
     buffers[o[0]] = p.parameters[o[1]];
     return Status();
+  case fb::Opcode_GlobalStore: {
+    hal::Buffer &state = *p.parameters[o[0]];
+    TESSEL_ASSIGN_OR_RETURN(hal::Buffer * b, buffer(o[1], pc));
+    if (b == &state)
+      return Status(); // a kernel updated it in place
+    if (b->size() != state.size())
+      return fail(pc, "a value of " + std::to_string(b->size()) + " bytes for parameter " +
+                          std::to_string(o[0]) + " of " + std::to_string(state.size()) + " bytes");
+    if (prepared)
+      return prepared->all->copy(*b, 0, state, 0, b->size());
+    if (!pending)
+      pending = device.createOneShotCommandBuffer();
+    TESSEL_RETURN_IF_ERROR(pending->copy(*b, 0, state, 0, b->size()));
+    retained.push_back(buffers[o[1]]);
+    return Status();
+  }
   case fb::Opcode_Alloc: {
     int64_t bytes = i(1);
     if (bytes < 0)
@@ -646,6 +663,9 @@ StatusOr<std::vector<HostTensor>> Function::call(const std::vector<HostTensor> &
                                                  CallTimings *timings) const {
   const detail::FunctionProgram &p = *program_;
   TESSEL_RETURN_IF_ERROR(validateInputs(p, inputs));
+  std::unique_lock<std::mutex> state;
+  if (p.stateLock)
+    state = std::unique_lock<std::mutex>(*p.stateLock);
   if (!p.readsDevice)
     return callRecorded(p, inputs, timings);
   auto start = Clock::now();

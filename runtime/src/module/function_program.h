@@ -8,6 +8,7 @@
 
 #include <array>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -53,8 +54,13 @@ struct FunctionProgram {
   /// Uploaded at load, shared by all calls.
   std::vector<std::shared_ptr<hal::Buffer>> constants;
   /// The module's parameters (Module.parameters, in order), uploaded at
-  /// load and shared by all its functions and calls.
+  /// load and shared by all its functions and calls; a mutable one is the
+  /// module's state.
   std::vector<std::shared_ptr<hal::Buffer>> parameters;
+  /// Whether the program reads or writes a mutable parameter; its calls
+  /// then hold `stateLock`, shared by the module's functions.
+  bool usesState = false;
+  std::shared_ptr<std::mutex> stateLock;
   /// Dispatch instructions in the program (each runs zero or more times).
   size_t dispatchCount = 0;
   /// Whether the program reads device values (a Read): its calls depend on

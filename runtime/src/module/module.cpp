@@ -570,12 +570,16 @@ Status checkDispatch(uint32_t ordinal, size_t operands, const std::string &what,
 // module file's bytes).
 using ConstantData = std::vector<const flatbuffers::Vector<uint8_t> *>;
 
-// A module parameter (schema version 9): its bytes in the module file, or
-// null for an external one (found in a parameters file at load).
+// A module parameter (schema version 9): its bytes in the module file, one
+// element's bytes (splat), or neither for an external one (found in a
+// parameters file at load).
 struct ParameterSpec {
   std::string name;
   TensorType type;
   const flatbuffers::Vector<uint8_t> *data = nullptr;
+  const flatbuffers::Vector<uint8_t> *splat = nullptr;
+  bool isMutable = false;
+  bool external() const { return !data && !splat; }
 };
 
 StatusOr<std::vector<ParameterSpec>>
@@ -601,10 +605,18 @@ convertParameters(const flatbuffers::Vector<flatbuffers::Offset<fb::Parameter>> 
       return dataLoss(what + " has a dynamic type " + spec.type.toString() +
                       " (parameters have static shapes)");
     spec.data = q->data();
+    spec.splat = q->splat();
+    spec.isMutable = q->is_mutable();
+    if (spec.data && spec.splat)
+      return dataLoss(what + " has both data and a splat value");
     if (spec.data && spec.data->size() != spec.type.byteSize())
       return dataLoss(what + " of type " + spec.type.toString() + " (" +
                       str(spec.type.byteSize()) + " bytes) carries " + str(spec.data->size()) +
                       " bytes of data");
+    size_t element = elementByteSize(spec.type.elementType);
+    if (spec.splat && spec.splat->size() != element)
+      return dataLoss(what + " of type " + spec.type.toString() + " has a splat value of " +
+                      str(spec.splat->size()) + " bytes (one element: " + str(element) + ")");
     out.push_back(std::move(spec));
   }
   return out;
@@ -620,6 +632,14 @@ uploadParameters(const std::vector<ParameterSpec> &parameters, const LoadOptions
   for (const ParameterSpec &q : parameters) {
     std::string what = "parameter '" + q.name + "' (" + q.type.toString() + ")";
     const uint8_t *data = q.data ? q.data->data() : nullptr;
+    std::vector<uint8_t> expanded;
+    if (q.splat) {
+      size_t n = q.splat->size();
+      expanded.resize(q.type.byteSize());
+      for (size_t k = 0; k < expanded.size(); k += n)
+        std::memcpy(expanded.data() + k, q.splat->data(), n);
+      data = expanded.data();
+    }
     if (!data) {
       const ParameterFile::Tensor *found = nullptr;
       const ParameterFile *file = nullptr;
@@ -771,7 +791,7 @@ size_t bufferOperands(const detail::Instruction &in, const detail::FunctionProgr
 // operand count and kinds, register ranges and the immediates each opcode
 // reads.
 Status checkInstruction(const detail::Instruction &in, const detail::FunctionProgram &p,
-                        size_t numConstants, size_t numParameters,
+                        size_t numConstants, const std::vector<ParameterSpec> &parameters,
                         const std::vector<hal::ExecutableSpec> &exes, uint32_t version) {
   std::string_view kinds = detail::operandKinds(in.opcode);
   const char *name = fb::EnumNameOpcode(in.opcode);
@@ -779,7 +799,7 @@ Status checkInstruction(const detail::Instruction &in, const detail::FunctionPro
     return dataLoss("unknown opcode " + str(static_cast<int>(in.opcode)));
   if (in.opcode == fb::Opcode_Dim || in.opcode == fb::Opcode_Assert)
     TESSEL_RETURN_IF_ERROR(requireVersion(version, 7, std::string("uses ") + name));
-  if (in.opcode == fb::Opcode_Parameter)
+  if (in.opcode == fb::Opcode_Parameter || in.opcode == fb::Opcode_GlobalStore)
     TESSEL_RETURN_IF_ERROR(requireVersion(version, 9, std::string("uses ") + name));
   size_t star = kinds.find('*');
   bool variadic = star != std::string_view::npos;
@@ -821,9 +841,17 @@ Status checkInstruction(const detail::Instruction &in, const detail::FunctionPro
                       str(numConstants));
     break;
   case fb::Opcode_Parameter:
-    if (ops[1] < 0 || ops[1] >= int64_t(numParameters))
+    if (ops[1] < 0 || ops[1] >= int64_t(parameters.size()))
       return dataLoss("Parameter reads parameter " + str(ops[1]) + " but the module has " +
-                      str(numParameters));
+                      str(parameters.size()));
+    break;
+  case fb::Opcode_GlobalStore:
+    if (ops[0] < 0 || ops[0] >= int64_t(parameters.size()))
+      return dataLoss("GlobalStore writes parameter " + str(ops[0]) + " but the module has " +
+                      str(parameters.size()));
+    if (!parameters[ops[0]].isMutable)
+      return dataLoss("GlobalStore writes parameter '" + parameters[ops[0]].name +
+                      "', which is not mutable");
     break;
   case fb::Opcode_Read:
   case fb::Opcode_Store: {
@@ -856,8 +884,8 @@ Status checkInstruction(const detail::Instruction &in, const detail::FunctionPro
 
 // Reads and checks a `HostProgram` (version 6 or 7).
 Status convertProgram(const fb::HostProgram *h, const std::vector<hal::ExecutableSpec> &exes,
-                      uint32_t version, size_t numParameters, detail::FunctionProgram &p,
-                      ConstantData &constants) {
+                      uint32_t version, const std::vector<ParameterSpec> &parameters,
+                      detail::FunctionProgram &p, ConstantData &constants) {
   p.intRegisters = h->int_registers();
   p.bufferRegisters = h->buffer_registers();
   if (p.intRegisters > kMaxRegisters || p.bufferRegisters > kMaxRegisters)
@@ -895,10 +923,13 @@ Status convertProgram(const fb::HostProgram *h, const std::vector<hal::Executabl
   bool controlFlow = false;
   for (size_t i = 0; i < n; ++i) {
     Status s =
-        checkInstruction(p.instructions[i], p, constants.size(), numParameters, exes, version);
+        checkInstruction(p.instructions[i], p, constants.size(), parameters, exes, version);
     if (!s.ok())
       return s.withContext("program instruction " + str(i));
     fb::Opcode op = p.instructions[i].opcode;
+    const std::vector<int64_t> &o = p.instructions[i].operands;
+    p.usesState |= op == fb::Opcode_GlobalStore ||
+                   (op == fb::Opcode_Parameter && parameters[o[1]].isMutable);
     p.dispatchCount += op == fb::Opcode_Dispatch;
     p.readsDevice |= op == fb::Opcode_Read;
     controlFlow |= op == fb::Opcode_Branch || op == fb::Opcode_CondBranch;
@@ -924,7 +955,8 @@ Status convertProgram(const fb::HostProgram *h, const std::vector<hal::Executabl
 // ordinals are shared by all of them).
 StatusOr<detail::FunctionProgram> convertFunction(const fb::Function *f, uint32_t index,
                                                   const std::vector<hal::ExecutableSpec> &exes,
-                                                  uint32_t version, size_t numParameters,
+                                                  uint32_t version,
+                                                  const std::vector<ParameterSpec> &parameters,
                                                   ConstantData &constants) {
   if (!f)
     return dataLoss("function " + str(index) + " is missing");
@@ -948,7 +980,7 @@ StatusOr<detail::FunctionProgram> convertFunction(const fb::Function *f, uint32_
     TESSEL_RETURN_IF_ERROR(requireVersion(version, 6, ctx + ": has a program"));
     if (f->slots() || f->dispatches() || f->result_slots())
       return dataLoss(ctx + ": has both a program and slots, dispatches or result slots");
-    Status s = convertProgram(f->program(), exes, version, numParameters, p, constants);
+    Status s = convertProgram(f->program(), exes, version, parameters, p, constants);
     if (!s.ok())
       return s.withContext(ctx);
     return p;
@@ -979,12 +1011,15 @@ std::string describeModule(const fb::Module *m, const std::string &fileName,
   if (!parameters.empty()) {
     uint64_t inside = 0, external = 0;
     for (const ParameterSpec &q : parameters)
-      (q.data ? inside : external) += q.type.byteSize();
+      (q.external() ? external : inside) += q.type.byteSize();
     s += countOf(parameters.size(), "parameter") + ": " + str(inside) + " bytes in the module, " +
          str(external) + " bytes external\n";
-    for (size_t i = 0; i < parameters.size(); ++i)
-      s += "  parameter " + str(i) + ": '" + parameters[i].name + "', " +
-           parameters[i].type.toString() + (parameters[i].data ? "" : ", external") + "\n";
+    for (size_t i = 0; i < parameters.size(); ++i) {
+      const ParameterSpec &q = parameters[i];
+      s += "  parameter " + str(i) + ": '" + q.name + "', " + q.type.toString() +
+           (q.isMutable ? ", mutable" : "") + (q.splat ? ", splat" : "") +
+           (q.external() ? ", external" : "") + "\n";
+    }
   }
   for (const detail::FunctionProgram &p : programs) {
     s += "function " + p.name + detail::formatSignature(p.arguments, p.results) + ": " +
@@ -1168,7 +1203,7 @@ StatusOr<ParsedModule> parseModule(const std::vector<uint8_t> &bytes,
     for (uint32_t i = 0; i < m->functions()->size(); ++i) {
       ConstantData constants;
       auto p = convertFunction(m->functions()->Get(i), i, parsed.exes, m->version(),
-                               parsed.parameters.size(), constants);
+                               parsed.parameters, constants);
       if (!p.ok())
         return p.status().withContext(file);
       if (!names.insert(p->name).second)
@@ -1344,9 +1379,13 @@ StatusOr<std::shared_ptr<Module>> Module::loadBytes(std::shared_ptr<Device> devi
   std::shared_ptr<Module> module(new Module());
   module->name_ = fileName;
   module->device_ = device;
+  // Calls that touch the module's state run one at a time.
+  auto stateLock = std::make_shared<std::mutex>();
   for (size_t fi = 0; fi < programs.size(); ++fi) {
     detail::FunctionProgram &p = programs[fi];
     p.parameters = *parameters;
+    if (p.usesState)
+      p.stateLock = stateLock;
     const ConstantData &constants = parsed.constants[fi];
     for (size_t i = 0; i < constants.size(); ++i) {
       const flatbuffers::Vector<uint8_t> *data = constants[i];

@@ -183,8 +183,23 @@ func.func @parameter() -> (tensor<2xf32>, tensor<2xf32>) {
 
 // -----
 
-// expected-error @+1 {{mutable ml_program.global @state: state kept between calls is not supported yet}}
+// State: mutable globals (zeros without a value), loaded and stored in the
+// host program, in host control flow too.
+// CHECK-LABEL: ml_program.global private mutable @state(
+// CHECK-LABEL: func.func @state_update
+// CHECK: ml_program.global_load @state
+// CHECK: ml_program.global_store @state
 ml_program.global private mutable @state(dense<0.0> : tensor<4xf32>) : tensor<4xf32>
+ml_program.global private mutable @zeros : tensor<4xf32>
+func.func @state_update(%x: tensor<4xf32>, %ct: tensor<i1>) -> tensor<4xf32> {
+  %c = tensor.extract %ct[] : tensor<i1>
+  %s = ml_program.global_load @state : tensor<4xf32>
+  scf.if %c {
+    ml_program.global_store @zeros = %x : tensor<4xf32>
+  }
+  ml_program.global_store @state = %x : tensor<4xf32>
+  return %s : tensor<4xf32>
+}
 
 // -----
 

@@ -74,7 +74,9 @@ public:
   /// and shape (a dynamic dimension, "?", matches any extent); errors name
   /// the offending argument (0-based). Results have the call's shapes (the
   /// dynamic dimensions of results() filled in). Safe to call from several
-  /// threads at once.
+  /// threads at once; calls of functions that read or write the module's
+  /// state (mutable parameters, such as a KV cache) run one at a time, in
+  /// the order they take the module's state lock.
   StatusOr<std::vector<HostTensor>> call(const std::vector<HostTensor> &inputs,
                                          CallTimings *timings = nullptr) const;
 

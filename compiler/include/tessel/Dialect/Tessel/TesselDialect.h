@@ -50,6 +50,11 @@ inline constexpr llvm::StringLiteral kTargetAttr = "tessel.target";
 /// Marks a private func.func that is the body of one dispatch.
 inline constexpr llvm::StringLiteral kDispatchFunctionAttr =
     "tessel.dispatch_function";
+/// On a tessel.dispatch: for each result, the operand whose buffer it is
+/// written into (i64), or -1 for a new buffer. A tied result is an update
+/// in place (module state): the kernel writes only what changes, and the
+/// operand's old value is read by nothing after the dispatch.
+inline constexpr llvm::StringLiteral kTiedOperandsAttr = "tessel.tied_operands";
 /// Marks a dispatch function that has the kernel ABI signature.
 inline constexpr llvm::StringLiteral kKernelAttr = "tessel.kernel";
 /// Bindings of a kernel (i64): its operands and results. With the

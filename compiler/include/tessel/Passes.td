@@ -600,6 +600,26 @@ def GPUMarkGridConstants : Pass<"tessel-gpu-mark-grid-constants", "ModuleOp"> {
   let dependentDialects = ["LLVM::LLVMDialect", "NVVM::NVVMDialect"];
 }
 
+def GPUStackAllocations : Pass<"tessel-gpu-stack-allocations", "ModuleOp"> {
+  let summary = "Kernel temporaries on the stack; an error for any other";
+  let description = [{
+    Pre: lowered, bufferized kernels (tessel.kernel functions). Every
+    memref.alloc left in a kernel becomes a memref.alloca: of its static
+    shape, or, for dynamic sizes with constant upper bounds (an edge tile
+    of `affine.min(4, n - i)` columns), of the bounds' elements, viewed at
+    the actual sizes. An alloc above `max-bytes`, or one whose sizes have no
+    constant bound, is an error naming the kernel: the NVVM lowering would
+    make it a device malloc per thread per launch, never freed, which
+    exhausts the device heap after some calls and then writes through a
+    null pointer.
+  }];
+  let options = [
+    Option<"maxBytes", "max-bytes", "int64_t", /*default=*/"65536",
+           "The largest temporary (bytes per thread) put on the stack">,
+  ];
+  let dependentDialects = ["memref::MemRefDialect", "arith::ArithDialect"];
+}
+
 def GPULowerVectors : Pass<"tessel-gpu-lower-vectors", "ModuleOp"> {
   let summary = "Lower vector ops to 1-D forms for the NVVM conversion";
   let description = [{

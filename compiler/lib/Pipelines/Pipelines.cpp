@@ -259,6 +259,9 @@ void mlir::tessel::buildCUDALoweringPipeline(
     OpPassManager &pm, const CUDACodegenOptions &options) {
   addLoopAndTransferLowering(pm);
   pm.addPass(createGPULowerVectors());
+  // Every temporary left in a kernel on the stack, or an error: a
+  // memref.alloc would become a device malloc per thread per launch.
+  pm.addPass(createGPUStackAllocations());
   addScalarLowering(pm, /*expandBf16=*/false);
   pm.addPass(createGPUOutlineKernels());
   // Tensor-core kernels: ldmatrix and cp.async (nvgpu) -> NVVM.

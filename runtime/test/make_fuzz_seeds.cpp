@@ -19,6 +19,7 @@
 
 #include <cstdio>
 #include <exception>
+#include <cstring>
 #include <map>
 #include <string>
 
@@ -86,6 +87,29 @@ ModuleDesc programModule() {
                     op(fb::Opcode_Return, {1})};
   count.program = q;
   m.functions.push_back(count);
+  return m;
+}
+
+// Parameters and state (schema version 9) without dispatches:
+// step(v: 3xf32) -> 3xf32 returns parameter w (its data in the module) and
+// stores v into the mutable parameter s (starting as a splat of 1.0).
+ModuleDesc stateModule() {
+  ModuleDesc m;
+  TensorType v{ElementType::f32, {3}};
+  float w[3] = {0.5f, -2.0f, 8.0f}, one = 1.0f;
+  Bytes wBytes(12), oneBytes(4);
+  std::memcpy(wBytes.data(), w, 12);
+  std::memcpy(oneBytes.data(), &one, 4);
+  m.parameters.push_back({"layer.0/w", v, wBytes});
+  m.parameters.push_back({"state", v, std::nullopt, /*isMutable=*/true, oneBytes});
+  FunctionDesc step{"step", {v}, {v}, {}, {}, {}};
+  ProgramDesc p;
+  p.bufferRegisters = 3;
+  p.instructions = {op(fb::Opcode_Argument, {0, 0}), op(fb::Opcode_Parameter, {1, 0}),
+                    op(fb::Opcode_Parameter, {2, 1}), op(fb::Opcode_GlobalStore, {1, 0}),
+                    op(fb::Opcode_Return, {1})};
+  step.program = p;
+  m.functions.push_back(step);
   return m;
 }
 
@@ -232,6 +256,7 @@ std::map<std::string, Bytes> seeds() {
   s["fuzz_module/cuda_c.tmod"] = buildModule(cudaCModule());
   s["fuzz_module/program.tmod"] = buildModule(programModule());
   s["fuzz_module/dynamic.tmod"] = buildModule(dynamicModule());
+  s["fuzz_module/state.tmod"] = buildModule(stateModule());
   ModuleDesc v3 = dispatchModule();
   v3.version = 3;
   s["fuzz_module/dispatch_v3.tmod"] = buildModule(v3);

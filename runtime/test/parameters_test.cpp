@@ -320,6 +320,13 @@ TEST_F(ParametersTest, LoaderChecksState) {
        "program instruction 6: GlobalStore writes parameter 3 but the module has 1"},
       {"data and splat", [](ModuleDesc &m) { m.parameters[0].splat = std::vector<uint8_t>(4); },
        "parameter 'layer.0/w' has both data and a splat value"},
+      {"splat of a huge tensor (fuzz_module found it expanded on the host)",
+       [](ModuleDesc &m) {
+         m.parameters[0].data.reset();
+         m.parameters[0].splat = std::vector<uint8_t>(4);
+         m.parameters[0].type.shape = {int64_t(1) << 50};
+       },
+       "parameter 'layer.0/w' (1125899906842624xf32): "},
       {"splat size",
        [](ModuleDesc &m) {
          m.parameters[0].data.reset();

@@ -622,6 +622,19 @@ convertParameters(const flatbuffers::Vector<flatbuffers::Offset<fb::Parameter>> 
   return out;
 }
 
+// Fills `buffer` with copies of one element's bytes, a chunk of at most
+// 1 MiB at a time (a splat may stand for a tensor larger than host memory).
+Status writeSplat(hal::Buffer &buffer, const flatbuffers::Vector<uint8_t> &element) {
+  size_t n = element.size(), size = buffer.size();
+  std::vector<uint8_t> chunk(std::min<size_t>(size, (size_t(1) << 20) / n * n));
+  for (size_t k = 0; k < chunk.size(); k += n)
+    std::memcpy(chunk.data() + k, element.data(), n);
+  for (size_t offset = 0; offset < size; offset += chunk.size())
+    TESSEL_RETURN_IF_ERROR(
+        buffer.write(offset, chunk.data(), std::min(chunk.size(), size - offset)));
+  return Status();
+}
+
 // The device copy of every parameter of a module loaded on `device`: its
 // data from the module, or (external) from the first of `files` holding its
 // name, checked against its type.
@@ -632,15 +645,7 @@ uploadParameters(const std::vector<ParameterSpec> &parameters, const LoadOptions
   for (const ParameterSpec &q : parameters) {
     std::string what = "parameter '" + q.name + "' (" + q.type.toString() + ")";
     const uint8_t *data = q.data ? q.data->data() : nullptr;
-    std::vector<uint8_t> expanded;
-    if (q.splat) {
-      size_t n = q.splat->size();
-      expanded.resize(q.type.byteSize());
-      for (size_t k = 0; k < expanded.size(); k += n)
-        std::memcpy(expanded.data() + k, q.splat->data(), n);
-      data = expanded.data();
-    }
-    if (!data) {
+    if (!data && !q.splat) {
       const ParameterFile::Tensor *found = nullptr;
       const ParameterFile *file = nullptr;
       for (const std::shared_ptr<const ParameterFile> &f : options.parameters)
@@ -662,10 +667,14 @@ uploadParameters(const std::vector<ParameterSpec> &parameters, const LoadOptions
                                found->type.toString());
       data = found->data;
     }
+    // The device buffer first: a size no device has fails here, cleanly.
     auto buffer = device.allocate(q.type.byteSize());
     if (!buffer.ok())
       return buffer.status().withContext(what);
-    TESSEL_RETURN_IF_ERROR((*buffer)->write(0, data, q.type.byteSize()).withContext(what));
+    if (q.splat)
+      TESSEL_RETURN_IF_ERROR(writeSplat(**buffer, *q.splat).withContext(what));
+    else
+      TESSEL_RETURN_IF_ERROR((*buffer)->write(0, data, q.type.byteSize()).withContext(what));
     buffers.push_back(std::move(buffer).value());
   }
   return buffers;

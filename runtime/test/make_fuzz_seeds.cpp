@@ -247,6 +247,17 @@ Bytes npyWithHeader(const std::string &dict, int major, const Bytes &data) {
   return out;
 }
 
+// A safetensors file: the header `json` padded to 8 bytes, then `data`.
+Bytes safetensorsFile(std::string json, const Bytes &data) {
+  json.append((8 - json.size() % 8) % 8, ' ');
+  Bytes out(8);
+  for (int i = 0; i < 8; ++i)
+    out[i] = static_cast<uint8_t>(uint64_t(json.size()) >> (8 * i));
+  out.insert(out.end(), json.begin(), json.end());
+  out.insert(out.end(), data.begin(), data.end());
+  return out;
+}
+
 std::map<std::string, Bytes> seeds() {
   std::map<std::string, Bytes> s;
   s["fuzz_module/empty.tmod"] = buildModule(ModuleDesc{});
@@ -257,6 +268,14 @@ std::map<std::string, Bytes> seeds() {
   s["fuzz_module/program.tmod"] = buildModule(programModule());
   s["fuzz_module/dynamic.tmod"] = buildModule(dynamicModule());
   s["fuzz_module/state.tmod"] = buildModule(stateModule());
+  s["fuzz_parameters/two.safetensors"] = safetensorsFile(
+      R"({"__metadata__":{"format":"pt"},"w":{"dtype":"F32","shape":[2,2],"data_offsets":[0,16]},)"
+      R"("b":{"dtype":"BF16","shape":[3],"data_offsets":[16,22]}})",
+      Bytes(22, 0x3f));
+  s["fuzz_parameters/types.safetensors"] = safetensorsFile(
+      R"({"a":{"dtype":"I64","shape":[],"data_offsets":[0,8]},"m":{"dtype":"BOOL","shape":[4],)"
+      R"("data_offsets":[8,12]},"e":{"dtype":"F16","shape":[0,3],"data_offsets":[12,12]}})",
+      Bytes(12, 1));
   ModuleDesc v3 = dispatchModule();
   v3.version = 3;
   s["fuzz_module/dispatch_v3.tmod"] = buildModule(v3);

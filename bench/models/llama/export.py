@@ -20,6 +20,27 @@ import torch
 import transformers
 
 
+class Logits(torch.nn.Module):
+    """input_ids -> logits, without a KV cache: what the exports trace."""
+
+    def __init__(self, m):
+        super().__init__()
+        self.m = m
+
+    def forward(self, input_ids):
+        return self.m(input_ids=input_ids, use_cache=False).logits
+
+
+def no_packed_sequences():
+    """transformers looks for packed sequences (several documents in one
+    row, from position ids that restart) with a cumulative sum over the
+    positions; a generation loop never packs, and the detection answers
+    "none" for one sequence, so the exports leave it out."""
+    import transformers.masking_utils as masking
+    if hasattr(masking, "find_packed_sequence_indices"):
+        masking.find_packed_sequence_indices = lambda *args, **kwargs: None
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
@@ -52,21 +73,7 @@ def main():
         greedy = model.generate(prompt, max_new_tokens=a.steps, do_sample=False,
                                 min_new_tokens=a.steps, eos_token_id=None, pad_token_id=0)
 
-    class Logits(torch.nn.Module):
-        def __init__(self, m):
-            super().__init__()
-            self.m = m
-
-        def forward(self, input_ids):
-            return self.m(input_ids=input_ids, use_cache=False).logits
-
-    # transformers looks for packed sequences (several documents in one
-    # row, from position ids that restart) with a cumulative sum over the
-    # positions; a generation loop never packs, and the detection answers
-    # "none" for one sequence, so the export leaves it out.
-    import transformers.masking_utils as masking
-    if hasattr(masking, "find_packed_sequence_indices"):
-        masking.find_packed_sequence_indices = lambda *args, **kwargs: None
+    no_packed_sequences()
     path = os.path.join(a.out, "llama.onnx")
     torch.onnx.export(Logits(model), (prompt,), path, input_names=["input_ids"],
                       output_names=["logits"],

@@ -30,21 +30,15 @@ import torch
 import transformers
 from onnx import numpy_helper
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from export import Logits, no_packed_sequences  # noqa: E402
+
 CONFIG = dict(vocab_size=32000, hidden_size=2048, intermediate_size=5632, num_hidden_layers=22,
               num_attention_heads=32, num_key_value_heads=4, max_position_embeddings=2048,
               rms_norm_eps=1e-5, attn_implementation="eager")
 FLOATS = {onnx.TensorProto.FLOAT, onnx.TensorProto.FLOAT16, onnx.TensorProto.BFLOAT16,
           onnx.TensorProto.DOUBLE}
 PROMPT = 512
-
-
-class Logits(torch.nn.Module):
-    def __init__(self, m):
-        super().__init__()
-        self.m = m
-
-    def forward(self, input_ids):
-        return self.m(input_ids=input_ids, use_cache=False).logits
 
 
 def build():
@@ -60,9 +54,7 @@ def prompt():
 
 def export(model, tmp):
     """The exported graph with its initializers loaded."""
-    import transformers.masking_utils as masking
-    if hasattr(masking, "find_packed_sequence_indices"):  # see export.py
-        masking.find_packed_sequence_indices = lambda *args, **kwargs: None
+    no_packed_sequences()
     path = os.path.join(tmp, "m.onnx")
     torch.onnx.export(Logits(model), (prompt().cuda(),), path, input_names=["input_ids"],
                       output_names=["logits"],
